@@ -1,0 +1,57 @@
+package azure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Gap classifies a failed read of a resource into the evidence it leaves
+// missing: refused (403, naming the permission the read needs), absent (404),
+// or unavailable (throttling, 5xx, timeouts, anything else after retries).
+func Gap(id model.ResourceID, permission string, err error) model.Gap {
+	gap := model.Gap{ResourceID: id, Kind: model.GapUnavailable, Permission: permission, Detail: errorDetail(err)}
+	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		switch re.StatusCode {
+		case http.StatusForbidden, http.StatusUnauthorized:
+			gap.Kind = model.GapPermissionDenied
+		case http.StatusNotFound:
+			gap.Kind = model.GapNotFound
+		}
+	}
+	return gap
+}
+
+// IsNotFound reports whether err is ARM's 404.
+func IsNotFound(err error) bool {
+	var re *azcore.ResponseError
+	return errors.As(err, &re) && re.StatusCode == http.StatusNotFound
+}
+
+// errorDetail is a one-line description of err without request details
+// (the SDK's full error text includes the request URL and headers dump).
+func errorDetail(err error) string {
+	var re *azcore.ResponseError
+	switch {
+	case errors.As(err, &re):
+		code := re.ErrorCode
+		if code == "" {
+			code = http.StatusText(re.StatusCode)
+		}
+		return fmt.Sprintf("HTTP %d %s", re.StatusCode, code)
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out (the data source's read timeout was reached)"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case err == nil:
+		return ""
+	default:
+		return err.Error()
+	}
+}

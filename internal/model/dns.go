@@ -1,0 +1,89 @@
+package model
+
+import "net/netip"
+
+// AzureDNS is the virtual public IP of Azure-provided DNS, which answers
+// from the private DNS zones linked to the asking VNet.
+var AzureDNS = netip.MustParseAddr("168.63.129.16")
+
+// DNS is what decides name resolution for nodes: private DNS zones with their
+// links and records, DNS private resolvers and forwarding rulesets.
+type DNS struct {
+	Zones     map[string]*PrivateZone // by id key
+	Resolvers map[string]*Resolver    // by id key
+	Rulesets  map[string]*Ruleset     // by id key
+	// ZoneSearchComplete is false when some subscription's zone list could
+	// not be read: a missing zone is then unknown, not absent.
+	ZoneSearchComplete bool
+	Gaps               Gaps
+}
+
+// NewDNS returns an empty DNS view.
+func NewDNS() *DNS {
+	return &DNS{Zones: map[string]*PrivateZone{}, Resolvers: map[string]*Resolver{}, Rulesets: map[string]*Ruleset{}, ZoneSearchComplete: true, Gaps: Gaps{}}
+}
+
+// PrivateZone is a private DNS zone.
+type PrivateZone struct {
+	ID    ResourceID
+	Name  string // e.g. privatelink.azurecr.io
+	Links []ZoneLink
+	// Records by relative name (lower case), e.g. "contosoreg.westeurope.data";
+	// RecordsKnown is false when the record sets could not be read.
+	Records      map[string]*RecordSet
+	RecordsKnown bool
+	// LinksKnown is false when the virtual network links could not be read.
+	LinksKnown bool
+}
+
+// ZoneLink is a private DNS zone's virtual network link.
+type ZoneLink struct {
+	ID                  ResourceID
+	Name                string
+	VNetID              ResourceID
+	State               string // virtualNetworkLinkState: Completed, InProgress
+	RegistrationEnabled bool
+	// ResolutionPolicy is Default or NxDomainRedirect.
+	ResolutionPolicy string
+}
+
+// RecordSet is a record set of a private zone.
+type RecordSet struct {
+	Name  string
+	Type  string // A, AAAA, CNAME
+	Addrs []netip.Addr
+	CNAME string
+}
+
+// Resolver is a DNS private resolver with its inbound endpoints.
+type Resolver struct {
+	ID       ResourceID
+	Name     string
+	VNetID   ResourceID
+	Inbound  []ResolverEndpoint
+	Outbound []ResourceID
+}
+
+// ResolverEndpoint is an inbound endpoint: an address nodes can use as DNS server.
+type ResolverEndpoint struct {
+	ID       ResourceID
+	Name     string
+	SubnetID ResourceID
+	Address  netip.Addr
+}
+
+// Ruleset is a DNS forwarding ruleset and the VNets linked to it.
+type Ruleset struct {
+	ID          ResourceID
+	Name        string
+	LinkedVNets []ResourceID
+	Rules       []ForwardingRule
+}
+
+// ForwardingRule sends a domain to target DNS servers.
+type ForwardingRule struct {
+	Name       string
+	DomainName string // with trailing dot, as Azure stores it
+	Targets    []netip.AddrPort
+	Enabled    bool
+}

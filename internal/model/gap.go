@@ -1,0 +1,52 @@
+package model
+
+import "sort"
+
+// GapKind says why a fact is missing.
+type GapKind string
+
+const (
+	// GapPermissionDenied: the read was refused (403).
+	GapPermissionDenied GapKind = "permission_denied"
+	// GapNotFound: the resource does not exist or is not visible (404).
+	GapNotFound GapKind = "not_found"
+	// GapUnavailable: the read kept failing (5xx, throttling, timeout).
+	GapUnavailable GapKind = "unavailable"
+)
+
+// Gap is a read that failed: the evidence that a conclusion lacks.
+type Gap struct {
+	ResourceID ResourceID
+	Kind       GapKind
+	// Permission is the action string a 403 needs, e.g.
+	// Microsoft.Network/virtualNetworks/read.
+	Permission string
+	// Detail is the error Azure gave, for the message.
+	Detail string
+}
+
+// Gaps are the failed reads, keyed by resource id key.
+type Gaps map[string]Gap
+
+// Add records a gap (the first reason for an id wins).
+func (g Gaps) Add(gap Gap) {
+	if _, ok := g[gap.ResourceID.Key()]; !ok {
+		g[gap.ResourceID.Key()] = gap
+	}
+}
+
+// Lookup returns the gap for an id.
+func (g Gaps) Lookup(id ResourceID) (Gap, bool) {
+	gap, ok := g[id.Key()]
+	return gap, ok
+}
+
+// Sorted returns the gaps ordered by id, for deterministic output.
+func (g Gaps) Sorted() []Gap {
+	out := make([]Gap, 0, len(g))
+	for _, gap := range g {
+		out = append(out, gap)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ResourceID.Key() < out[j].ResourceID.Key() })
+	return out
+}

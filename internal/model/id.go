@@ -1,0 +1,63 @@
+package model
+
+import "strings"
+
+// ResourceID is an Azure Resource Manager id such as
+// /subscriptions/{s}/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks/{v}.
+//
+// ARM treats ids case-insensitively and answers with whatever casing the
+// resource was created with (AKS node resource groups famously come back as
+// both MC_rg_… and mc_rg_…), so ids are compared through Key, never with ==.
+type ResourceID string
+
+// Key is the canonical form used for map keys and comparisons: lower case,
+// without a trailing slash.
+func (id ResourceID) Key() string {
+	return strings.TrimRight(strings.ToLower(string(id)), "/")
+}
+
+// Equal reports whether two ids name the same resource.
+func (id ResourceID) Equal(other ResourceID) bool { return id.Key() == other.Key() }
+
+// IsZero reports whether the id is empty.
+func (id ResourceID) IsZero() bool { return strings.TrimSpace(string(id)) == "" }
+
+// Name is the last segment of the id (the resource's own name).
+func (id ResourceID) Name() string {
+	s := strings.TrimRight(string(id), "/")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// Parent is the id with its last type/name pair removed, or "" at the top
+// (a subnet's parent is its virtual network).
+func (id ResourceID) Parent() ResourceID {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if len(segs) < 4 {
+		return ""
+	}
+	// A provider-level resource (…/providers/{ns}/{type}/{name}) has no parent below the
+	// resource group; a child drops its own {type}/{name}.
+	if len(segs) >= 2 && strings.EqualFold(segs[len(segs)-4], "providers") {
+		return ""
+	}
+	return ResourceID("/" + strings.Join(segs[:len(segs)-2], "/"))
+}
+
+// Subscription is the subscription id in the id, or "".
+func (id ResourceID) Subscription() string { return id.segmentAfter("subscriptions") }
+
+// ResourceGroup is the resource group name in the id, or "".
+func (id ResourceID) ResourceGroup() string { return id.segmentAfter("resourceGroups") }
+
+func (id ResourceID) segmentAfter(key string) string {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	for i := 0; i+1 < len(segs); i++ {
+		if strings.EqualFold(segs[i], key) {
+			return segs[i+1]
+		}
+	}
+	return ""
+}

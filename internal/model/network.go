@@ -1,0 +1,234 @@
+package model
+
+import "net/netip"
+
+// Network is the part of Azure's network the pull path can touch, as read
+// from Resource Manager. Maps are keyed by ResourceID.Key().
+//
+// A resource that is referenced but could not be read is absent from its map
+// and present in Gaps; rules must consult Gaps before concluding anything
+// from an absence (sound before clever: missing evidence is unverified).
+type Network struct {
+	VNets            map[string]*VNet
+	Subnets          map[string]*Subnet
+	RouteTables      map[string]*RouteTable
+	NICs             map[string]*NIC
+	Gateways         map[string]*Gateway
+	PrivateEndpoints map[string]*PrivateEndpoint
+	SecurityGroups   map[string]*SecurityGroup
+
+	Gaps Gaps
+}
+
+// NewNetwork returns an empty network with every map allocated.
+func NewNetwork() *Network {
+	return &Network{
+		VNets:            map[string]*VNet{},
+		Subnets:          map[string]*Subnet{},
+		RouteTables:      map[string]*RouteTable{},
+		NICs:             map[string]*NIC{},
+		Gateways:         map[string]*Gateway{},
+		PrivateEndpoints: map[string]*PrivateEndpoint{},
+		SecurityGroups:   map[string]*SecurityGroup{},
+		Gaps:             Gaps{},
+	}
+}
+
+// VNet returns the virtual network with that id, or nil.
+func (n *Network) VNet(id ResourceID) *VNet { return n.VNets[id.Key()] }
+
+// Subnet returns the subnet with that id, or nil.
+func (n *Network) Subnet(id ResourceID) *Subnet { return n.Subnets[id.Key()] }
+
+// RouteTable returns the route table with that id, or nil.
+func (n *Network) RouteTable(id ResourceID) *RouteTable { return n.RouteTables[id.Key()] }
+
+// NIC returns the network interface with that id, or nil.
+func (n *Network) NIC(id ResourceID) *NIC { return n.NICs[id.Key()] }
+
+// Gateway returns the virtual network gateway with that id, or nil.
+func (n *Network) Gateway(id ResourceID) *Gateway { return n.Gateways[id.Key()] }
+
+// PrivateEndpoint returns the private endpoint with that id, or nil.
+func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
+	return n.PrivateEndpoints[id.Key()]
+}
+
+// SecurityGroup returns the network security group with that id, or nil.
+func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
+	return n.SecurityGroups[id.Key()]
+}
+
+// AddVNet stores a virtual network and its subnets.
+func (n *Network) AddVNet(v *VNet) {
+	n.VNets[v.ID.Key()] = v
+	for _, s := range v.Subnets {
+		n.Subnets[s.ID.Key()] = s
+	}
+}
+
+// VNet is a virtual network.
+type VNet struct {
+	ID       ResourceID
+	Name     string
+	Location string
+	// AddressSpace is addressSpace.addressPrefixes.
+	AddressSpace []netip.Prefix
+	// DNSServers is dhcpOptions.dnsServers; empty means Azure-provided DNS.
+	DNSServers []netip.Addr
+	Subnets    []*Subnet
+	Peerings   []*Peering
+}
+
+// Subnet is a subnet of a virtual network.
+type Subnet struct {
+	ID     ResourceID
+	VNetID ResourceID
+	Name   string
+	// Prefixes is addressPrefix and addressPrefixes together.
+	Prefixes     []netip.Prefix
+	RouteTableID ResourceID
+	NSGID        ResourceID
+	// PrivateEndpointNetworkPolicies is the subnet's
+	// privateEndpointNetworkPolicies: Disabled, Enabled,
+	// NetworkSecurityGroupEnabled or RouteTableEnabled (an open set).
+	PrivateEndpointNetworkPolicies string
+}
+
+// RouteTablePoliciesApply reports whether user-defined routes can invalidate
+// private endpoint routes of endpoints in this subnet.
+func (s *Subnet) RouteTablePoliciesApply() bool {
+	return s.PrivateEndpointNetworkPolicies == "Enabled" || s.PrivateEndpointNetworkPolicies == "RouteTableEnabled"
+}
+
+// SecurityGroupPoliciesApply reports whether network security groups apply to
+// private endpoints in this subnet.
+func (s *Subnet) SecurityGroupPoliciesApply() bool {
+	return s.PrivateEndpointNetworkPolicies == "Enabled" || s.PrivateEndpointNetworkPolicies == "NetworkSecurityGroupEnabled"
+}
+
+// Peering is one side of a virtual network peering, as stored on the VNet
+// that owns it (VNetID); the other side is a separate Peering on RemoteVNetID.
+type Peering struct {
+	ID           ResourceID
+	Name         string
+	VNetID       ResourceID
+	RemoteVNetID ResourceID
+	// State is peeringState: Connected, Initiated, Disconnected.
+	State string
+	// SyncLevel is peeringSyncLevel: FullyInSync, RemoteNotInSync,
+	// LocalNotInSync, LocalAndRemoteNotInSync.
+	SyncLevel                 string
+	AllowVirtualNetworkAccess bool
+	AllowForwardedTraffic     bool
+	AllowGatewayTransit       bool
+	UseRemoteGateways         bool
+	// RemoteAddressSpace is the remote space as this side last synced it
+	// (remoteAddressSpace): what Azure programs routes for.
+	RemoteAddressSpace []netip.Prefix
+	// RemoteCurrentAddressSpace is the remote VNet's space today
+	// (remoteVirtualNetworkAddressSpace).
+	RemoteCurrentAddressSpace []netip.Prefix
+	// Global is true when the two VNets are in different regions
+	// (routes are then VNetGlobalPeering).
+	Global bool
+}
+
+// Connected reports whether this side is Connected.
+func (p *Peering) Connected() bool { return p.State == "Connected" }
+
+// InSync reports whether this side has synced the remote address space.
+func (p *Peering) InSync() bool { return p.SyncLevel == "" || p.SyncLevel == "FullyInSync" }
+
+// NIC is a network interface: a VM's, a scale-set instance's, an appliance's
+// or a private endpoint's.
+type NIC struct {
+	ID           ResourceID
+	Name         string
+	SubnetID     ResourceID
+	PrivateIPs   []netip.Addr
+	IPForwarding bool
+	// DNSServers is dnsSettings.dnsServers; empty means the VNet's.
+	DNSServers []netip.Addr
+	NSGID      ResourceID
+	// ASGIDs are the application security groups of its ip configurations.
+	ASGIDs []ResourceID
+	// VMID is the virtual machine (or scale-set instance) it is attached to.
+	VMID ResourceID
+	// PrivateEndpointID is set on the NIC of a private endpoint.
+	PrivateEndpointID ResourceID
+	// Effective is the real effective route table when Azure gave one
+	// (standalone NICs of running VMs); nil otherwise.
+	Effective []Route
+}
+
+// Gateway is a virtual network gateway (VPN or ExpressRoute).
+type Gateway struct {
+	ID     ResourceID
+	Name   string
+	VNetID ResourceID
+	// Type is gatewayType: Vpn, ExpressRoute, LocalGateway.
+	Type       string
+	BGPEnabled bool
+	// PrivateIPs are the gateway's addresses in GatewaySubnet (BGP peering
+	// addresses), used as the next hop of its routes.
+	PrivateIPs []netip.Addr
+	// Learned are the routes from getLearnedRoutes; LearnedKnown is false
+	// when they could not be read.
+	Learned      []GatewayRoute
+	LearnedKnown bool
+	// Advertised are the routes from getAdvertisedRoutes, per BGP peer;
+	// AdvertisedKnown is false when they could not be read.
+	Advertised      map[netip.Addr][]GatewayRoute
+	AdvertisedKnown bool
+	// StaticPrefixes are local network gateway prefixes of connections
+	// without BGP: on-premises space whose side Azure cannot read.
+	StaticPrefixes []netip.Prefix
+}
+
+// GatewayRoute is one route a gateway learned or advertises.
+type GatewayRoute struct {
+	Prefix     netip.Prefix
+	NextHop    netip.Addr
+	SourcePeer netip.Addr
+	// Origin: Network (its own VNet), EBgp, IBgp, Igp, Static.
+	Origin string
+	ASPath string
+}
+
+// PrivateEndpoint is a private endpoint and what it serves.
+type PrivateEndpoint struct {
+	ID       ResourceID
+	Name     string
+	SubnetID ResourceID
+	NICIDs   []ResourceID
+	// Connections are its private link service connections (automatic and
+	// manual), with the target resource and the approval state.
+	Connections []PrivateLinkConnection
+	// DNSConfigs are customDnsConfigs (and, for a custom NIC, the NIC's
+	// ip configuration FQDNs): every FQDN it serves with its addresses.
+	DNSConfigs []FQDNAddresses
+	// ZoneGroups are its private DNS zone groups (the zones Azure keeps its
+	// records in), when readable.
+	ZoneGroups []ZoneGroupConfig
+}
+
+// PrivateLinkConnection is a private endpoint's connection to a service.
+type PrivateLinkConnection struct {
+	TargetID ResourceID
+	GroupIDs []string
+	// Status is Approved, Pending, Rejected or Disconnected.
+	Status string
+}
+
+// FQDNAddresses is one FQDN with the private addresses serving it.
+type FQDNAddresses struct {
+	FQDN      string
+	Addresses []netip.Addr
+}
+
+// ZoneGroupConfig is one zone of a private DNS zone group.
+type ZoneGroupConfig struct {
+	ZoneID  ResourceID
+	Records []FQDNAddresses
+}
