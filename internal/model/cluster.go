@@ -1,5 +1,7 @@
 package model
 
+import "net/netip"
+
 // Cluster is an AKS cluster as far as its nodes' image pulls go.
 type Cluster struct {
 	ID                ResourceID
@@ -32,6 +34,20 @@ type NodePool struct {
 	ScaleSetID ResourceID
 	// NICIDs are the instance NICs (none for a pool at zero nodes).
 	NICIDs []ResourceID
+	// NICs are those NICs as read (addresses, NIC-level DNS servers), in
+	// the order of NICIDs.
+	NICs []*NIC
+	// NICsKnown is false when the pool's NICs (or, for VirtualMachines
+	// pools, its VMs) could not be listed: an empty NICIDs then does not
+	// mean zero nodes.
+	NICsKnown bool
+	// VMIDs are the virtual machines of a pool of type VirtualMachines.
+	VMIDs []ResourceID
+	// DNSServers and NSGID are the scale set's NIC configuration: what every
+	// new instance gets, including the first one of a pool at zero nodes
+	// (empty DNSServers means the VNet's).
+	DNSServers []netip.Addr
+	NSGID      ResourceID
 }
 
 // RoleAssignment is an Azure RBAC role assignment.
@@ -40,6 +56,11 @@ type RoleAssignment struct {
 	Scope            ResourceID
 	RoleDefinitionID ResourceID
 	PrincipalID      string
+	// PrincipalType is ServicePrincipal, User, Group, ….
+	PrincipalType string
+	// Condition is the ABAC condition of the assignment, if any (registries
+	// in ABAC mode scope repository roles with it).
+	Condition string
 }
 
 // Well-known role definition ids (the last segment of roleDefinitionId).

@@ -93,6 +93,15 @@ type Subnet struct {
 	// privateEndpointNetworkPolicies: Disabled, Enabled,
 	// NetworkSecurityGroupEnabled or RouteTableEnabled (an open set).
 	PrivateEndpointNetworkPolicies string
+	// IPConfigurationIDs are the ip configurations in the subnet
+	// (ipConfigurations): NICs' (…/networkInterfaces/{n}/ipConfigurations/{c},
+	// also under scale-set instances), gateways', load balancers', ….
+	IPConfigurationIDs []ResourceID
+	// PrivateEndpointIDs are the private endpoints in the subnet
+	// (privateEndpoints).
+	PrivateEndpointIDs []ResourceID
+	// ServiceEndpoints are the subnet's serviceEndpoints (see ServiceEndpoint).
+	ServiceEndpoints []ServiceEndpoint
 }
 
 // RouteTablePoliciesApply reports whether user-defined routes can invalidate
@@ -184,6 +193,9 @@ type Gateway struct {
 	// StaticPrefixes are local network gateway prefixes of connections
 	// without BGP: on-premises space whose side Azure cannot read.
 	StaticPrefixes []netip.Prefix
+	// StaticPrefixesKnown is false when the gateway's connections (or a
+	// connection's local network gateway) could not be read.
+	StaticPrefixesKnown bool
 }
 
 // GatewayRoute is one route a gateway learned or advertises.
@@ -211,6 +223,8 @@ type PrivateEndpoint struct {
 	// ZoneGroups are its private DNS zone groups (the zones Azure keeps its
 	// records in), when readable.
 	ZoneGroups []ZoneGroupConfig
+	// ZoneGroupsKnown is false when the zone groups could not be read.
+	ZoneGroupsKnown bool
 }
 
 // PrivateLinkConnection is a private endpoint's connection to a service.

@@ -16,6 +16,8 @@ type Registry struct {
 	// registry reports regional endpoints.
 	RegionalEndpointHosts []string
 	Replicas              []Replica
+	// ReplicasKnown is false when the replications could not be listed.
+	ReplicasKnown bool
 	// PublicNetworkAccess is Enabled or Disabled; NetworkDefaultAction is the
 	// network rule set's default action (Allow, Deny).
 	PublicNetworkAccess  string

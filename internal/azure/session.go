@@ -1,0 +1,182 @@
+package azure
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
+)
+
+// Session is what the provider's Configure hands to every data source: the
+// SDK clients with their pipeline (read-only guard, retries, User-Agent,
+// request counting, and the live, replay or recording transport). It is
+// safe for concurrent use by several data sources.
+type Session struct {
+	// Clients hands out the SDK client factories per subscription.
+	Clients *Clients
+	// SubscriptionID is the default subscription (subscription_id); empty
+	// when not configured.
+	SubscriptionID string
+
+	offline  bool
+	requests atomic.Int64
+
+	recorder   *snapshot.Recorder // nil unless recording
+	recordPath string
+	flushMu    sync.Mutex // one Flush at a time, so the last write has everything
+}
+
+// NewSession validates cfg and builds the session. Nothing is sent and no
+// credential is created here: in snapshot mode there is none at all, live
+// the credential is created on the first request that needs one.
+//
+// The pipeline, in the order a request meets it:
+//
+//	per call:  ReadOnlyGuard → retry policy (Retry-After, deadline-aware)
+//	per try:   bearer token (SDK) → ReadOnlyGuard
+//	transport: counter → recorder (record mode) → HTTP client, or counter → replay
+//
+// The guard sits twice on purpose. Per call it refuses a write before a
+// token is requested or a retry is planned; per try it is the last policy
+// before the transport, so no retry, poll or policy in between can send
+// anything it did not see. LRO polls and next pages are GETs and pass.
+// azcore's own retry is off (SDKRetryOptions): ours replaces it.
+func NewSession(cfg Config) (*Session, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cl, err := cfg.Cloud()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{SubscriptionID: cfg.SubscriptionID, offline: cfg.offline()}
+
+	var transport policy.Transporter
+	var credential CredentialSource
+	if s.offline {
+		replay, err := snapshot.LoadReplay(cfg.SnapshotFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", argRef(argSnapshotFile), err)
+		}
+		transport = replay
+		// The SDK's bearer policy insists on a credential; this one holds
+		// a fixed dummy token. No source built from cfg is ever called.
+		credential = func() (azcore.TokenCredential, error) { return staticCredential{}, nil }
+	} else {
+		credential, err = NewCredentialSource(cfg)
+		if err != nil {
+			return nil, err
+		}
+		transport = cfg.transport
+		if transport == nil {
+			transport = newHTTPClient()
+		}
+		if cfg.RecordFile != "" {
+			s.recorder = snapshot.NewRecorder(transport)
+			s.recordPath = cfg.RecordFile
+			transport = s.recorder
+		}
+	}
+
+	s.Clients = NewClients(Options{
+		Cloud:            cl,
+		Credential:       credential,
+		Transport:        countingTransport{inner: transport, total: &s.requests},
+		ApplicationID:    applicationID(cfg.ProviderVersion),
+		Retry:            SDKRetryOptions(),
+		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, NewRetryPolicy(RetryConfig{})},
+		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
+	})
+	return s, nil
+}
+
+// Offline reports snapshot mode: every read is answered from the snapshot.
+func (s *Session) Offline() bool { return s.offline }
+
+// Recording reports record mode.
+func (s *Session) Recording() bool { return s.recorder != nil }
+
+// Requests is the number of HTTP requests that left the pipeline so far,
+// every try, page and LRO poll included, for stats.arm_requests. Token
+// requests to Entra ID are not ARM requests and are not counted. See
+// [CountRequests] for the count of one read.
+func (s *Session) Requests() int64 { return s.requests.Load() }
+
+// Flush writes everything recorded so far to record_file, atomically
+// (a reader sees the previous or the new file, never half of one). The
+// provider calls it after every data source read, since Terraform has no
+// end-of-run hook; each call rewrites the whole file. Without record_file
+// it does nothing.
+func (s *Session) Flush() error {
+	if s.recorder == nil {
+		return nil
+	}
+	// Serialised so that a slower, older Flush cannot rename its file over
+	// a newer one.
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	if err := s.recorder.Flush(s.recordPath); err != nil {
+		return fmt.Errorf("%s: %w", argRef(argRecordFile), err)
+	}
+	return nil
+}
+
+// applicationID is the User-Agent prefix "pullpath/<version>". azcore
+// allows 24 characters without spaces and silently cuts longer ones; doing
+// it here keeps the result predictable: build metadata ("+dirty") goes
+// first, then the tail.
+func applicationID(version string) string {
+	v := strings.TrimPrefix(strings.TrimSpace(version), "v")
+	if i := strings.IndexAny(v, "+ \t"); i >= 0 {
+		v = v[:i]
+	}
+	if v == "" {
+		v = "dev"
+	}
+	id := "pullpath/" + v
+	if len(id) > 24 {
+		id = id[:24]
+	}
+	return id
+}
+
+// newHTTPClient is the live transport, configured like azcore's default
+// client (which lives in an internal package). Redirects are followed only
+// for GET: a redirected POST would reach a URL the read-only guard never
+// saw.
+func newHTTPClient() *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           dialer.DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          100,
+			MaxIdleConnsPerHost:   10,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ExpectContinueTimeout: time.Second,
+			TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
+			// Detect dead HTTP/2 connections, as azcore does.
+			HTTP2: &http.HTTP2Config{SendPingTimeout: 10 * time.Second, PingTimeout: 5 * time.Second},
+		},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if req.Method != http.MethodGet {
+				return http.ErrUseLastResponse
+			}
+			if len(via) >= 10 {
+				return fmt.Errorf("stopped after %d redirects", len(via))
+			}
+			return nil
+		},
+	}
+}

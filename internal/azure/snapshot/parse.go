@@ -1,0 +1,431 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Error is one problem in a snapshot: where it is and what to fix.
+type Error struct {
+	File string // empty when the snapshot came from bytes
+	Path string // JSON path such as `resources[3].id` or `faults["GET /…"]`; empty for the document
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("snapshot")
+	if e.File != "" {
+		b.WriteString(" ")
+		b.WriteString(e.File)
+	}
+	if e.Path != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// maxErrors bounds the report for a badly broken file: the first problems
+// are the useful ones.
+const maxErrors = 20
+
+// maxLatencyMS catches a unit mistake (seconds written as milliseconds
+// times 1000) before a test run hangs on it.
+const maxLatencyMS = 10 * 60 * 1000
+
+// Load reads and validates a snapshot file. Errors name the file, the JSON
+// path and what to fix.
+func Load(path string) (*Snapshot, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading snapshot: %w", err)
+	}
+	return parse(data, path)
+}
+
+// Parse reads and validates a snapshot document.
+func Parse(data []byte) (*Snapshot, error) {
+	return parse(data, "")
+}
+
+// Validate checks a snapshot built in code by the rules Parse applies.
+func (s *Snapshot) Validate() error {
+	if s == nil {
+		return &Error{Msg: "nil snapshot"}
+	}
+	errs := s.validate(func(i int) string { return fmt.Sprintf("resources[%d]", i) })
+	return joinErrors(errs, "")
+}
+
+var topLevelFields = []string{"format", "resources", "actions", "faults", "simulate"}
+
+func parse(data []byte, file string) (*Snapshot, error) {
+	fail := func(path, format string, args ...any) (*Snapshot, error) {
+		return nil, &Error{File: file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	}
+	if !utf8.Valid(data) {
+		return fail("", "the file is not valid UTF-8")
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return fail("", `the document must be a JSON object starting with {"format": %q, …}`, Format)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &top); err != nil {
+		return fail("", "%s", describeJSONError(trimmed, err))
+	}
+
+	var errs []*Error
+	add := func(path, format string, args ...any) {
+		errs = append(errs, &Error{File: file, Path: path, Msg: fmt.Sprintf(format, args...)})
+	}
+	checkDuplicateKeys(trimmed, "", func(path, msg string) { add(path, "%s", msg) })
+	for _, k := range sortedKeys(top) {
+		if !contains(topLevelFields, k) {
+			add(k, "unknown field; format v1 has only %s", strings.Join(topLevelFields, ", "))
+		}
+	}
+
+	// A wrong format makes every other message noise: stop here.
+	var format string
+	if raw, ok := top["format"]; !ok {
+		add("format", "missing; add \"format\": %q", Format)
+		return nil, joinErrors(errs, file)
+	} else if err := json.Unmarshal(raw, &format); err != nil || format != Format {
+		add("format", "got %s, want %q (this build reads only v1)", raw, Format)
+		return nil, joinErrors(errs, file)
+	}
+	s := &Snapshot{Format: format}
+
+	// Resources: positions are kept so that messages name the index in the
+	// file even when an element before it was rejected.
+	var positions []int
+	if raw, ok := top["resources"]; ok {
+		var elems []json.RawMessage
+		if err := json.Unmarshal(raw, &elems); err != nil || elems == nil {
+			add("resources", "must be an array of ARM resource bodies")
+		}
+		for i, el := range elems {
+			r, err := extractResource(el)
+			if err != nil {
+				add(fmt.Sprintf("resources[%d]", i), "%v", err)
+				continue
+			}
+			s.Resources = append(s.Resources, r)
+			positions = append(positions, i)
+		}
+	}
+
+	if raw, ok := top["actions"]; ok {
+		if err := json.Unmarshal(raw, &s.Actions); err != nil || s.Actions == nil {
+			add("actions", `must be an object {"POST /path": {…result…}}`)
+			s.Actions = nil
+		} else {
+			checkDuplicateKeys(raw, "actions", func(path, msg string) { add(path, "%s", msg) })
+			if len(s.Actions) == 0 {
+				s.Actions = nil // {} and an absent field mean the same
+			}
+			for k, body := range s.Actions {
+				// Compact so that a parse of Marshal's output is identical.
+				var buf bytes.Buffer
+				if json.Compact(&buf, body) == nil {
+					s.Actions[k] = buf.Bytes()
+				}
+			}
+		}
+	}
+
+	if raw, ok := top["faults"]; ok {
+		var faults map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &faults); err != nil || faults == nil {
+			add("faults", `must be an object {"GET /path": {"status": 403, …}}`)
+		} else {
+			checkDuplicateKeys(raw, "faults", func(path, msg string) { add(path, "%s", msg) })
+			for _, k := range sortedKeys(faults) {
+				var f Fault
+				if err := decodeStrict(faults[k], &f); err != nil {
+					add(keyPath("faults", k), `%s (a fault is {"status": 429, "code": "…", "message": "…", "retry_after_s": 1, "times": 2})`, err)
+					continue
+				}
+				if s.Faults == nil {
+					s.Faults = map[string]Fault{}
+				}
+				s.Faults[k] = f
+			}
+		}
+	}
+
+	if raw, ok := top["simulate"]; ok {
+		var sim Simulate
+		if err := decodeStrict(raw, &sim); err != nil {
+			add("simulate", `%s (simulate is {"latency_ms": 0, "action_latency_ms": 0})`, err)
+		} else {
+			s.Simulate = &sim
+		}
+	}
+
+	errs = append(errs, s.validate(func(i int) string {
+		return fmt.Sprintf("resources[%d]", positions[i])
+	})...)
+	for _, e := range errs {
+		e.File = file
+	}
+	if err := joinErrors(errs, file); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// validate applies the semantic rules; resourcePath names a resource by its
+// index in s.Resources.
+func (s *Snapshot) validate(resourcePath func(int) string) []*Error {
+	var errs []*Error
+	add := func(path, format string, args ...any) {
+		errs = append(errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
+	}
+	if s.Format != Format {
+		add("format", "got %q, want %q", s.Format, Format)
+	}
+
+	seen := map[string]int{}
+	for i, r := range s.Resources {
+		if len(r.Body) == 0 {
+			add(resourcePath(i), "the resource has no body")
+			continue
+		}
+		if err := checkID(r.ID); err != nil {
+			add(resourcePath(i)+".id", "%v", err)
+			continue
+		}
+		key := normPath(r.ID)
+		if j, dup := seen[key]; dup {
+			add(resourcePath(i)+".id", "%q is also the id of %s (ids are matched case-insensitively); keep one", r.ID, resourcePath(j))
+			continue
+		}
+		seen[key] = i
+	}
+
+	keysSeen := map[string]string{}
+	for _, k := range sortedKeys(s.Actions) {
+		path := keyPath("actions", k)
+		method, p, err := parseKey(k)
+		if err != nil {
+			add(path, "%v", err)
+			continue
+		}
+		if method != "POST" {
+			add(path, "actions hold POST results; put what a GET returns in resources")
+			continue
+		}
+		if other, dup := keysSeen[lookupKey(method, p)]; dup {
+			add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("actions", other))
+			continue
+		}
+		keysSeen[lookupKey(method, p)] = k
+		body := bytes.TrimSpace(s.Actions[k])
+		if len(body) == 0 || body[0] != '{' || !json.Valid(body) {
+			add(path, `an action result must be the JSON object the action returns, e.g. {"value": […]}`)
+		}
+	}
+
+	keysSeen = map[string]string{}
+	for _, k := range sortedKeys(s.Faults) {
+		path := keyPath("faults", k)
+		method, p, err := parseKey(k)
+		if err != nil {
+			add(path, "%v", err)
+			continue
+		}
+		if other, dup := keysSeen[lookupKey(method, p)]; dup {
+			add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("faults", other))
+			continue
+		}
+		keysSeen[lookupKey(method, p)] = k
+		f := s.Faults[k]
+		if f.Status < 400 || f.Status > 599 {
+			add(path+".status", "%d is not an error status; use 400–599 (e.g. 403, 404, 429, 500)", f.Status)
+		}
+		if f.RetryAfterS != nil && (*f.RetryAfterS < 0 || *f.RetryAfterS > 3600) {
+			add(path+".retry_after_s", "%d is out of range; use 0–3600 seconds", *f.RetryAfterS)
+		}
+		if f.Times != nil && *f.Times < 1 {
+			add(path+".times", "must be at least 1; omit it to fault every request")
+		}
+	}
+
+	if sim := s.Simulate; sim != nil {
+		if sim.LatencyMS < 0 || sim.LatencyMS > maxLatencyMS {
+			add("simulate.latency_ms", "%d is out of range; use 0–%d milliseconds", sim.LatencyMS, maxLatencyMS)
+		}
+		if sim.ActionLatencyMS < 0 || sim.ActionLatencyMS > maxLatencyMS {
+			add("simulate.action_latency_ms", "%d is out of range; use 0–%d milliseconds", sim.ActionLatencyMS, maxLatencyMS)
+		}
+	}
+	return errs
+}
+
+// extractResource reads a resource element without judging its id (that is
+// validate's job, so code-built snapshots get the same checks).
+func extractResource(raw json.RawMessage) (Resource, error) {
+	var head struct {
+		ID   json.RawMessage `json:"id"`
+		Type json.RawMessage `json:"type"`
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Resource{}, errors.New("a resource must be a JSON object (the body of its ARM GET)")
+	}
+	if err := json.Unmarshal(trimmed, &head); err != nil {
+		return Resource{}, fmt.Errorf("not a valid resource body: %w", err)
+	}
+	if isNull(head.ID) {
+		return Resource{}, errors.New(`"id" is missing; every resource needs the id of its ARM GET`)
+	}
+	var r Resource
+	if err := json.Unmarshal(head.ID, &r.ID); err != nil {
+		return Resource{}, errors.New(`"id" must be a string such as "/subscriptions/…/virtualNetworks/hub"`)
+	}
+	if !isNull(head.Type) {
+		if err := json.Unmarshal(head.Type, &r.Type); err != nil {
+			return Resource{}, errors.New(`"type" must be a string such as "Microsoft.Network/virtualNetworks"`)
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, trimmed); err != nil {
+		return Resource{}, fmt.Errorf("not valid JSON: %w", err)
+	}
+	r.Body = buf.Bytes()
+	return r, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// decodeStrict decodes an object, rejecting unknown fields: a misspelt
+// "retry_after" must not silently mean "no Retry-After".
+func decodeStrict(raw json.RawMessage, v any) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errors.New("must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}
+
+// checkDuplicateKeys reports keys that appear twice in an object:
+// encoding/json would silently keep the last one.
+func checkDuplicateKeys(raw []byte, path string, report func(path, msg string)) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		k, ok := tok.(string)
+		if !ok {
+			return
+		}
+		if seen[k] {
+			p := k
+			if path != "" {
+				p = keyPath(path, k)
+			}
+			report(p, "appears twice in the same object; keep one")
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return
+		}
+	}
+}
+
+// describeJSONError turns a decoding error into "line L, column C: …".
+func describeJSONError(data []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(data, syn.Offset)
+		return fmt.Sprintf("line %d, column %d: %s", line, col, syn.Error())
+	case errors.As(err, &typ):
+		line, col := position(data, typ.Offset)
+		return fmt.Sprintf("line %d, column %d: expected %s, found a JSON %s", line, col, typ.Type, typ.Value)
+	default:
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+}
+
+// position converts encoding/json's offset, which points just past the
+// offending byte, to the 1-based line and column of that byte.
+func position(data []byte, offset int64) (line, col int) {
+	offset--
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(offset) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+func keyPath(field, key string) string {
+	return fmt.Sprintf("%s[%q]", field, key)
+}
+
+func joinErrors(errs []*Error, file string) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	n := len(errs)
+	if n > maxErrors {
+		errs = append(errs[:maxErrors:maxErrors], &Error{File: file, Msg: fmt.Sprintf("%d more problems not shown", n-maxErrors)})
+	}
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

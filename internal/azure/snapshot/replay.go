@@ -1,0 +1,183 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Replay answers ARM requests from a snapshot. It implements azcore's
+// policy.Transporter and is safe for concurrent use.
+type Replay struct {
+	ix            *index
+	latency       time.Duration
+	actionLatency time.Duration
+
+	mu        sync.Mutex
+	faultHits map[string]int // lookup key → faults served
+	requests  int
+	distinct  map[string]struct{}
+}
+
+// NewReplay validates s and builds a replay over it. The replay keeps its
+// own index; later changes to s do not affect it.
+func NewReplay(s *Snapshot) (*Replay, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	r := &Replay{
+		ix:        newIndex(s),
+		faultHits: map[string]int{},
+		distinct:  map[string]struct{}{},
+	}
+	if s.Simulate != nil {
+		r.latency = time.Duration(s.Simulate.LatencyMS) * time.Millisecond
+		r.actionLatency = time.Duration(s.Simulate.ActionLatencyMS) * time.Millisecond
+	}
+	return r, nil
+}
+
+// LoadReplay is Load followed by NewReplay.
+func LoadReplay(path string) (*Replay, error) {
+	s, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return NewReplay(s)
+}
+
+// Stats reports how many GET and POST requests the replay received (faulted
+// ones included) and how many distinct method+path pairs they were.
+func (r *Replay) Stats() (requests int, distinct int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests, len(r.distinct)
+}
+
+// Do answers one request by the replay rules of design/SNAPSHOT.md.
+func (r *Replay) Do(req *http.Request) (*http.Response, error) {
+	if req == nil || req.URL == nil {
+		return nil, &ReplayError{Msg: "request without URL"}
+	}
+	if req.Body != nil {
+		// Like net/http, the transport owns and closes the request body.
+		_, _ = io.Copy(io.Discard, req.Body)
+		_ = req.Body.Close()
+	}
+	method := strings.ToUpper(req.Method)
+	if method != http.MethodGet && method != http.MethodPost {
+		return nil, &ReplayError{Method: req.Method, Path: req.URL.Path, Msg: "the snapshot replay answers only GET and POST"}
+	}
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	key := lookupKey(method, req.URL.Path)
+	r.mu.Lock()
+	r.requests++
+	seq := r.requests
+	r.distinct[key] = struct{}{}
+	r.mu.Unlock()
+	requestID := fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
+
+	delay := r.latency
+	if method == http.MethodPost {
+		delay += r.actionLatency
+	}
+	if err := sleep(ctx, delay); err != nil {
+		return nil, err
+	}
+
+	if f, ok := r.takeFault(key); ok {
+		return faultResponse(req, f, requestID), nil
+	}
+	if method == http.MethodPost {
+		if body, ok := r.ix.actions[key]; ok {
+			// 200 with the result: to azcore's poller an LRO that
+			// finished at once, so nothing is polled.
+			return newResponse(req, http.StatusOK, body, requestID), nil
+		}
+		return errorResponse(req, http.StatusNotFound, "NotFound",
+			fmt.Sprintf("The snapshot has no result for the action POST %s.", req.URL.Path), requestID), nil
+	}
+	if body, ok := r.ix.get(req.URL.Path); ok {
+		return newResponse(req, http.StatusOK, body, requestID), nil
+	}
+	return errorResponse(req, http.StatusNotFound, "ResourceNotFound",
+		fmt.Sprintf("The resource '%s' was not found in the snapshot.", req.URL.Path), requestID), nil
+}
+
+// takeFault returns the fault for key if it still applies, counting it.
+func (r *Replay) takeFault(key string) (Fault, bool) {
+	f, ok := r.ix.faults[key]
+	if !ok {
+		return Fault{}, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f.Times != nil && r.faultHits[key] >= *f.Times {
+		return Fault{}, false
+	}
+	r.faultHits[key]++
+	return f, true
+}
+
+// get serves a GET: a resource by id, or one of the collections.
+func (ix *index) get(p string) ([]byte, bool) {
+	key := normPath(p)
+	if e, ok := ix.byID[key]; ok {
+		return e.body, true
+	}
+	if scope, ok := strings.CutSuffix(key, roleAssignmentsSuffix); ok {
+		if scope == "" {
+			scope = "/"
+		}
+		return collectionBody(ix.assignmentsFor(scope)), true
+	}
+	if members, ok := ix.collections[key]; ok {
+		return collectionBody(members), true
+	}
+	if shapeOf(segments(key)) == shapeCollection {
+		// An empty list is what ARM returns for a parent without such
+		// children (a scale set at zero instances has no NICs).
+		return collectionBody(nil), true
+	}
+	return nil, false
+}
+
+// sleep waits d or until ctx ends, whichever is first.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ReplayError is a request the replay refuses to answer. It is not
+// retriable: a retry would be refused the same way.
+type ReplayError struct {
+	Method, Path string
+	Msg          string
+}
+
+func (e *ReplayError) Error() string {
+	if e.Method == "" {
+		return "snapshot replay: " + e.Msg
+	}
+	return fmt.Sprintf("snapshot replay: %s %s: %s", e.Method, e.Path, e.Msg)
+}
+
+// NonRetriable tells azcore's retry policy not to retry.
+func (*ReplayError) NonRetriable() {}

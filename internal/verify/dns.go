@@ -1,0 +1,359 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// maxDNSSteps bounds CNAME chains and forwarding hops (a loop is a
+// misconfiguration the lookup must survive, not follow forever).
+const maxDNSSteps = 12
+
+// dnsOutcome is how a lookup ended.
+type dnsOutcome int
+
+const (
+	// answerPrivate: a private zone record gave addresses.
+	answerPrivate dnsOutcome = iota
+	// answerNXDomain: the most specific linked zone holding the name has no
+	// record for it, and the link does not fall back to public resolution.
+	answerNXDomain
+	// answerPublic: no private zone answered; the node gets whatever
+	// public DNS says (an address Resource Manager does not know).
+	answerPublic
+	// answerUnknown: the answer cannot be read (forwarded elsewhere, or
+	// missing evidence); the cause is in Findings.
+	answerUnknown
+)
+
+// dnsAnswer is what Azure DNS in a VNet answers for a name, with the way it
+// got there.
+type dnsAnswer struct {
+	Outcome dnsOutcome
+	Addrs   []netip.Addr
+	// Zone and Record are the zone that answered (or was authoritative for
+	// a missing record) and the relative name looked up in it.
+	Zone   *model.PrivateZone
+	Record string
+	// VNetID is the VNet whose zone links decided (the node VNet, or the
+	// VNet of a resolver a forwarding rule sent the query to).
+	VNetID model.ResourceID
+	// Alias is the private link name public DNS sent the name to (the
+	// registry has a private endpoint for it), or "".
+	Alias string
+	// Fallback is true when a linked zone lacked the record but its link's
+	// resolution policy NxDomainRedirect fell back to public resolution.
+	Fallback bool
+	// Trail is the lookup in words.
+	Trail    []string
+	Findings []model.Finding
+}
+
+// lookup resolves host the way Azure DNS does for a query from vnetID:
+// forwarding rulesets linked to the VNet first, then the most specific
+// private zone linked to the VNet whose name is a suffix of the queried
+// name, then public DNS — which, for a registry name served by a private
+// endpoint, answers with a CNAME to the private link name
+// (contosoreg.azurecr.io → contosoreg.privatelink.azurecr.io), resolved the
+// same way again.
+func (r *run) lookup(pc *poolCtx, h pullHost, vnetID model.ResourceID) dnsAnswer {
+	a := dnsAnswer{VNetID: vnetID}
+	name := h.Name
+	visited := map[string]bool{vnetID.Key(): true}
+	for step := 0; step < maxDNSSteps; step++ {
+		if rule, rs := r.forwardingRule(a.VNetID, name); rule != nil {
+			target := r.inboundTarget(rule)
+			if target == nil || visited[target.VNetID.Key()] {
+				a.Outcome = answerUnknown
+				a.Findings = append(a.Findings, r.divertsFinding(pc, h, a.VNetID, name, rs, rule))
+				return a
+			}
+			visited[target.VNetID.Key()] = true
+			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, rule.DomainName, target.Name, r.vnetName(target.VNetID)))
+			a.VNetID = target.VNetID
+			continue
+		}
+		zone, known := r.linkedZone(pc, h, a.VNetID, name, &a)
+		if !known {
+			a.Outcome = answerUnknown
+			return a
+		}
+		if zone != nil {
+			if !zone.RecordsKnown {
+				a.Outcome = answerUnknown
+				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, zone.ID,
+					fmt.Sprintf("the records of zone %s, which answers %s for %s", zone.Name, name, r.vnetName(a.VNetID))))
+				return a
+			}
+			rel := relativeName(name, zone.Name)
+			rec := findRecord(zone, rel)
+			switch {
+			case rec != nil && strings.EqualFold(rec.Type, "CNAME") && rec.CNAME != "":
+				a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (zone %s)", name, normalizeHost(rec.CNAME), zone.Name))
+				name = normalizeHost(rec.CNAME)
+				continue
+			case rec != nil:
+				a.Outcome, a.Zone, a.Record = answerPrivate, zone, rel
+				a.Addrs = sortedAddrs(rec.Addrs)
+				a.Trail = append(a.Trail, fmt.Sprintf("%s A %s (zone %s, linked to %s)", name, joinAddrs(a.Addrs), zone.Name, r.vnetName(a.VNetID)))
+				return a
+			case !nxDomainRedirect(zone, a.VNetID):
+				a.Outcome, a.Zone, a.Record = answerNXDomain, zone, rel
+				a.Trail = append(a.Trail, fmt.Sprintf("%s NXDOMAIN (zone %s has no record %s)", name, zone.Name, rel))
+				return a
+			}
+			a.Fallback, a.Zone, a.Record = true, zone, rel
+			a.Trail = append(a.Trail, fmt.Sprintf("zone %s has no record %s; NxDomainRedirect falls back to public DNS", zone.Name, rel))
+		}
+		if alias := r.privateLinkAlias(name); alias != "" {
+			a.Alias = alias
+			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS)", name, alias))
+			name = alias
+			continue
+		}
+		a.Outcome = answerPublic
+		a.Trail = append(a.Trail, name+" resolves publicly")
+		return a
+	}
+	a.Outcome = answerUnknown
+	a.Findings = append(a.Findings, r.loopFinding(pc, h))
+	return a
+}
+
+// privateLinkAlias is the private link name public DNS gives a registry
+// name that a private endpoint serves (<x>.azurecr.io →
+// <x>.privatelink.azurecr.io), or "".
+func (r *run) privateLinkAlias(name string) string {
+	if r.f.Registry == nil || len(r.ep.servedBy(name)) == 0 {
+		return ""
+	}
+	suffix := "." + r.cloud.RegistrySuffix
+	if !strings.HasSuffix(name, suffix) || strings.HasSuffix(name, "."+r.cloud.PrivateLinkZone) {
+		return ""
+	}
+	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone
+}
+
+// linkedZone returns the most specific private zone linked to vnetID whose
+// name is the queried name or a suffix of it (Azure DNS answers from that
+// zone alone). known is false when the zone links or the zone list could
+// not be fully read, so that the answer is unknown; the evidence findings
+// are added to a.
+func (r *run) linkedZone(pc *poolCtx, h pullHost, vnetID model.ResourceID, name string, a *dnsAnswer) (zone *model.PrivateZone, known bool) {
+	for _, z := range r.zonesFor(name) {
+		if !z.LinksKnown {
+			a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, z.ID,
+				fmt.Sprintf("the virtual network links of zone %s, which holds %s", z.Name, name)))
+			return nil, false
+		}
+		if linkOf(z, vnetID) != nil {
+			if !r.f.DNS.ZoneSearchComplete {
+				a.Findings = append(a.Findings, r.zoneSearchEvidence(pc, h)...)
+			}
+			return z, true
+		}
+	}
+	if !r.f.DNS.ZoneSearchComplete {
+		a.Findings = append(a.Findings, r.zoneSearchEvidence(pc, h)...)
+		return nil, false
+	}
+	return nil, true
+}
+
+// zonesFor returns the zones whose name is name or a suffix of it, most
+// specific first.
+func (r *run) zonesFor(name string) []*model.PrivateZone {
+	var out []*model.PrivateZone
+	for _, z := range r.f.DNS.Zones {
+		zn := normalizeHost(z.Name)
+		if name == zn || strings.HasSuffix(name, "."+zn) {
+			out = append(out, z)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].Name) != len(out[j].Name) {
+			return len(out[i].Name) > len(out[j].Name)
+		}
+		return out[i].ID.Key() < out[j].ID.Key()
+	})
+	return out
+}
+
+// zoneHolding returns a zone (linked anywhere or nowhere) that has a record
+// for name, or else the most specific zone for name; nil when none exists.
+func (r *run) zoneHolding(name string) *model.PrivateZone {
+	zones := r.zonesFor(name)
+	for _, z := range zones {
+		if findRecord(z, relativeName(name, z.Name)) != nil {
+			return z
+		}
+	}
+	if len(zones) > 0 {
+		return zones[0]
+	}
+	return nil
+}
+
+func linkOf(z *model.PrivateZone, vnetID model.ResourceID) *model.ZoneLink {
+	for i := range z.Links {
+		if z.Links[i].VNetID.Equal(vnetID) {
+			return &z.Links[i]
+		}
+	}
+	return nil
+}
+
+// nxDomainRedirect reports whether the zone's link to vnetID falls back to
+// public resolution when a record is missing.
+func nxDomainRedirect(z *model.PrivateZone, vnetID model.ResourceID) bool {
+	l := linkOf(z, vnetID)
+	return l != nil && strings.EqualFold(l.ResolutionPolicy, "NxDomainRedirect")
+}
+
+// relativeName is name relative to zone ("@" for the apex).
+func relativeName(name, zone string) string {
+	zone = normalizeHost(zone)
+	if name == zone {
+		return "@"
+	}
+	return strings.TrimSuffix(name, "."+zone)
+}
+
+// findRecord returns the A or CNAME record set for rel, or the wildcard
+// that covers it; a record set without addresses answers nothing.
+func findRecord(z *model.PrivateZone, rel string) *model.RecordSet {
+	candidates := []string{rel}
+	labels := strings.Split(rel, ".")
+	for i := 1; i <= len(labels) && rel != "@"; i++ {
+		candidates = append(candidates, strings.Join(append([]string{"*"}, labels[i:]...), "."))
+	}
+	for _, c := range candidates {
+		rec := z.Records[strings.TrimSuffix(c, ".")]
+		if rec == nil {
+			continue
+		}
+		switch {
+		case strings.EqualFold(rec.Type, "CNAME") && rec.CNAME != "":
+			return rec
+		case strings.EqualFold(rec.Type, "A") && len(rec.Addrs) > 0:
+			return rec
+		}
+	}
+	return nil
+}
+
+// forwardingRule returns the enabled rule with the longest domain that
+// covers name among the rulesets linked to vnetID.
+func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.ForwardingRule, *model.Ruleset) {
+	var best *model.ForwardingRule
+	var bestSet *model.Ruleset
+	for _, rs := range sortedRulesets(r.f.DNS) {
+		if !containsID(rs.LinkedVNets, vnetID) {
+			continue
+		}
+		for i := range rs.Rules {
+			rule := &rs.Rules[i]
+			domain := normalizeHost(rule.DomainName)
+			if !rule.Enabled || (name != domain && !strings.HasSuffix(name, "."+domain)) {
+				continue
+			}
+			if best == nil || len(domain) > len(normalizeHost(best.DomainName)) {
+				best, bestSet = rule, rs
+			}
+		}
+	}
+	return best, bestSet
+}
+
+// inboundTarget returns the resolver whose inbound endpoints are every
+// target of the rule (the query then continues as Azure DNS in that
+// resolver's VNet), or nil.
+func (r *run) inboundTarget(rule *model.ForwardingRule) *model.Resolver {
+	var target *model.Resolver
+	for _, t := range rule.Targets {
+		rs := inboundResolver(r.f.DNS, t.Addr())
+		if rs == nil || (target != nil && !rs.VNetID.Equal(target.VNetID)) {
+			return nil
+		}
+		target = rs
+	}
+	return target
+}
+
+func inboundResolver(d *model.DNS, addr netip.Addr) *model.Resolver {
+	for _, rs := range sortedResolvers(d) {
+		for _, in := range rs.Inbound {
+			if in.Address == addr {
+				return rs
+			}
+		}
+	}
+	return nil
+}
+
+func (r *run) divertsFinding(pc *poolCtx, h pullHost, vnetID model.ResourceID, name string, rs *model.Ruleset, rule *model.ForwardingRule) model.Finding {
+	targets := make([]string, len(rule.Targets))
+	for i, t := range rule.Targets {
+		targets[i] = r.describeAddr(t.Addr())
+	}
+	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s, but forwarding ruleset %s, linked to %s, sends %s (rule %s) to %s. The answer comes from there, not from the private zones Azure can read, so the address the nodes get is unverified.",
+		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), normalizeHost(rule.DomainName), rule.Name, strings.Join(targets, ", "))
+	fix := fmt.Sprintf("Make sure the target servers answer %s with the registry's private endpoint address (forward %s to a DNS private resolver inbound endpoint whose VNet is linked to the zone), or narrow rule %s so that the registry names stay with Azure DNS.",
+		name, r.cloud.PrivateLinkZone, rule.Name)
+	return model.NewFinding(model.DNSForwardingRuleDiverts, pc.pool.Name, h.Name, rs.ID, msg, fix)
+}
+
+func (r *run) loopFinding(pc *poolCtx, h pullHost) model.Finding {
+	msg := fmt.Sprintf("%s: resolving %s did not end after %d CNAME or forwarding steps; the private zones or forwarding rules loop, so its address is unverified.", pc.label, h.Name, maxDNSSteps)
+	fix := "Check the CNAME records and forwarding rules for the registry names for a loop."
+	return model.NewFinding(model.EvidenceUnavailable, pc.pool.Name, h.Name, "", msg, fix)
+}
+
+// describeAddr names what is at an address: a resolver inbound endpoint, a
+// VM, a VNet host or an outside server.
+func (r *run) describeAddr(addr netip.Addr) string {
+	if rs := inboundResolver(r.f.DNS, addr); rs != nil {
+		return fmt.Sprintf("%s (dns private resolver %s in %s)", addr, rs.Name, r.vnetName(rs.VNetID))
+	}
+	if nic := nicWithAddress(r.f.Network, addr); nic != nil && !nic.VMID.IsZero() {
+		return fmt.Sprintf("%s (vm %s)", addr, nic.VMID.Name())
+	}
+	if v := vnetContaining(r.f.Network, addr); v != nil {
+		return fmt.Sprintf("%s (in %s)", addr, v.Name)
+	}
+	return fmt.Sprintf("%s (outside Azure)", addr)
+}
+
+func sortedResolvers(d *model.DNS) []*model.Resolver {
+	out := make([]*model.Resolver, 0, len(d.Resolvers))
+	for _, rs := range d.Resolvers {
+		out = append(out, rs)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
+	return out
+}
+
+func sortedRulesets(d *model.DNS) []*model.Ruleset {
+	out := make([]*model.Ruleset, 0, len(d.Rulesets))
+	for _, rs := range d.Rulesets {
+		out = append(out, rs)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
+	return out
+}
+
+func containsID(ids []model.ResourceID, id model.ResourceID) bool {
+	for _, x := range ids {
+		if x.Equal(id) {
+			return true
+		}
+	}
+	return false
+}

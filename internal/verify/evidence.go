@@ -1,0 +1,166 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// mergeGaps collects the gaps of the facts, the network and the DNS view
+// into one set (the first reason per resource wins).
+func mergeGaps(f *Facts) model.Gaps {
+	all := model.Gaps{}
+	for _, g := range []model.Gaps{f.Gaps, networkGaps(f.Network), dnsGaps(f.DNS)} {
+		for _, gap := range g.Sorted() {
+			all.Add(gap)
+		}
+	}
+	if f.RoleAssignmentsGap != nil {
+		all.Add(*f.RoleAssignmentsGap)
+	}
+	return all
+}
+
+func networkGaps(n *model.Network) model.Gaps {
+	if n == nil {
+		return nil
+	}
+	return n.Gaps
+}
+
+func dnsGaps(d *model.DNS) model.Gaps {
+	if d == nil {
+		return nil
+	}
+	return d.Gaps
+}
+
+// gapFor returns the gap recorded for id, for a resource it belongs to (a
+// subnet is missing because its VNet could not be read), or for a read
+// beneath it (a zone's links, a VNet's peerings), and marks it as used.
+func (r *run) gapFor(id model.ResourceID) (model.Gap, bool) {
+	if id.IsZero() {
+		return model.Gap{}, false
+	}
+	for at := id; !at.IsZero(); at = at.Parent() {
+		if gap, ok := r.gaps.Lookup(at); ok {
+			r.used[gap.ResourceID.Key()] = true
+			return gap, true
+		}
+	}
+	prefix := id.Key() + "/"
+	for _, gap := range r.gaps.Sorted() {
+		if strings.HasPrefix(gap.ResourceID.Key(), prefix) {
+			r.used[gap.ResourceID.Key()] = true
+			return gap, true
+		}
+	}
+	return model.Gap{}, false
+}
+
+// evidence is the finding for a fact about id that a conclusion needed but
+// does not have: the recorded gap for it, or EVIDENCE_NOT_FOUND when id is
+// simply not among the facts. what names the fact ("the records of zone
+// privatelink.azurecr.io, …").
+func (r *run) evidence(pool, endpoint string, id model.ResourceID, what string) model.Finding {
+	if gap, ok := r.gapFor(id); ok {
+		return gapFinding(gap, pool, endpoint, what)
+	}
+	msg := fmt.Sprintf("%s (%s) is not among what was read: it does not exist or is not visible to the identity running the plan. The conclusion%s depends on %s, so it is unverified, never reachable.",
+		capitalize(resourceLabel(id)), id, forWhom(pool, endpoint), what)
+	fix := "Check that the resource exists and that its id is right; if it lives in another subscription, give the identity that runs the plan Reader there. If it was deleted, whatever referred to it (a link, a peering, a route) is broken as well."
+	return model.NewFinding(model.EvidenceNotFound, pool, endpoint, id, msg, fix)
+}
+
+// gapFinding turns a failed read into its evidence finding.
+func gapFinding(gap model.Gap, pool, endpoint, what string) model.Finding {
+	label := resourceLabel(gap.ResourceID)
+	detail := gap.Detail
+	if detail != "" {
+		detail = " (" + detail + ")"
+	}
+	unverified := fmt.Sprintf("The conclusion%s depends on %s, so it is unverified, never reachable.", forWhom(pool, endpoint), what)
+	switch gap.Kind {
+	case model.GapPermissionDenied:
+		perm := gap.Permission
+		if perm == "" {
+			perm = "the read permission for it"
+		}
+		msg := fmt.Sprintf("Reading %s (%s) was refused%s: the identity running the plan lacks %s. %s", label, gap.ResourceID, detail, perm, unverified)
+		fix := fmt.Sprintf("Grant the identity that runs the plan %s on %s (the built-in Reader role includes it), or verify from a snapshot recorded by an identity that has it. Nothing on the pull path needs to change for this finding.", perm, gap.ResourceID)
+		return model.NewFinding(model.EvidencePermissionDenied, pool, endpoint, gap.ResourceID, msg, fix)
+	case model.GapNotFound:
+		msg := fmt.Sprintf("%s (%s) was not found%s: it does not exist or is not visible to the identity running the plan. %s", capitalize(label), gap.ResourceID, detail, unverified)
+		fix := "Check that the resource exists and that its id is right; if it lives in another subscription, give the identity that runs the plan Reader there. If it was deleted, whatever referred to it (a link, a peering, a route) is broken as well."
+		return model.NewFinding(model.EvidenceNotFound, pool, endpoint, gap.ResourceID, msg, fix)
+	default:
+		msg := fmt.Sprintf("Reading %s (%s) kept failing after retries%s. %s", label, gap.ResourceID, detail, unverified)
+		fix := "Run the plan again; if the failure persists, check Azure service health and Resource Manager throttling for the subscription. Nothing on the pull path needs to change for this finding."
+		return model.NewFinding(model.EvidenceUnavailable, pool, endpoint, gap.ResourceID, msg, fix)
+	}
+}
+
+// zoneSearchEvidence: some subscription's private DNS zones could not be
+// listed, so a zone that would answer may exist unseen.
+func (r *run) zoneSearchEvidence(pc *poolCtx, h pullHost) []model.Finding {
+	what := "the complete list of private DNS zones"
+	var out []model.Finding
+	for _, gap := range dnsGaps(r.f.DNS).Sorted() {
+		r.used[gap.ResourceID.Key()] = true
+		out = append(out, gapFinding(gap, pc.pool.Name, h.Name, what))
+	}
+	if len(out) == 0 {
+		msg := fmt.Sprintf("The private DNS zones of some subscription could not be listed, so a zone that answers %s for %s may exist unseen; its resolution is unverified.", h.Name, pc.pool.Name)
+		fix := "Grant the identity that runs the plan Microsoft.Network/privateDnsZones/read in every subscription that holds private DNS zones (pass them in zone_subscription_ids), then plan again."
+		out = append(out, model.NewFinding(model.EvidenceUnavailable, pc.pool.Name, h.Name, "", msg, fix))
+	}
+	return out
+}
+
+// unusedGapFindings reports the gaps no rule consumed, once each and
+// without a pool: gather records a gap only for a read the pull path
+// needed, so a missing fact never silently counts as reachable.
+func (r *run) unusedGapFindings() []model.Finding {
+	var out []model.Finding
+	for _, gap := range r.gaps.Sorted() {
+		if !r.used[gap.ResourceID.Key()] {
+			out = append(out, gapFinding(gap, "", "", "this fact, which the pull path needs"))
+		}
+	}
+	return out
+}
+
+// resourceLabel names a resource by its type and name, e.g.
+// "virtualNetworks vnet-hub".
+func resourceLabel(id model.ResourceID) string {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if len(segs) >= 2 {
+		return segs[len(segs)-2] + " " + segs[len(segs)-1]
+	}
+	if string(id) == "" {
+		return "an unnamed resource"
+	}
+	return string(id)
+}
+
+func forWhom(pool, endpoint string) string {
+	switch {
+	case pool != "" && endpoint != "":
+		return fmt.Sprintf(" for node pool %s and %s", pool, endpoint)
+	case pool != "":
+		return " for node pool " + pool
+	default:
+		return ""
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,158 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Facts is everything verification reads. Gather fills it; nothing in it is
+// fetched here. A resource that was referenced but could not be read is
+// absent from its map and present in one of the Gaps: verification consults
+// the gaps before concluding anything from an absence.
+type Facts struct {
+	// Cluster is the AKS cluster (name and id for messages, Kubelet for the
+	// pull identity). Nil when the nodes were given as subnets
+	// (node_subnet_ids): the pull identity is then not checked.
+	Cluster *model.Cluster
+
+	// Pools are the node pools to verify, after the node_pools filter. For
+	// node_subnet_ids, one pool per subnet, named after the subnet, with
+	// only SubnetID set. Fields used: Name, SubnetID, ScaleSetID, NICIDs,
+	// NICs, DNSServers (the scale set's NIC-level dnsSettings.dnsServers,
+	// which also decides the first node of a pool at zero nodes).
+	Pools []*model.NodePool
+
+	// Network holds the VNets (with subnets and peerings), route tables,
+	// NICs (node NICs, appliances, DNS VMs, private endpoint NICs), gateways,
+	// private endpoints and security groups the paths can touch.
+	Network *model.Network
+
+	// DNS holds the private DNS zones (with links and records), DNS private
+	// resolvers (with inbound endpoints) and forwarding rulesets that can
+	// answer for the nodes. ZoneSearchComplete false means some
+	// subscription's zone list could not be read.
+	DNS *model.DNS
+
+	// Registry is the Azure Container Registry (registry_id), with its
+	// replicas, data endpoints, private endpoint connections, network
+	// access and role assignment mode. Nil for any other registry.
+	Registry *model.Registry
+
+	// Declared is the `registry` block for a registry that is not an Azure
+	// Container Registry. Nil when Registry is set.
+	Declared *DeclaredRegistry
+
+	// RoleAssignments are the role assignments that apply at the registry
+	// scope as ARM lists them for that scope (the registry itself, its
+	// resource group, subscription and management groups above it, and
+	// scopes below it); verification filters by principal and scope itself.
+	RoleAssignments []model.RoleAssignment
+
+	// RoleAssignmentsGap is set when the role assignments could not be
+	// listed (typically 403 for Microsoft.Authorization/roleAssignments/read):
+	// the pull identity is then unverified.
+	RoleAssignmentsGap *model.Gap
+
+	// RoleDefinitions are the definitions of the roles in RoleAssignments,
+	// keyed by the definition's GUID (the last segment of roleDefinitionId)
+	// in lower case. A role missing here is judged by its well-known
+	// built-in id, or else is unverified.
+	RoleDefinitions map[string]*model.RoleDefinition
+
+	// Cloud names the registry and private link domains of the cloud
+	// (public, usgovernment, china). The zero value means: derive them from
+	// the login server, falling back to the public cloud.
+	Cloud Cloud
+
+	// Gaps are the failed reads of the whole run (gather's Reader.Gaps()).
+	// Network.Gaps and DNS.Gaps are consulted too. Gather records a gap only
+	// for a read the pull path needed, so every gap ends up in a finding: on
+	// the pool and host whose conclusion it undermined, or, when no rule
+	// consumed it, once without a pool.
+	Gaps model.Gaps
+}
+
+// DeclaredRegistry is a registry other than Azure Container Registry, as
+// the configuration declares it.
+type DeclaredRegistry struct {
+	// Hosts are every hostname a pull touches: login, auth realm, blob or
+	// redirect hosts, in the order given.
+	Hosts []string
+	// Addresses are the addresses of hosts that no Azure private DNS zone
+	// resolves (host → IP), as the configuration declares them.
+	Addresses map[string]netip.Addr
+}
+
+// Cloud is the set of DNS domains an Azure cloud uses for registries.
+type Cloud struct {
+	// RegistrySuffix is the login server domain: azurecr.io, azurecr.us,
+	// azurecr.cn.
+	RegistrySuffix string
+	// PrivateLinkZone is the private link zone of registries:
+	// privatelink.azurecr.io, privatelink.azurecr.us, privatelink.azurecr.cn.
+	PrivateLinkZone string
+	// BlobSuffix is the storage domain layers come from when a registry has
+	// neither data endpoints nor private endpoints: blob.core.windows.net,
+	// blob.core.usgovcloudapi.net, blob.core.chinacloudapi.cn.
+	BlobSuffix string
+}
+
+// Clouds by the provider's `environment` argument.
+var (
+	PublicCloud       = Cloud{RegistrySuffix: "azurecr.io", PrivateLinkZone: "privatelink.azurecr.io", BlobSuffix: "blob.core.windows.net"}
+	USGovernmentCloud = Cloud{RegistrySuffix: "azurecr.us", PrivateLinkZone: "privatelink.azurecr.us", BlobSuffix: "blob.core.usgovcloudapi.net"}
+	ChinaCloud        = Cloud{RegistrySuffix: "azurecr.cn", PrivateLinkZone: "privatelink.azurecr.cn", BlobSuffix: "blob.core.chinacloudapi.cn"}
+)
+
+// CloudFor returns the cloud for an `environment` value (public,
+// usgovernment, china; case-insensitive); anything else is the public cloud.
+func CloudFor(environment string) Cloud {
+	switch strings.ToLower(environment) {
+	case "usgovernment":
+		return USGovernmentCloud
+	case "china":
+		return ChinaCloud
+	default:
+		return PublicCloud
+	}
+}
+
+// cloud returns the cloud to use: the given one, or the one whose registry
+// suffix the login server carries.
+func (f *Facts) cloud() Cloud {
+	if f.Cloud.RegistrySuffix != "" {
+		c := f.Cloud
+		if c.PrivateLinkZone == "" {
+			c.PrivateLinkZone = "privatelink." + c.RegistrySuffix
+		}
+		return c
+	}
+	if f.Registry != nil {
+		login := strings.ToLower(f.Registry.LoginServer)
+		for _, c := range []Cloud{USGovernmentCloud, ChinaCloud} {
+			if strings.HasSuffix(login, "."+c.RegistrySuffix) {
+				return c
+			}
+		}
+	}
+	return PublicCloud
+}
+
+// RouteSource says where a pool's routes came from.
+type RouteSource string
+
+// Route sources.
+const (
+	// RouteSourceEffective: the effective route table Azure reported for a
+	// NIC of the pool (standalone NICs of running VMs).
+	RouteSourceEffective RouteSource = "effective"
+	// RouteSourceComputed: computed from configuration, because scale-set
+	// instance NICs have no effective-route API and a pool at zero nodes
+	// has no NIC at all.
+	RouteSourceComputed RouteSource = "computed"
+)

@@ -1,0 +1,303 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// run is one verification: the facts, the route engine and what has been
+// concluded so far.
+type run struct {
+	f      *Facts
+	tracer Tracer
+	cloud  Cloud
+	hosts  []pullHost
+	ep     *endpoints
+	gaps   model.Gaps
+	used   map[string]bool // gap keys a rule consumed
+
+	findings []model.Finding
+	paths    []Path
+}
+
+// poolCtx is what every path of one node pool shares.
+type poolCtx struct {
+	pool   *model.NodePool
+	subnet *model.Subnet
+	vnet   *model.VNet
+	// label introduces the pool in messages: "Node pool user (subnet
+	// vnet-spoke/snet-aks, 10.1.0.0/22)".
+	label string
+	// blocked: the pool's subnet or VNet could not be read; every path is
+	// unverified by the evidence findings in shared.
+	blocked bool
+
+	dnsOrigin string
+	resolvers []*resolver
+	answering *resolver
+
+	// shared are the pool-level findings (DNS servers, evidence about the
+	// node subnet) that bear on every path of the pool.
+	shared []model.Finding
+	// source is the pool's route source; computed is set once any trace
+	// used computed routes.
+	source   RouteSource
+	computed bool
+}
+
+// pathState is one pool × host path being evaluated.
+type pathState struct {
+	host     pullHost
+	address  string
+	source   RouteSource // of its route query, when one was made
+	story    string
+	hops     []string
+	findings []model.Finding
+	broken   bool
+}
+
+// add records findings on the path; an error breaks the chain there.
+func (p *pathState) add(fs ...model.Finding) {
+	for _, f := range fs {
+		p.findings = append(p.findings, f)
+		if f.Severity == model.SeverityError {
+			p.broken = true
+		}
+	}
+}
+
+// verifyPool evaluates every host for one pool.
+func (r *run) verifyPool(pool *model.NodePool) {
+	pc := r.newPoolCtx(pool)
+	if !pc.blocked {
+		r.poolResolvers(pc)
+	}
+	for _, h := range r.hosts {
+		r.verifyPath(pc, h)
+	}
+	if pc.computed {
+		r.findings = append(r.findings, r.routesComputedFinding(pc))
+	}
+	r.findings = append(r.findings, pc.shared...)
+}
+
+// newPoolCtx finds the pool's subnet and VNet; when either is missing the
+// pool is blocked by the evidence for it.
+func (r *run) newPoolCtx(pool *model.NodePool) *poolCtx {
+	pc := &poolCtx{pool: pool, source: poolRouteSource(pool, r.f.Network)}
+	pc.computed = pc.source == RouteSourceComputed
+	pc.subnet = r.f.Network.Subnet(pool.SubnetID)
+	if pc.subnet != nil {
+		pc.vnet = r.f.Network.VNet(pc.subnet.VNetID)
+		if pc.vnet == nil {
+			pc.vnet = r.f.Network.VNet(pool.SubnetID.Parent())
+		}
+	}
+	pc.label = poolLabel(pool, pc.subnet, pc.vnet)
+	switch {
+	case pool.SubnetID.IsZero():
+		pc.blocked = true
+		msg := fmt.Sprintf("Node pool %s reports no subnet (vnetSubnetID is empty and the AKS-managed VNet was not read), so none of its paths can be evaluated; they are unverified.", pool.Name)
+		fix := "Give the pool a subnet of your own VNet (vnetSubnetID), or let the identity that runs the plan read the cluster's node resource group."
+		pc.shared = append(pc.shared, model.NewFinding(model.EvidenceNotFound, pool.Name, "", pool.ScaleSetID, msg, fix))
+	case pc.subnet == nil:
+		pc.blocked = true
+		pc.shared = append(pc.shared, r.evidence(pool.Name, "", pool.SubnetID, "the node subnet (its routes, VNet and DNS settings)"))
+	case pc.vnet == nil:
+		pc.blocked = true
+		pc.shared = append(pc.shared, r.evidence(pool.Name, "", pc.subnet.VNetID, "the node VNet (its DNS servers, address space and peerings)"))
+	}
+	return pc
+}
+
+// verifyPath follows the chain for one pool and host, stopping at the
+// first broken link: endpoint coverage (a property of the registry), name
+// resolution, private endpoint approval and public access, route and return
+// route, TLS name, and, on the login server, the pull identity.
+func (r *run) verifyPath(pc *poolCtx, h pullHost) {
+	// The pool's shared findings count for the path's verdict, but do not
+	// stop it: an unreachable secondary DNS server still leaves a resolver
+	// to follow, and an unreachable only one shows as no answering resolver.
+	p := &pathState{host: h, findings: append([]model.Finding(nil), pc.shared...)}
+	defer r.finishPath(pc, p)
+	if pc.blocked {
+		return
+	}
+	if f, ok := r.coverageFinding(pc, h); ok {
+		p.add(f)
+		return
+	}
+	res := r.resolve(pc, h)
+	p.story = res.Story
+	p.add(res.Findings...)
+	if res.Broken || p.broken {
+		p.broken = true
+		return
+	}
+	if res.Addr.IsValid() {
+		p.address = res.Addr.String()
+		if pe := r.ep.owner(res.Addr); pe != nil && !r.ep.isApproved(pe) {
+			p.add(r.notApprovedFinding(pc, h, pe))
+			return
+		}
+	}
+	if res.Public && r.f.Registry != nil && h.Kind != hostBlob && r.f.Registry.PublicAccessDenied() {
+		p.add(r.publicAccessDeniedFinding(pc, h))
+		return
+	}
+	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}, h.Name)
+	p.hops, p.source = rr.Hops, rr.Source
+	p.add(inContext(pc, h.Name, p.address, rr.Findings)...)
+	if p.broken {
+		return
+	}
+	if f, ok := r.tlsFinding(pc, h); ok {
+		p.add(f)
+		return
+	}
+	if h.Kind == hostLogin {
+		p.add(r.identityFindings(pc, h)...)
+	}
+}
+
+// finishPath records the path and its findings.
+func (r *run) finishPath(pc *poolCtx, p *pathState) {
+	r.findings = append(r.findings, p.findings...)
+	source := p.source
+	if source == "" {
+		source = pc.source
+	}
+	r.paths = append(r.paths, Path{
+		NodePool:    pc.pool.Name,
+		Host:        p.host.Name,
+		Address:     p.address,
+		Resolver:    pc.resolverLabel(),
+		Resolution:  p.story,
+		RouteSource: source,
+		Hops:        append([]string{}, p.hops...),
+		Verdict:     model.VerdictOf(p.findings),
+	})
+}
+
+// trace asks the route engine about one flow of a pool and normalizes its
+// findings: pool and endpoint filled in, gaps it cites marked as used, and
+// its coverage note folded into the pool's single COVERAGE_ROUTES_COMPUTED.
+func (r *run) trace(pc *poolCtx, q RouteQuery, endpoint string) RouteResult {
+	rr := r.tracer.Trace(r.f.Network, q)
+	if rr.Source == RouteSourceComputed {
+		pc.computed = true
+	}
+	kept := rr.Findings[:0:0]
+	for _, f := range rr.Findings {
+		if f.Code == model.CoverageRoutesComputed {
+			pc.computed = true
+			continue
+		}
+		if f.NodePool == "" {
+			f.NodePool = pc.pool.Name
+		}
+		if f.Endpoint == "" {
+			f.Endpoint = endpoint
+		}
+		if f.Condition == model.ConditionEvidence {
+			r.gapFor(f.ResourceID)
+		}
+		kept = append(kept, f)
+	}
+	for _, gap := range rr.Gaps {
+		if known, ok := r.gaps.Lookup(gap.ResourceID); ok && gap.Detail == "" {
+			gap = known
+		}
+		r.used[gap.ResourceID.Key()] = true
+		kept = append(kept, gapFinding(gap, pc.pool.Name, endpoint, "the route from the node subnet to "+endpoint))
+	}
+	rr.Findings = kept
+	return rr
+}
+
+// poolRouteSource: effective when a NIC of the pool has a real effective
+// route table, computed otherwise.
+func poolRouteSource(pool *model.NodePool, n *model.Network) RouteSource {
+	for _, nic := range pool.NICs {
+		if nic != nil && nic.Effective != nil {
+			return RouteSourceEffective
+		}
+	}
+	for _, id := range pool.NICIDs {
+		if nic := n.NIC(id); nic != nil && nic.Effective != nil {
+			return RouteSourceEffective
+		}
+	}
+	return RouteSourceComputed
+}
+
+// routesComputedFinding says why the pool's routes are computed.
+func (r *run) routesComputedFinding(pc *poolCtx) model.Finding {
+	why := "Azure gave no effective route table for its NICs"
+	switch {
+	case pc.pool.Count == 0 && len(pc.pool.NICIDs) == 0 && pc.pool.Type != "":
+		why = "it has no nodes, so there is no NIC to ask"
+	case strings.EqualFold(pc.pool.Type, "VirtualMachineScaleSets"):
+		why = "it is a scale-set pool, and scale-set instance NICs have no effective-route API"
+	}
+	subnet := string(pc.pool.SubnetID)
+	if pc.subnet != nil {
+		subnet = pc.subnet.Name
+	}
+	msg := fmt.Sprintf("Routes for node pool %s were computed from configuration (route table of subnet %s, VNet address space, peerings, gateway routes) because %s. A route added by hand on a node is invisible here on purpose.", pc.pool.Name, subnet, why)
+	fix := "Nothing to fix. To compare with what Azure programs, read the effective routes of a standalone VM's NIC in the same subnet; differences show up as COVERAGE_MODEL_DRIFT."
+	resource := pc.pool.ScaleSetID
+	if resource.IsZero() {
+		resource = pc.pool.SubnetID
+	}
+	return model.NewFinding(model.CoverageRoutesComputed, pc.pool.Name, "", resource, msg, fix)
+}
+
+// poolLabel introduces a pool in messages.
+func poolLabel(pool *model.NodePool, subnet *model.Subnet, vnet *model.VNet) string {
+	if subnet == nil {
+		return "Node pool " + pool.Name
+	}
+	where := subnet.Name
+	if vnet != nil {
+		where = vnet.Name + "/" + subnet.Name
+	}
+	prefixes := make([]string, len(subnet.Prefixes))
+	for i, p := range subnet.Prefixes {
+		prefixes[i] = p.String()
+	}
+	if len(prefixes) == 0 {
+		return fmt.Sprintf("Node pool %s (subnet %s)", pool.Name, where)
+	}
+	return fmt.Sprintf("Node pool %s (subnet %s, %s)", pool.Name, where, strings.Join(prefixes, ", "))
+}
+
+// vnetName names a VNet for messages.
+func (r *run) vnetName(id model.ResourceID) string {
+	if v := r.f.Network.VNet(id); v != nil && v.Name != "" {
+		return v.Name
+	}
+	return id.Name()
+}
+
+// inContext puts the route engine's messages, which speak of addresses and
+// routes, in the context of the pool and host they are about.
+func inContext(pc *poolCtx, host, address string, fs []model.Finding) []model.Finding {
+	dest := host
+	if address != "" {
+		dest += " (" + address + ")"
+	}
+	out := make([]model.Finding, len(fs))
+	for i, f := range fs {
+		if f.Condition != model.ConditionEvidence {
+			f.Message = pc.label + " → " + dest + ": " + f.Message
+		}
+		out[i] = f
+	}
+	return out
+}

@@ -1,0 +1,228 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// resolution is a host's name resolution as the path needs it.
+type resolution struct {
+	// Addr is the address the node connects to; invalid when Public or
+	// when the chain broke.
+	Addr netip.Addr
+	// Public: an Internet address Resource Manager does not know.
+	Public bool
+	// Story is the lookup in words, for the paths table.
+	Story    string
+	Findings []model.Finding
+	// Broken: the chain stops at name resolution.
+	Broken bool
+}
+
+// resolve decides what the pool's answering resolver gives for h, and
+// turns a wrong answer into its finding: DNS_RECORD_MISSING,
+// DNS_RECORD_MISMATCH, DNS_ZONE_NOT_LINKED or ENDPOINT_UNRESOLVED.
+func (r *run) resolve(pc *poolCtx, h pullHost) resolution {
+	srv := pc.answering
+	if srv == nil {
+		return resolution{Broken: true, Story: "no DNS server the nodes use is reachable"}
+	}
+	if srv.Kind == resolverOpaque {
+		return r.assumedAnswer(h, fmt.Sprintf("answer of %s not readable", srv.Label))
+	}
+	a := r.lookup(pc, h, srv.VNetID)
+	res := resolution{Findings: a.Findings, Story: strings.Join(a.Trail, "; ")}
+	switch a.Outcome {
+	case answerUnknown:
+		assumed := r.assumedAnswer(h, "answer not readable")
+		assumed.Findings = append(res.Findings, assumed.Findings...)
+		if res.Story != "" {
+			assumed.Story = res.Story + "; " + assumed.Story
+		}
+		return assumed
+	case answerNXDomain:
+		res.Findings = append(res.Findings, r.recordMissingFinding(pc, h, srv, a))
+		res.Broken = true
+	case answerPrivate:
+		if exp := r.ep.expected(h.Name); len(exp) > 0 && !anyIn(a.Addrs, exp) {
+			res.Findings = append(res.Findings, r.recordMismatchFinding(pc, h, srv, a, exp))
+			res.Broken = true
+			return res
+		}
+		res.Addr = a.Addrs[0]
+	case answerPublic:
+		switch {
+		case a.Fallback:
+			res.Findings = append(res.Findings, r.recordMissingFinding(pc, h, srv, a))
+			res.Broken = true
+		case a.Alias != "":
+			res.Findings = append(res.Findings, r.zoneNotLinkedFinding(pc, h, srv, a, a.Alias))
+			res.Broken = true
+		case h.Kind == hostDeclared:
+			return r.declaredAnswer(pc, h, srv, a, res)
+		case h.Kind == hostBlob:
+			res.Public = true
+			res.Story = "the registry's storage account is not named in Resource Manager; its address is public"
+		default:
+			res.Public = true
+		}
+	}
+	return res
+}
+
+// declaredAnswer resolves a declared host that no linked zone answers: the
+// declared address; or, if a private zone holds the name but the resolving
+// VNet is not linked to it, DNS_ZONE_NOT_LINKED; else ENDPOINT_UNRESOLVED.
+func (r *run) declaredAnswer(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, res resolution) resolution {
+	if addr, ok := r.declaredAddress(h.Name); ok {
+		res.Addr = addr
+		res.Story = "declared address " + addr.String() + " (no private zone answers " + h.Name + ")"
+		return res
+	}
+	if z := r.zoneHolding(h.Name); z != nil && findRecord(z, relativeName(h.Name, z.Name)) != nil {
+		res.Findings = append(res.Findings, r.zoneNotLinkedFinding(pc, h, srv, a, h.Name))
+	} else {
+		res.Findings = append(res.Findings, r.unresolvedFinding(pc, h, srv.name()))
+	}
+	res.Broken = true
+	return res
+}
+
+// assumedAnswer is the address the path continues with when the resolver's
+// answer cannot be read: the private endpoint's address for the name, the
+// declared address, or a public address for names nothing private serves.
+// The finding that made the answer unreadable keeps the path unverified.
+func (r *run) assumedAnswer(h pullHost, why string) resolution {
+	if exp := r.ep.expected(h.Name); len(exp) > 0 {
+		return resolution{Addr: exp[0], Story: why + "; assuming the private endpoint address " + exp[0].String()}
+	}
+	if addr, ok := r.declaredAddress(h.Name); ok {
+		return resolution{Addr: addr, Story: why + "; assuming the declared address " + addr.String()}
+	}
+	if h.Kind == hostDeclared {
+		return resolution{Broken: true, Story: why + "; address unknown"}
+	}
+	return resolution{Public: true, Story: why + "; assuming the public address"}
+}
+
+func (r *run) declaredAddress(host string) (netip.Addr, bool) {
+	if r.f.Declared == nil {
+		return netip.Addr{}, false
+	}
+	keys := make([]string, 0, len(r.f.Declared.Addresses))
+	for h := range r.f.Declared.Addresses {
+		keys = append(keys, h)
+	}
+	sort.Strings(keys) // two spellings of one host: the first in order wins, every time
+	for _, h := range keys {
+		if addr := r.f.Declared.Addresses[h]; normalizeHost(h) == host && addr.IsValid() {
+			return addr, true
+		}
+	}
+	return netip.Addr{}, false
+}
+
+// consequence says what a failed lookup of h breaks.
+func consequence(h pullHost) string {
+	switch h.Kind {
+	case hostData, hostBlob:
+		return "the layer download fails after the manifest succeeded"
+	case hostLogin:
+		return "the pull fails before authentication"
+	default:
+		return "the pull fails at this host"
+	}
+}
+
+func (r *run) recordMissingFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer) model.Finding {
+	z := a.Zone
+	outcome := "so the name does not resolve (NXDOMAIN)"
+	if a.Fallback {
+		outcome = "so the link's NxDomainRedirect policy falls back to public DNS and the node gets the public address"
+	}
+	msg := fmt.Sprintf("%s resolves %s through %s; zone %s is linked to %s but has no record %s, %s, and %s.",
+		pc.label, h.Name, srv.name(), z.Name, r.vnetName(a.VNetID), a.Record, outcome, consequence(h))
+	target := "the private endpoint's address for " + h.Name
+	if exp := r.ep.expected(h.Name); len(exp) > 0 {
+		target = joinAddrs(exp)
+		if pe := r.ep.servedBy(h.Name); len(pe) > 0 {
+			target += " (private endpoint " + pe[0].PE.Name + ")"
+		}
+	}
+	fix := fmt.Sprintf("Add the A record %s → %s to zone %s, best by adding the zone to the private endpoint's DNS zone group so Azure keeps the record in step with the endpoint. A hosts entry on a node disappears with the node, and credentials or an imagePullSecret are irrelevant here.",
+		a.Record, target, z.Name)
+	return model.NewFinding(model.DNSRecordMissing, pc.pool.Name, h.Name, z.ID, msg, fix)
+}
+
+func (r *run) recordMismatchFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, expected []netip.Addr) model.Finding {
+	pe := r.ep.servedBy(h.Name)[0].PE
+	msg := fmt.Sprintf("%s resolves %s through %s to %s (record %s in zone %s, linked to %s), but private endpoint %s serves %s at %s; the node connects to an address that is not the registry's endpoint.",
+		pc.label, h.Name, srv.name(), joinAddrs(a.Addrs), a.Record, a.Zone.Name, r.vnetName(a.VNetID), pe.Name, h.Name, joinAddrs(expected))
+	fix := fmt.Sprintf("Set record %s in zone %s to %s, best through the private endpoint's DNS zone group, which keeps it current (a stale record typically survives a re-created private endpoint). Routes and credentials are not the problem.",
+		a.Record, a.Zone.Name, joinAddrs(expected))
+	return model.NewFinding(model.DNSRecordMismatch, pc.pool.Name, h.Name, a.Zone.ID, msg, fix)
+}
+
+// zoneNotLinkedFinding: the resolver answers from no private zone that
+// holds name (the host or its private link alias), so the node resolves
+// publicly — whatever the public answer then does.
+func (r *run) zoneNotLinkedFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, name string) model.Finding {
+	vnet := r.vnetName(a.VNetID)
+	where := fmt.Sprintf("Azure DNS answers the nodes from the private zones linked to %s", vnet)
+	if srv.Kind == resolverInbound {
+		where = fmt.Sprintf("The resolver answers from the private zones linked to its VNet %s", vnet)
+	}
+	after := "the node gets the registry's public address"
+	if r.f.Registry != nil && r.f.Registry.PublicAccessDenied() {
+		after += ", which the registry refuses (public network access is denied)"
+	} else if r.f.Registry != nil {
+		after += " and bypasses the private endpoint"
+	}
+	var msg, fix string
+	resource := a.VNetID
+	if z := r.zoneHolding(name); z != nil {
+		resource = z.ID
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and zone %s, which holds %s, is %s; so %s, and %s.",
+			pc.label, h.Name, srv.name(), where, z.Name, relativeName(name, z.Name), linkedList(r, z), after, consequence(h))
+		fix = fmt.Sprintf("Link zone %s to %s (a virtual network link without auto-registration). Linking it to another VNet does not help: Azure DNS answers from the zones linked to the VNet that asks. A hosts entry disappears with the node, and credentials or an imagePullSecret are irrelevant here.",
+			z.Name, vnet)
+	} else {
+		zone := r.cloud.PrivateLinkZone
+		if h.Kind == hostDeclared {
+			zone = "a zone for " + name
+		}
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.",
+			pc.label, h.Name, srv.name(), where, name, after, consequence(h))
+		fix = fmt.Sprintf("Create the private DNS zone %s with the private endpoint's records (add it to the endpoint's DNS zone group) and link it to %s. A hosts entry disappears with the node, and credentials are irrelevant here.", zone, vnet)
+	}
+	return model.NewFinding(model.DNSZoneNotLinked, pc.pool.Name, h.Name, resource, msg, fix)
+}
+
+// linkedList says which VNets a zone is linked to.
+func linkedList(r *run, z *model.PrivateZone) string {
+	if len(z.Links) == 0 {
+		return "linked to no VNet"
+	}
+	names := make([]string, len(z.Links))
+	for i, l := range z.Links {
+		names[i] = r.vnetName(l.VNetID)
+	}
+	sort.Strings(names)
+	return "linked only to " + strings.Join(names, ", ")
+}
+
+func anyIn(addrs, set []netip.Addr) bool {
+	for _, a := range addrs {
+		if containsAddr(set, a) {
+			return true
+		}
+	}
+	return false
+}

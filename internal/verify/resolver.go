@@ -1,0 +1,214 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// resolverKind is what a DNS server the nodes use is, as far as Azure can
+// describe it.
+type resolverKind int
+
+const (
+	// resolverAzureDNS is Azure-provided DNS (168.63.129.16): it answers
+	// from the private zones linked to the node's VNet and applies the
+	// forwarding rulesets linked to it.
+	resolverAzureDNS resolverKind = iota
+	// resolverInbound is an inbound endpoint of a DNS private resolver: it
+	// answers as Azure DNS does in the resolver's VNet.
+	resolverInbound
+	// resolverOpaque is a VM, an appliance or an on-premises server: its
+	// forwarding cannot be read from Azure.
+	resolverOpaque
+)
+
+// resolver is one DNS server the nodes of a pool use.
+type resolver struct {
+	Addr  netip.Addr
+	Kind  resolverKind
+	Label string
+	// Name is how messages call it: "Azure DNS (168.63.129.16)" or Label.
+	Name string
+	// VNetID is the VNet whose zone links and rulesets decide the answers
+	// (the node VNet for Azure DNS, the resolver's VNet for an inbound
+	// endpoint); empty for an opaque server.
+	VNetID model.ResourceID
+	// Resource is the VM, NIC or resolver behind the address, when known.
+	Resource model.ResourceID
+	// Reachable is false when the route engine found an error on the way
+	// from the node subnet to the server (UDP 53).
+	Reachable bool
+}
+
+// dnsServersOf returns the DNS servers a pool's nodes use, in order, and
+// where the list came from. NIC-level settings override the VNet's
+// (the scale set's NIC configuration, which new instances get, before the
+// NICs read); an empty list means Azure-provided DNS.
+func dnsServersOf(pool *model.NodePool, vnet *model.VNet, n *model.Network) ([]netip.Addr, string) {
+	if len(pool.DNSServers) > 0 {
+		return pool.DNSServers, "the scale set's NIC DNS settings"
+	}
+	for _, nic := range pool.NICs {
+		if nic != nil && len(nic.DNSServers) > 0 {
+			return nic.DNSServers, "NIC " + nic.Name + " DNS settings"
+		}
+	}
+	for _, id := range pool.NICIDs {
+		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
+			return nic.DNSServers, "NIC " + nic.Name + " DNS settings"
+		}
+	}
+	if len(vnet.DNSServers) > 0 {
+		return vnet.DNSServers, "the DNS servers of " + vnet.Name
+	}
+	return []netip.Addr{model.AzureDNS}, "Azure-provided DNS (" + vnet.Name + " sets no DNS servers)"
+}
+
+// poolResolvers describes every DNS server of the pool, traces a route to
+// each custom one, and records the pool-level findings: an unreachable
+// server (DNS_SERVER_UNREACHABLE) and a server whose forwarding Azure cannot
+// describe (DNS_FORWARDER_UNVERIFIED). The first reachable server answers
+// the pool's lookups; nodes fail over to the next only on timeouts.
+func (r *run) poolResolvers(pc *poolCtx) {
+	servers, origin := dnsServersOf(pc.pool, pc.vnet, r.f.Network)
+	pc.dnsOrigin = origin
+	for _, addr := range servers {
+		res := r.describeResolver(pc, addr)
+		if res.Kind != resolverAzureDNS {
+			r.checkResolverRoute(pc, res)
+		}
+		if res.Kind == resolverOpaque && res.Reachable {
+			pc.shared = append(pc.shared, r.forwarderUnverifiedFinding(pc, res))
+		}
+		pc.resolvers = append(pc.resolvers, res)
+		if pc.answering == nil && res.Reachable {
+			pc.answering = res
+		}
+	}
+}
+
+// describeResolver says what the server at addr is.
+func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
+	if addr == model.AzureDNS {
+		return &resolver{Addr: addr, Kind: resolverAzureDNS, Label: "azure_dns " + addr.String(), Name: "Azure DNS (" + addr.String() + ")", VNetID: pc.vnet.ID, Reachable: true}
+	}
+	for _, rs := range sortedResolvers(r.f.DNS) {
+		for _, in := range rs.Inbound {
+			if in.Address == addr {
+				return &resolver{Addr: addr, Kind: resolverInbound, VNetID: rs.VNetID, Resource: rs.ID, Reachable: true,
+					Label: fmt.Sprintf("%s (dns private resolver %s, inbound endpoint %s)", addr, rs.Name, in.Name)}
+			}
+		}
+	}
+	res := &resolver{Addr: addr, Kind: resolverOpaque, Reachable: true}
+	if nic := nicWithAddress(r.f.Network, addr); nic != nil {
+		res.Resource = nic.ID
+		if !nic.VMID.IsZero() {
+			res.Resource = nic.VMID
+			res.Label = fmt.Sprintf("%s (vm %s)", addr, nic.VMID.Name())
+		} else {
+			res.Label = fmt.Sprintf("%s (nic %s)", addr, nic.Name)
+		}
+		return res
+	}
+	if v := vnetContaining(r.f.Network, addr); v != nil {
+		res.Label = fmt.Sprintf("%s (host in %s, not a known resolver)", addr, v.Name)
+		return res
+	}
+	res.Label = fmt.Sprintf("%s (outside Azure: on-premises or external)", addr)
+	return res
+}
+
+// checkResolverRoute traces UDP 53 from the node subnet to a custom DNS
+// server. An error on the way makes the server unreachable; the route
+// engine's cause goes into one DNS_SERVER_UNREACHABLE finding (the server
+// is the dns owner's choice; the message names the route that drops it),
+// and its warnings are kept as they are.
+func (r *run) checkResolverRoute(pc *poolCtx, res *resolver) {
+	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Protocol: "Udp", Port: 53}, res.Addr.String())
+	var cause *model.Finding
+	for i, f := range inContext(pc, "DNS server "+res.Label, "", rr.Findings) {
+		if f.Severity == model.SeverityError {
+			if cause == nil {
+				cause = &rr.Findings[i]
+			}
+			continue
+		}
+		pc.shared = append(pc.shared, f)
+	}
+	if cause == nil {
+		return
+	}
+	res.Reachable = false
+	msg := fmt.Sprintf("%s uses the DNS server %s, set by %s, but DNS traffic from the node subnet does not get there: %s (%s). Without an answer, the registry names do not resolve.",
+		pc.label, res.Label, pc.dnsOrigin, strings.TrimSuffix(cause.Message, "."), cause.Code)
+	fix := fmt.Sprintf("For the route to %s: %s Or point the nodes at a DNS server they can reach. A pod dnsConfig or a hosts entry does not change the node's resolver.",
+		res.Addr, ensurePeriod(cause.Remediation))
+	pc.shared = append(pc.shared, model.NewFinding(model.DNSServerUnreachable, pc.pool.Name, res.Addr.String(), cause.ResourceID, msg, fix))
+}
+
+// forwarderUnverifiedFinding: a custom DNS server Azure cannot describe.
+func (r *run) forwarderUnverifiedFinding(pc *poolCtx, res *resolver) model.Finding {
+	zone := r.cloud.PrivateLinkZone
+	if r.f.Registry == nil {
+		zone = "the registry's zone"
+	}
+	msg := fmt.Sprintf("%s resolves through %s, set by %s. Its forwarding cannot be read from Azure, so whether it answers the registry names with their private addresses is unverified; the paths assume it does.",
+		pc.label, res.Label, pc.dnsOrigin)
+	fix := fmt.Sprintf("Make sure %s forwards %s to Azure DNS (168.63.129.16) from a VNet linked to the zone, or to a DNS private resolver inbound endpoint whose VNet is linked; or use Azure-provided DNS or the resolver's inbound endpoint as the VNet's DNS server, which the provider can verify. Check from a node (not a pod): `nslookup <registry name> %s`.",
+		res.Addr, zone, res.Addr)
+	return model.NewFinding(model.DNSForwarderUnverified, pc.pool.Name, res.Addr.String(), res.Resource, msg, fix)
+}
+
+// resolverLabel is the pool's resolver list for the paths table.
+func (pc *poolCtx) resolverLabel() string {
+	labels := make([]string, len(pc.resolvers))
+	for i, res := range pc.resolvers {
+		labels[i] = res.Label
+	}
+	return strings.Join(labels, ", ")
+}
+
+func nicWithAddress(n *model.Network, addr netip.Addr) *model.NIC {
+	var found *model.NIC
+	for _, nic := range n.NICs {
+		if containsAddr(nic.PrivateIPs, addr) && (found == nil || nic.ID.Key() < found.ID.Key()) {
+			found = nic
+		}
+	}
+	return found
+}
+
+func vnetContaining(n *model.Network, addr netip.Addr) *model.VNet {
+	var found *model.VNet
+	for _, v := range n.VNets {
+		for _, p := range v.AddressSpace {
+			if p.Contains(addr) && (found == nil || v.ID.Key() < found.ID.Key()) {
+				found = v
+			}
+		}
+	}
+	return found
+}
+
+// name is how messages call the resolver.
+func (res *resolver) name() string {
+	if res.Name != "" {
+		return res.Name
+	}
+	return res.Label
+}
+
+func ensurePeriod(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
+}
