@@ -77,3 +77,16 @@ func (r *Reader) Gaps() model.Gaps {
 	}
 	return out
 }
+
+// prime stores v as the memoised result of key when nothing is stored yet:
+// a list that returned whole resources saves reading them one by one.
+func prime[T any](r *Reader, key string, v T) {
+	r.memoMu.Lock()
+	defer r.memoMu.Unlock()
+	if _, ok := r.memo[key]; ok {
+		return
+	}
+	c := &call{done: make(chan struct{}), val: v}
+	close(c.done)
+	r.memo[key] = c
+}

@@ -1,0 +1,243 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// peeringDepth is how many peering hops beyond the seeds' VNets Network
+// reads: the peers (hub) and the peers' peers (other spokes, whose
+// reachability decides ROUTE_NOT_TRANSITIVE).
+const peeringDepth = 2
+
+// Network reads the closure of the seed subnets, the part of the network
+// the route engine needs for nodes in them:
+//
+//   - the seeds' VNets, every VNet peered with them and the peers of those
+//     (each read on its own, so both sides of every peering are known);
+//   - the route tables and network security groups of all their subnets;
+//   - their VPN/ExpressRoute gateways with learned and advertised routes;
+//   - the private endpoints in them, with their NICs;
+//   - the NICs of the appliances that VirtualAppliance routes point to.
+//
+// Every resource is read once. Reads fan out over a bounded number of
+// goroutines, and the Reader never has more than its concurrency
+// (DefaultConcurrency, see SetConcurrency) requests in flight. Failed reads
+// are gaps in Network.Gaps, not errors; the error is non-nil only when a
+// seed is unusable (its VNet unreadable, or the subnet absent from it), and
+// the network read so far is returned with it.
+//
+// Peering.Global is set for peerings whose both VNets are in the closure;
+// for the outermost VNets' peerings to VNets beyond it, it stays false.
+func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*model.Network, error) {
+	limit := r.concurrency()
+	n := model.NewNetwork()
+	var mu sync.Mutex // guards n
+
+	// 1. VNets, breadth first over peerings.
+	vnets := map[string]*model.VNet{}
+	seen := map[string]bool{}
+	var level []model.ResourceID
+	for _, s := range seedSubnets {
+		v := s.Parent()
+		if !v.IsZero() && !seen[v.Key()] {
+			seen[v.Key()] = true
+			level = append(level, v)
+		}
+	}
+	for depth := 0; depth <= peeringDepth && len(level) > 0; depth++ {
+		got := make([]*model.VNet, len(level))
+		tasks := make([]func(), len(level))
+		for i, id := range level {
+			tasks[i] = func() { got[i], _ = r.vnetGet(ctx, id) }
+		}
+		fanOut(limit, tasks)
+		var next []model.ResourceID
+		for _, v := range got {
+			if v == nil {
+				continue
+			}
+			vnets[v.ID.Key()] = v
+			if depth == peeringDepth {
+				continue
+			}
+			for _, p := range v.Peerings {
+				if !p.RemoteVNetID.IsZero() && !seen[p.RemoteVNetID.Key()] {
+					seen[p.RemoteVNetID.Key()] = true
+					next = append(next, p.RemoteVNetID)
+				}
+			}
+		}
+		level = next
+	}
+	for _, v := range vnets {
+		cv := cloneVNet(v)
+		for _, p := range cv.Peerings {
+			if remote := vnets[p.RemoteVNetID.Key()]; remote != nil {
+				p.Global = differentRegion(cv.Location, remote.Location)
+			}
+		}
+		n.AddVNet(cv)
+	}
+
+	var seedErrs []error
+	for _, s := range seedSubnets {
+		vnetID := s.Parent()
+		if vnets[vnetID.Key()] == nil {
+			gap, _ := r.Gaps().Lookup(vnetID)
+			seedErrs = append(seedErrs, fmt.Errorf("node subnet %s: its virtual network could not be read (%s)", string(s), gap.Detail))
+			continue
+		}
+		if n.Subnet(s) == nil {
+			err := notFound("SubnetNotFound", "subnet %s is not in virtual network %s", string(s), string(vnetID))
+			r.fail(s, permVNetRead, err)
+			seedErrs = append(seedErrs, err)
+		}
+	}
+
+	// 2. Route tables, NSGs, gateways and private endpoints of the closure.
+	var tasks []func()
+	tables := map[string]bool{}
+	nsgs := map[string]bool{}
+	for _, s := range n.Subnets {
+		if id := s.RouteTableID; !id.IsZero() && !tables[id.Key()] {
+			tables[id.Key()] = true
+			tasks = append(tasks, func() {
+				if rt, err := r.RouteTable(ctx, id); err == nil {
+					mu.Lock()
+					n.RouteTables[rt.ID.Key()] = rt
+					mu.Unlock()
+				}
+			})
+		}
+		if id := s.NSGID; !id.IsZero() && !nsgs[id.Key()] {
+			nsgs[id.Key()] = true
+			tasks = append(tasks, r.securityGroupTask(ctx, n, &mu, id))
+		}
+	}
+	for _, v := range n.VNets {
+		tasks = append(tasks, func() {
+			gws, _ := r.GatewaysOfVNet(ctx, v)
+			mu.Lock()
+			for _, g := range gws {
+				n.Gateways[g.ID.Key()] = g
+			}
+			mu.Unlock()
+		}, func() {
+			pes, _ := r.PrivateEndpointsInVNet(ctx, v)
+			for _, pe := range pes {
+				mu.Lock()
+				n.PrivateEndpoints[pe.ID.Key()] = pe
+				mu.Unlock()
+				for _, nicID := range pe.NICIDs {
+					if nic, err := r.NIC(ctx, nicID); err == nil {
+						mu.Lock()
+						n.NICs[nic.ID.Key()] = nic
+						mu.Unlock()
+					}
+				}
+			}
+		})
+	}
+	fanOut(limit, tasks)
+
+	// 3. Appliances behind VirtualAppliance next hops, found by address in
+	// the VNet of the closure that holds it.
+	tasks = nil
+	asked := map[string]bool{}
+	for _, rt := range n.RouteTables {
+		for _, route := range rt.Routes {
+			if !strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) || !route.NextHopIP.IsValid() {
+				continue
+			}
+			for _, v := range n.VNets {
+				in := false
+				for _, p := range v.AddressSpace {
+					in = in || p.Contains(route.NextHopIP)
+				}
+				key := v.ID.Key() + " " + route.NextHopIP.String()
+				if !in || asked[key] {
+					continue
+				}
+				asked[key] = true
+				ip := route.NextHopIP
+				tasks = append(tasks, func() {
+					nic, err := r.NICByAddress(ctx, v, ip)
+					if err != nil || nic == nil {
+						return
+					}
+					mu.Lock()
+					n.NICs[nic.ID.Key()] = nic
+					mu.Unlock()
+					if !nic.NSGID.IsZero() {
+						r.securityGroupTask(ctx, n, &mu, nic.NSGID)()
+					}
+				})
+			}
+		}
+	}
+	fanOut(limit, tasks)
+
+	n.Gaps = r.Gaps()
+	return n, joinErrs(seedErrs)
+}
+
+func (r *Reader) securityGroupTask(ctx context.Context, n *model.Network, mu *sync.Mutex, id model.ResourceID) func() {
+	return func() {
+		if g, err := r.SecurityGroup(ctx, id); err == nil {
+			mu.Lock()
+			n.SecurityGroups[g.ID.Key()] = g
+			mu.Unlock()
+		}
+	}
+}
+
+// IncludeNICs adds NICs (the nodes' own, typically) and their network
+// security groups to a network read by Network. With withEffective, the
+// effective route table of each standalone NIC is read too and set on the
+// network's copy of the NIC (scale-set instance NICs have none). Failures
+// are gaps; n.Gaps is refreshed.
+func (r *Reader) IncludeNICs(ctx context.Context, n *model.Network, nicIDs []model.ResourceID, withEffective bool) {
+	var mu sync.Mutex
+	tasks := make([]func(), 0, len(nicIDs))
+	for _, id := range nicIDs {
+		tasks = append(tasks, func() {
+			nic, err := r.NIC(ctx, id)
+			if err != nil {
+				return
+			}
+			cp := *nic
+			if withEffective {
+				if routes, err := r.EffectiveRoutes(ctx, id); err == nil {
+					cp.Effective = routes
+				}
+			}
+			mu.Lock()
+			n.NICs[cp.ID.Key()] = &cp
+			mu.Unlock()
+			if !cp.NSGID.IsZero() {
+				r.securityGroupTask(ctx, n, &mu, cp.NSGID)()
+			}
+		})
+	}
+	fanOut(r.concurrency(), tasks)
+	n.Gaps = r.Gaps()
+}
+
+// IncludeSecurityGroups adds network security groups (a pool's scale-set
+// NSG, say) to a network read by Network; n.Gaps is refreshed.
+func (r *Reader) IncludeSecurityGroups(ctx context.Context, n *model.Network, ids []model.ResourceID) {
+	var mu sync.Mutex
+	tasks := make([]func(), 0, len(ids))
+	for _, id := range ids {
+		if !id.IsZero() {
+			tasks = append(tasks, r.securityGroupTask(ctx, n, &mu, id))
+		}
+	}
+	fanOut(r.concurrency(), tasks)
+	n.Gaps = r.Gaps()
+}

@@ -1,0 +1,260 @@
+package gather
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v8"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v8"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Cluster discovers an AKS cluster's node pools as far as image pulls go:
+// the kubelet identity (identityProfile.kubeletidentity), every agent pool
+// (System and User, Linux and Windows, at zero nodes too) with its subnet
+// (vnetSubnetID, or the AKS-managed VNet's aks-subnet in the node resource
+// group), its scale set (by the aks-managed-poolName tag) with the NIC
+// configuration new instances get, and its NICs with addresses and DNS
+// servers. Pools of type VirtualMachines get their VMs' NICs. A failed read
+// of a pool's NICs leaves NICsKnown false; only an unreadable cluster is an
+// error.
+func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Cluster, error) {
+	return once(r, memoKey("cluster", id), func() (*model.Cluster, error) {
+		a, err := parseTyped(id, "Microsoft.ContainerService", "managedClusters")
+		if err != nil {
+			r.fail(id, permClusterRead, err)
+			return nil, err
+		}
+		f, err := r.clients.ContainerService(a.Subscription)
+		if err != nil {
+			r.fail(id, permClusterRead, err)
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			r.fail(id, permClusterRead, err)
+			return nil, err
+		}
+		cl, err := clusterFromSDK(&resp.ManagedCluster)
+		if err != nil {
+			r.fail(id, permClusterRead, err)
+			return nil, err
+		}
+
+		// The agentPools list is authoritative; the cluster's own
+		// agentPoolProfiles stand in when it cannot be read.
+		poolsID := child(id, "agentPools")
+		pools, err := collect(ctx, r, f.NewAgentPoolsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
+			func(p armcontainerservice.AgentPoolsClientListResponse) []*armcontainerservice.AgentPool {
+				return p.Value
+			})
+		if err != nil {
+			r.fail(poolsID, permAgentPoolRead, err)
+		} else {
+			cl.Pools = nil
+			for _, p := range pools {
+				cl.Pools = append(cl.Pools, agentPoolFromSDK(p))
+			}
+		}
+		if cl.NodeResourceGroup == "" {
+			return cl, nil
+		}
+
+		var needVNet, needVMSS, needVMs bool
+		for _, p := range cl.Pools {
+			needVNet = needVNet || p.SubnetID.IsZero()
+			if strings.EqualFold(p.Type, poolTypeVMs) {
+				needVMs = true
+			} else {
+				needVMSS = true
+			}
+		}
+		sub, nodeRG := a.Subscription, cl.NodeResourceGroup
+		if needVNet {
+			if subnet := r.managedSubnet(ctx, sub, nodeRG); !subnet.IsZero() {
+				for _, p := range cl.Pools {
+					if p.SubnetID.IsZero() {
+						p.SubnetID = subnet
+					}
+				}
+			}
+		}
+		var scaleSets []*armcompute.VirtualMachineScaleSet
+		var vms []*armcompute.VirtualMachine
+		var ssErr, vmErr error
+		if needVMSS {
+			scaleSets, ssErr = r.scaleSetsInGroup(ctx, sub, nodeRG)
+		}
+		if needVMs {
+			vms, vmErr = r.vmsInGroup(ctx, sub, nodeRG)
+		}
+
+		var wg sync.WaitGroup
+		for _, p := range cl.Pools {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if strings.EqualFold(p.Type, poolTypeVMs) {
+					if vmErr == nil {
+						r.vmPoolNICs(ctx, p, vms)
+					}
+					return
+				}
+				if ssErr == nil {
+					r.scaleSetPoolNICs(ctx, sub, nodeRG, p, scaleSets)
+				}
+			}()
+		}
+		wg.Wait()
+		return cl, nil
+	})
+}
+
+// managedSubnet is the aks-subnet of the AKS-managed aks-vnet-* VNet in
+// the node resource group, or "".
+func (r *Reader) managedSubnet(ctx context.Context, sub, group string) model.ResourceID {
+	coll := groupCollection(sub, group, "Microsoft.Network", "virtualNetworks")
+	list, err := read(r, "list", coll, permVNetRead, func() ([]*armnetwork.VirtualNetwork, error) {
+		f, err := r.clients.Network(sub)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewVirtualNetworksClient().NewListPager(group, nil),
+			func(p armnetwork.VirtualNetworksClientListResponse) []*armnetwork.VirtualNetwork { return p.Value })
+	})
+	if err != nil {
+		return ""
+	}
+	for _, v := range list {
+		if !strings.HasPrefix(strings.ToLower(str(v.Name)), managedVNetPrefix) || v.Properties == nil {
+			continue
+		}
+		for _, s := range v.Properties.Subnets {
+			if s != nil && strings.EqualFold(str(s.Name), managedSubnetName) {
+				return rid(s.ID)
+			}
+		}
+		// The subnet's id follows from the VNet's even if the answer
+		// does not embed it.
+		return child(rid(v.ID), "subnets/"+managedSubnetName)
+	}
+	return ""
+}
+
+// scaleSetsInGroup lists the scale sets of the node resource group.
+func (r *Reader) scaleSetsInGroup(ctx context.Context, sub, group string) ([]*armcompute.VirtualMachineScaleSet, error) {
+	coll := groupCollection(sub, group, "Microsoft.Compute", "virtualMachineScaleSets")
+	return read(r, "list", coll, permVMSSRead, func() ([]*armcompute.VirtualMachineScaleSet, error) {
+		f, err := r.clients.Compute(sub)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewVirtualMachineScaleSetsClient().NewListPager(group, nil),
+			func(p armcompute.VirtualMachineScaleSetsClientListResponse) []*armcompute.VirtualMachineScaleSet {
+				return p.Value
+			})
+	})
+}
+
+// vmsInGroup lists the virtual machines of the node resource group.
+func (r *Reader) vmsInGroup(ctx context.Context, sub, group string) ([]*armcompute.VirtualMachine, error) {
+	coll := groupCollection(sub, group, "Microsoft.Compute", "virtualMachines")
+	return read(r, "list", coll, permVMRead, func() ([]*armcompute.VirtualMachine, error) {
+		f, err := r.clients.Compute(sub)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewVirtualMachinesClient().NewListPager(group, nil),
+			func(p armcompute.VirtualMachinesClientListResponse) []*armcompute.VirtualMachine { return p.Value })
+	})
+}
+
+// scaleSetPoolNICs finds the pool's scale set and lists its instance NICs
+// (one read for all instances). The NICs are primed into the Reader so
+// that NIC(id) later costs no read.
+func (r *Reader) scaleSetPoolNICs(ctx context.Context, sub, group string, pool *model.NodePool, scaleSets []*armcompute.VirtualMachineScaleSet) {
+	var ss *armcompute.VirtualMachineScaleSet
+	for _, s := range scaleSets {
+		if strings.EqualFold(poolTag(s.Tags), pool.Name) {
+			ss = s
+			break
+		}
+	}
+	if ss == nil {
+		// No scale set (yet): nothing is known about instances.
+		return
+	}
+	if err := scaleSetNICConfig(pool, ss); err != nil {
+		r.fail(pool.ScaleSetID, permVMSSRead, err)
+	}
+	coll := child(pool.ScaleSetID, "networkInterfaces")
+	nics, err := read(r, "list", coll, permVMSSNICList, func() ([]*armnetwork.Interface, error) {
+		f, err := r.clients.Network(sub)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewInterfacesClient().NewListVirtualMachineScaleSetNetworkInterfacesPager(group, str(ss.Name), nil),
+			func(p armnetwork.InterfacesClientListVirtualMachineScaleSetNetworkInterfacesResponse) []*armnetwork.Interface {
+				return p.Value
+			})
+	})
+	if err != nil {
+		return
+	}
+	known := true
+	for _, raw := range nics {
+		nicID := rid(raw.ID)
+		prime(r, memoKey("nic-get", nicID), raw)
+		nic, err := r.NIC(ctx, nicID)
+		if err != nil {
+			known = false
+			continue
+		}
+		pool.NICIDs = append(pool.NICIDs, nic.ID)
+		pool.NICs = append(pool.NICs, nic)
+	}
+	pool.NICsKnown = known
+}
+
+// vmPoolNICs collects the NICs of a VirtualMachines pool's VMs (tagged with
+// the pool's name) and reads them.
+func (r *Reader) vmPoolNICs(ctx context.Context, pool *model.NodePool, vms []*armcompute.VirtualMachine) {
+	var ids []model.ResourceID
+	for _, vm := range vms {
+		if !strings.EqualFold(poolTag(vm.Tags), pool.Name) {
+			continue
+		}
+		pool.VMIDs = appendUniqueID(pool.VMIDs, rid(vm.ID))
+		for _, n := range vmNICIDs(vm) {
+			ids = appendUniqueID(ids, n)
+		}
+	}
+	nics := make([]*model.NIC, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nics[i], _ = r.NIC(ctx, id)
+		}()
+	}
+	wg.Wait()
+	known := true
+	for i, n := range nics {
+		if n == nil {
+			known = false
+			continue
+		}
+		pool.NICIDs = append(pool.NICIDs, ids[i])
+		pool.NICs = append(pool.NICs, n)
+	}
+	pool.NICsKnown = known
+}

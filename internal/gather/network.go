@@ -1,0 +1,757 @@
+package gather
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// ErrNoEffectiveRouteAPI is returned by EffectiveRoutes for NICs that Azure
+// offers no effective route table for (scale-set instance NICs); their
+// routes must be computed from the configuration. No gap is recorded: it
+// is not a failed read.
+var ErrNoEffectiveRouteAPI = errors.New("Azure has no effective route table API for scale-set instance network interfaces")
+
+// gatewaySubnetName is the subnet a VNet's VPN/ExpressRoute gateway lives in.
+const gatewaySubnetName = "GatewaySubnet"
+
+// VNet reads a virtual network with its subnets, peerings and DNS servers.
+// Peering.Global is set from the remote VNet's location, which this reads
+// (one hop, memoised); when the remote VNet cannot be read Global stays
+// false and the remote read is a gap.
+func (r *Reader) VNet(ctx context.Context, id model.ResourceID) (*model.VNet, error) {
+	return once(r, memoKey("vnet", id), func() (*model.VNet, error) {
+		v, err := r.vnetGet(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out := cloneVNet(v)
+		var wg sync.WaitGroup
+		for _, p := range out.Peerings {
+			if p.RemoteVNetID.IsZero() {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if remote, err := r.vnetGet(ctx, p.RemoteVNetID); err == nil {
+					p.Global = differentRegion(out.Location, remote.Location)
+				}
+			}()
+		}
+		wg.Wait()
+		return out, nil
+	})
+}
+
+// vnetGet is the memoised GET of a virtual network, without Peering.Global.
+func (r *Reader) vnetGet(ctx context.Context, id model.ResourceID) (*model.VNet, error) {
+	return read(r, "vnet-get", id, permVNetRead, func() (*model.VNet, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworks")
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewVirtualNetworksClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			return nil, err
+		}
+		return vnetFromSDK(&resp.VirtualNetwork)
+	})
+}
+
+func cloneVNet(v *model.VNet) *model.VNet {
+	out := *v
+	out.Peerings = make([]*model.Peering, len(v.Peerings))
+	for i, p := range v.Peerings {
+		cp := *p
+		out.Peerings[i] = &cp
+	}
+	return &out
+}
+
+func differentRegion(a, b string) bool {
+	return a != "" && b != "" && normLocation(a) != normLocation(b)
+}
+
+// RouteTable reads a route table with its routes.
+func (r *Reader) RouteTable(ctx context.Context, id model.ResourceID) (*model.RouteTable, error) {
+	return read(r, "routetable", id, permRouteTableRead, func() (*model.RouteTable, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "routeTables")
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewRouteTablesClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			return nil, err
+		}
+		return routeTableFromSDK(&resp.RouteTable)
+	})
+}
+
+// SecurityGroup reads a network security group with its rules. (The
+// effective NSG API is never used: the SDK's model of it fails to decode
+// real answers.)
+func (r *Reader) SecurityGroup(ctx context.Context, id model.ResourceID) (*model.SecurityGroup, error) {
+	return read(r, "nsg", id, permNSGRead, func() (*model.SecurityGroup, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "networkSecurityGroups")
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewSecurityGroupsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			return nil, err
+		}
+		return securityGroupFromSDK(&resp.SecurityGroup)
+	})
+}
+
+// NIC reads a network interface: a standalone one
+// (…/Microsoft.Network/networkInterfaces/{n}) or a scale-set instance's
+// (…/virtualMachineScaleSets/{v}/virtualMachines/{i}/networkInterfaces/{n}).
+func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, error) {
+	return once(r, memoKey("nic", id), func() (*model.NIC, error) {
+		raw, err := r.nicGet(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		nic, err := nicFromSDK(raw)
+		if err != nil {
+			r.fail(id, permNICRead, err)
+			return nil, err
+		}
+		return nic, nil
+	})
+}
+
+// nicPermission is the action a GET of this NIC id needs.
+func nicPermission(id model.ResourceID) string {
+	if a, err := parseID(id); err == nil && strings.EqualFold(a.Namespace, "Microsoft.Compute") {
+		return permVMSSNICRead
+	}
+	return permNICRead
+}
+
+// nicGet is the memoised GET of a NIC as the SDK returns it (private
+// endpoints need its ip configurations' FQDNs, which the model does not
+// keep). Scale-set NIC lists prime it.
+func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.Interface, error) {
+	return read(r, "nic-get", id, nicPermission(id), func() (*armnetwork.Interface, error) {
+		a, err := parseID(id)
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		c := f.NewInterfacesClient()
+		switch {
+		case a.ResourceGroup != "" && a.is("Microsoft.Network", "networkInterfaces"):
+			release, err := r.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
+			release()
+			if err != nil {
+				return nil, err
+			}
+			return &resp.Interface, nil
+		case a.ResourceGroup != "" && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces"):
+			release, err := r.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := c.GetVirtualMachineScaleSetNetworkInterface(ctx, a.ResourceGroup, a.Names[0], a.Names[1], a.Names[2], nil)
+			release()
+			if err != nil {
+				return nil, err
+			}
+			return &resp.Interface, nil
+		default:
+			return nil, fmt.Errorf("resource id %q is not a network interface id", string(id))
+		}
+	})
+}
+
+// EffectiveRoutes reads the effective route table of a standalone NIC
+// (attached to a running VM): one Route per address prefix of every entry.
+// Scale-set instance NICs have no such API (ErrNoEffectiveRouteAPI).
+func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([]model.Route, error) {
+	a, err := parseID(nicID)
+	if err == nil && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
+		return nil, ErrNoEffectiveRouteAPI
+	}
+	action := child(nicID, "effectiveRouteTable")
+	return read(r, "effective", action, permEffectiveRoutes, func() ([]model.Route, error) {
+		a, err := parseTyped(nicID, "Microsoft.Network", "networkInterfaces")
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		poller, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(ctx, a.ResourceGroup, a.Names[0], nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := poller.PollUntilDone(ctx, pollOptions())
+		if err != nil {
+			return nil, err
+		}
+		return effectiveRoutesFromSDK(nicID, resp.Value)
+	})
+}
+
+// Gateway reads a virtual network gateway with its learned routes
+// (getLearnedRoutes), the routes it advertises to each BGP peer
+// (getBgpPeerStatus, then getAdvertisedRoutes per peer) and the static
+// prefixes of its site-to-site connections without BGP. A failed route read
+// leaves LearnedKnown / AdvertisedKnown / StaticPrefixesKnown false and
+// records a gap on the action (…/getLearnedRoutes), not on the gateway.
+// A gateway without BGP advertises nothing readable: AdvertisedKnown stays
+// false without a gap.
+func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gateway, error) {
+	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
+		if err != nil {
+			r.fail(id, permGatewayRead, err)
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			r.fail(id, permGatewayRead, err)
+			return nil, err
+		}
+		c := f.NewVirtualNetworkGatewaysClient()
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			r.fail(id, permGatewayRead, err)
+			return nil, err
+		}
+		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
+		if err != nil {
+			r.fail(id, permGatewayRead, err)
+			return nil, err
+		}
+
+		var wg sync.WaitGroup
+		wg.Add(3)
+		go func() {
+			defer wg.Done()
+			action := child(id, "getLearnedRoutes")
+			routes, err := func() ([]model.GatewayRoute, error) {
+				release, err := r.acquire(ctx)
+				if err != nil {
+					return nil, err
+				}
+				defer release()
+				p, err := c.BeginGetLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], nil)
+				if err != nil {
+					return nil, err
+				}
+				res, err := p.PollUntilDone(ctx, pollOptions())
+				if err != nil {
+					return nil, err
+				}
+				return gatewayRoutesFromSDK(action, res.Value)
+			}()
+			if err != nil {
+				r.fail(action, permGatewayLearnedRoutes, err)
+				return
+			}
+			gw.Learned, gw.LearnedKnown = routes, true
+		}()
+		go func() {
+			defer wg.Done()
+			if !gw.BGPEnabled {
+				return
+			}
+			gw.Advertised, gw.AdvertisedKnown = r.advertisedRoutes(ctx, c, a, id, gw.PrivateIPs)
+		}()
+		go func() {
+			defer wg.Done()
+			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
+		}()
+		wg.Wait()
+		return gw, nil
+	})
+}
+
+// advertisedRoutes asks the gateway what it advertises to each BGP peer.
+func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetworkGatewaysClient, a armID, id model.ResourceID, own []netip.Addr) (map[netip.Addr][]model.GatewayRoute, bool) {
+	statusAction := child(id, "getBgpPeerStatus")
+	peers, err := func() ([]netip.Addr, error) {
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		p, err := c.BeginGetBgpPeerStatus(ctx, a.ResourceGroup, a.Names[0], nil)
+		if err != nil {
+			return nil, err
+		}
+		res, err := p.PollUntilDone(ctx, pollOptions())
+		if err != nil {
+			return nil, err
+		}
+		return bgpPeersFromSDK(statusAction, own, res.Value)
+	}()
+	if err != nil {
+		r.fail(statusAction, permGatewayBGPPeerStatus, err)
+		return nil, false
+	}
+	out := map[netip.Addr][]model.GatewayRoute{}
+	known := true
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, peer := range peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			action := child(id, "getAdvertisedRoutes")
+			routes, err := func() ([]model.GatewayRoute, error) {
+				release, err := r.acquire(ctx)
+				if err != nil {
+					return nil, err
+				}
+				defer release()
+				p, err := c.BeginGetAdvertisedRoutes(ctx, a.ResourceGroup, a.Names[0], peer.String(), nil)
+				if err != nil {
+					return nil, err
+				}
+				res, err := p.PollUntilDone(ctx, pollOptions())
+				if err != nil {
+					return nil, err
+				}
+				return gatewayRoutesFromSDK(action, res.Value)
+			}()
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				r.fail(action, permGatewayAdvertised, err)
+				known = false
+				return
+			}
+			out[peer] = routes
+		}()
+	}
+	wg.Wait()
+	return out, known
+}
+
+// staticPrefixes collects the local network gateway prefixes of the
+// gateway's site-to-site connections without BGP (a local network gateway
+// is read only for those). Connections are listed in the gateway's
+// resource group, where they normally are; a connection kept in another
+// resource group is not seen. (The gateway's own connection list,
+// …/virtualNetworkGateways/{gw}/connections, would see it, but snapshots
+// cannot serve it: their collections follow resource ids.)
+func (r *Reader) staticPrefixes(ctx context.Context, a armID, gwID model.ResourceID) ([]netip.Prefix, bool) {
+	conns, err := r.connectionsInGroup(ctx, a.Subscription, a.ResourceGroup)
+	if err != nil {
+		return nil, false
+	}
+	var out []netip.Prefix
+	known := true
+	for _, c := range conns {
+		if c.Properties == nil || c.Properties.VirtualNetworkGateway1 == nil || !rid(c.Properties.VirtualNetworkGateway1.ID).Equal(gwID) {
+			continue
+		}
+		if !staticConnection(c) {
+			continue // BGP: its routes are in getLearnedRoutes
+		}
+		// The local gateway's prefixes, embedded in the connection when
+		// the answer has them, else read.
+		lgw := c.Properties.LocalNetworkGateway2
+		if lgw.Properties == nil || lgw.Properties.LocalNetworkAddressSpace == nil {
+			full, err := r.localGateway(ctx, rid(lgw.ID))
+			if err != nil {
+				known = false
+				continue
+			}
+			lgw = full
+		}
+		pfx, err := localGatewayPrefixes(lgw)
+		if err != nil {
+			r.fail(rid(lgw.ID), permLocalGatewayRead, err)
+			known = false
+			continue
+		}
+		out = append(out, pfx...)
+	}
+	return out, known
+}
+
+// connectionsInGroup lists the gateway connections of a resource group.
+func (r *Reader) connectionsInGroup(ctx context.Context, sub, group string) ([]*armnetwork.VirtualNetworkGatewayConnection, error) {
+	coll := groupCollection(sub, group, "Microsoft.Network", "connections")
+	return read(r, "list", coll, permConnectionRead, func() ([]*armnetwork.VirtualNetworkGatewayConnection, error) {
+		f, err := r.clients.Network(sub)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewVirtualNetworkGatewayConnectionsClient().NewListPager(group, nil),
+			func(p armnetwork.VirtualNetworkGatewayConnectionsClientListResponse) []*armnetwork.VirtualNetworkGatewayConnection {
+				return p.Value
+			})
+	})
+}
+
+// localGateway reads a local network gateway.
+func (r *Reader) localGateway(ctx context.Context, id model.ResourceID) (*armnetwork.LocalNetworkGateway, error) {
+	return read(r, "lgw", id, permLocalGatewayRead, func() (*armnetwork.LocalNetworkGateway, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "localNetworkGateways")
+		if err != nil {
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewLocalNetworkGatewaysClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			return nil, err
+		}
+		return &resp.LocalNetworkGateway, nil
+	})
+}
+
+// GatewaysOfVNet returns the VPN/ExpressRoute gateway(s) of a VNet: those
+// whose ip configuration sits in its GatewaySubnet.
+//
+// This does not rely on a gateway living in its VNet's resource group
+// (Azure's documentation does not promise it, and the API takes any
+// subnet id): the GatewaySubnet's ipConfigurations name the gateways
+// directly (…/virtualNetworkGateways/{gw}/ipConfigurations/{c}) wherever
+// they are, at no extra read. Only when that list names none (an answer
+// without ipConfigurations) are the gateways of the VNet's resource group
+// listed and matched by subnet. Partial results come with the joined
+// errors of the reads that failed.
+func (r *Reader) GatewaysOfVNet(ctx context.Context, vnet *model.VNet) ([]*model.Gateway, error) {
+	if vnet == nil {
+		return nil, nil
+	}
+	var gwSubnet *model.Subnet
+	for _, s := range vnet.Subnets {
+		if strings.EqualFold(s.Name, gatewaySubnetName) {
+			gwSubnet = s
+		}
+	}
+	if gwSubnet == nil {
+		return nil, nil
+	}
+	var ids []model.ResourceID
+	for _, c := range gwSubnet.IPConfigurationIDs {
+		ids = appendUniqueID(ids, gatewayOfIPConfig(c))
+	}
+	if len(ids) == 0 {
+		found, err := r.gatewaysInGroup(ctx, vnet.ID)
+		if err != nil {
+			return nil, err
+		}
+		ids = found
+	}
+	gws := make([]*model.Gateway, len(ids))
+	errs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gws[i], errs[i] = r.Gateway(ctx, id)
+		}()
+	}
+	wg.Wait()
+	var out []*model.Gateway
+	for _, g := range gws {
+		if g != nil {
+			out = append(out, g)
+		}
+	}
+	return out, joinErrs(errs)
+}
+
+// gatewaysInGroup lists the gateways of the VNet's resource group whose ip
+// configuration subnet is in that VNet.
+func (r *Reader) gatewaysInGroup(ctx context.Context, vnetID model.ResourceID) ([]model.ResourceID, error) {
+	a, err := parseTyped(vnetID, "Microsoft.Network", "virtualNetworks")
+	if err != nil {
+		return nil, err
+	}
+	coll := groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "virtualNetworkGateways")
+	list, err := read(r, "list", coll, permGatewayRead, func() ([]*armnetwork.VirtualNetworkGateway, error) {
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, err
+		}
+		return collect(ctx, r, f.NewVirtualNetworkGatewaysClient().NewListPager(a.ResourceGroup, nil),
+			func(p armnetwork.VirtualNetworkGatewaysClientListResponse) []*armnetwork.VirtualNetworkGateway {
+				return p.Value
+			})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var ids []model.ResourceID
+	for _, g := range list {
+		if g.Properties == nil {
+			continue
+		}
+		for _, c := range g.Properties.IPConfigurations {
+			if c != nil && c.Properties != nil && c.Properties.Subnet != nil && rid(c.Properties.Subnet.ID).Parent().Equal(vnetID) {
+				ids = appendUniqueID(ids, rid(g.ID))
+			}
+		}
+	}
+	return ids, nil
+}
+
+// PrivateEndpoint reads a private endpoint with its connections,
+// customDnsConfigs completed by its NICs' FQDNs, NIC ids, and its private
+// DNS zone groups (ZoneGroupsKnown false when they cannot be listed).
+func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*model.PrivateEndpoint, error) {
+	return once(r, memoKey("pe", id), func() (*model.PrivateEndpoint, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "privateEndpoints")
+		if err != nil {
+			r.fail(id, permPrivateEndpointRead, err)
+			return nil, err
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			r.fail(id, permPrivateEndpointRead, err)
+			return nil, err
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewPrivateEndpointsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			r.fail(id, permPrivateEndpointRead, err)
+			return nil, err
+		}
+		pe, err := privateEndpointFromSDK(&resp.PrivateEndpoint)
+		if err != nil {
+			r.fail(id, permPrivateEndpointRead, err)
+			return nil, err
+		}
+
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			groupsID := child(id, "privateDnsZoneGroups")
+			groups, err := collect(ctx, r, f.NewPrivateDNSZoneGroupsClient().NewListPager(a.Names[0], a.ResourceGroup, nil),
+				func(p armnetwork.PrivateDNSZoneGroupsClientListResponse) []*armnetwork.PrivateDNSZoneGroup {
+					return p.Value
+				})
+			if err != nil {
+				r.fail(groupsID, permZoneGroupRead, err)
+				return
+			}
+			var configs []model.ZoneGroupConfig
+			for _, g := range groups {
+				zc, err := zoneGroupFromSDK(g)
+				if err != nil {
+					r.fail(groupsID, permZoneGroupRead, err)
+					return
+				}
+				configs = append(configs, zc...)
+			}
+			pe.ZoneGroups, pe.ZoneGroupsKnown = configs, true
+		}()
+		nics := make([]*armnetwork.Interface, len(pe.NICIDs))
+		for i, nicID := range pe.NICIDs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				nics[i], _ = r.nicGet(ctx, nicID)
+			}()
+		}
+		wg.Wait()
+		for _, n := range nics {
+			if err := mergeNICFQDNs(pe, n); err != nil {
+				r.fail(rid(n.ID), permNICRead, err)
+			}
+		}
+		return pe, nil
+	})
+}
+
+// peIPConfigPrefix starts the name Azure gives every ip configuration of a
+// private endpoint's NIC, whatever the NIC is called.
+const peIPConfigPrefix = "privateendpointipconfig."
+
+// PrivateEndpointsInVNet reads the private endpoints whose subnet is in the
+// VNet.
+//
+// The subnets' privateEndpoints lists (part of the VNet answer already
+// read) name them, so finding them costs no read at all; listing private
+// endpoints per subscription would cost a read per subscription and return
+// every endpoint there. Only for a subnet whose answer lacks that list are
+// NICs read, and only those whose ip configuration is named the way Azure
+// names private endpoint ip configurations. Partial results come with the
+// joined errors of the reads that failed.
+func (r *Reader) PrivateEndpointsInVNet(ctx context.Context, vnet *model.VNet) ([]*model.PrivateEndpoint, error) {
+	if vnet == nil {
+		return nil, nil
+	}
+	var ids []model.ResourceID
+	var errs []error
+	for _, s := range vnet.Subnets {
+		for _, pe := range s.PrivateEndpointIDs {
+			ids = appendUniqueID(ids, pe)
+		}
+		if len(s.PrivateEndpointIDs) > 0 {
+			continue
+		}
+		for _, c := range s.IPConfigurationIDs {
+			if !strings.HasPrefix(strings.ToLower(c.Name()), peIPConfigPrefix) {
+				continue
+			}
+			nicID := nicOfIPConfig(c)
+			if nicID.IsZero() {
+				continue
+			}
+			nic, err := r.nicGet(ctx, nicID)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if nic.Properties != nil && nic.Properties.PrivateEndpoint != nil {
+				ids = appendUniqueID(ids, rid(nic.Properties.PrivateEndpoint.ID))
+			}
+		}
+	}
+	pes := make([]*model.PrivateEndpoint, len(ids))
+	perrs := make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pes[i], perrs[i] = r.PrivateEndpoint(ctx, id)
+		}()
+	}
+	wg.Wait()
+	var out []*model.PrivateEndpoint
+	for _, pe := range pes {
+		if pe != nil {
+			out = append(out, pe)
+		}
+	}
+	return out, joinErrs(append(errs, perrs...))
+}
+
+// NICByAddress finds the NIC holding a private IP in a VNet (an appliance
+// by its next-hop address, a DNS server VM): it reads only the NICs of the
+// subnets whose prefixes contain the address, named by those subnets'
+// ipConfigurations, a few at a time, and stops at the first match. It
+// returns nil when no NIC holds the address (it may belong to a load
+// balancer frontend, a firewall or a gateway, which have no NIC), with an
+// error when some NIC could not be read (the answer is then unknown).
+func (r *Reader) NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error) {
+	if vnet == nil || !ip.IsValid() {
+		return nil, nil
+	}
+	type result struct {
+		nic *model.NIC
+		err error
+	}
+	res, _ := once(r, "nic-by-address "+vnet.ID.Key()+" "+ip.String(), func() (result, error) {
+		var candidates []model.ResourceID
+		for _, s := range vnet.Subnets {
+			in := false
+			for _, p := range s.Prefixes {
+				in = in || p.Contains(ip)
+			}
+			if !in {
+				continue
+			}
+			for _, c := range s.IPConfigurationIDs {
+				candidates = appendUniqueID(candidates, nicOfIPConfig(c))
+			}
+		}
+		var errs []error
+		const batch = DefaultConcurrency
+		for start := 0; start < len(candidates); start += batch {
+			end := min(start+batch, len(candidates))
+			nics := make([]*model.NIC, end-start)
+			nerrs := make([]error, end-start)
+			var wg sync.WaitGroup
+			for i := start; i < end; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					nics[i-start], nerrs[i-start] = r.NIC(ctx, candidates[i])
+				}()
+			}
+			wg.Wait()
+			for i, n := range nics {
+				if n == nil {
+					errs = append(errs, nerrs[i])
+					continue
+				}
+				for _, a := range n.PrivateIPs {
+					if a == ip {
+						return result{nic: n}, nil
+					}
+				}
+			}
+		}
+		return result{err: joinErrs(errs)}, nil
+	})
+	return res.nic, res.err
+}

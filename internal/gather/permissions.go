@@ -1,0 +1,92 @@
+package gather
+
+// RBAC actions of the reads this package issues. Azure compares action
+// strings case-insensitively; they are written the way Azure's operation
+// list spells them.
+const (
+	permVNetRead             = "Microsoft.Network/virtualNetworks/read"
+	permRouteTableRead       = "Microsoft.Network/routeTables/read"
+	permNSGRead              = "Microsoft.Network/networkSecurityGroups/read"
+	permNICRead              = "Microsoft.Network/networkInterfaces/read"
+	permEffectiveRoutes      = "Microsoft.Network/networkInterfaces/effectiveRouteTable/action"
+	permVMSSNICRead          = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read"
+	permVMSSNICList          = "Microsoft.Compute/virtualMachineScaleSets/networkInterfaces/read"
+	permGatewayRead          = "Microsoft.Network/virtualNetworkGateways/read"
+	permGatewayLearnedRoutes = "Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action"
+	permGatewayAdvertised    = "Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"
+	permGatewayBGPPeerStatus = "Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"
+	permConnectionRead       = "Microsoft.Network/connections/read"
+	permLocalGatewayRead     = "Microsoft.Network/localnetworkgateways/read"
+	permPrivateEndpointRead  = "Microsoft.Network/privateEndpoints/read"
+	permZoneGroupRead        = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read"
+	permPrivateZoneRead      = "Microsoft.Network/privateDnsZones/read"
+	permZoneLinkRead         = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read"
+	permZoneRecordsRead      = "Microsoft.Network/privateDnsZones/ALL/read"
+	permListDNSResolvers     = "Microsoft.Network/virtualNetworks/listDnsResolvers/action"
+	permListDNSRulesets      = "Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"
+	permDNSResolverRead      = "Microsoft.Network/dnsResolvers/read"
+	permInboundEndpointRead  = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
+	permForwardingRuleRead   = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
+	permRulesetLinkRead      = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
+	permClusterRead          = "Microsoft.ContainerService/managedClusters/read"
+	permAgentPoolRead        = "Microsoft.ContainerService/managedClusters/agentPools/read"
+	permVMSSRead             = "Microsoft.Compute/virtualMachineScaleSets/read"
+	permVMRead               = "Microsoft.Compute/virtualMachines/read"
+	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
+	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
+	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
+)
+
+// Permissions lists every read this package can issue: the SDK operation
+// (client.method, with the HTTP method and path shape it sends) and the RBAC
+// action it needs. It is the single source for the custom role definition
+// the provider documents and for the read-only guard's allow list: every
+// POST here is a read that ARM exposes as an action, and nothing else in
+// this package sends a POST, PUT, PATCH or DELETE.
+var Permissions = map[string]string{
+	// Microsoft.Network, virtual networks and routing.
+	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                      permVNetRead,
+	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                 permVNetRead,
+	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                             permRouteTableRead,
+	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                               permNSGRead,
+	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                       permNICRead,
+	"InterfacesClient.BeginGetEffectiveRouteTable (POST …/networkInterfaces/{nic}/effectiveRouteTable)":                          permEffectiveRoutes,
+	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":               permVMSSNICRead,
+	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)": permVMSSNICList,
+	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                       permGatewayRead,
+	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":   permGatewayRead,
+	"VirtualNetworkGatewaysClient.BeginGetLearnedRoutes (POST …/virtualNetworkGateways/{gw}/getLearnedRoutes)":                   permGatewayLearnedRoutes,
+	"VirtualNetworkGatewaysClient.BeginGetBgpPeerStatus (POST …/virtualNetworkGateways/{gw}/getBgpPeerStatus)":                   permGatewayBGPPeerStatus,
+	"VirtualNetworkGatewaysClient.BeginGetAdvertisedRoutes (POST …/virtualNetworkGateways/{gw}/getAdvertisedRoutes)":             permGatewayAdvertised,
+	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":    permConnectionRead,
+	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
+	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
+	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+
+	// Microsoft.Network, private DNS zones.
+	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,
+	"PrivateZonesClient.Get (GET …/privateDnsZones/{z})":                                                   permPrivateZoneRead,
+	"VirtualNetworkLinksClient.NewListPager (GET …/privateDnsZones/{z}/virtualNetworkLinks)":               permZoneLinkRead,
+	"RecordSetsClient.NewListPager (GET …/privateDnsZones/{z}/ALL)":                                        permZoneRecordsRead,
+
+	// Microsoft.Network, DNS private resolver.
+	"DNSResolversClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsResolvers)":                   permListDNSResolvers,
+	"DNSForwardingRulesetsClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsForwardingRulesets)": permListDNSRulesets,
+	"DNSResolversClient.Get (GET …/dnsResolvers/{r})":                                                                 permDNSResolverRead,
+	"InboundEndpointsClient.NewListPager (GET …/dnsResolvers/{r}/inboundEndpoints)":                                   permInboundEndpointRead,
+	"ForwardingRulesClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/forwardingRules)":                           permForwardingRuleRead,
+	"VirtualNetworkLinksClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/virtualNetworkLinks)":                   permRulesetLinkRead,
+
+	// Microsoft.ContainerService and Microsoft.Compute, AKS discovery.
+	"ManagedClustersClient.Get (GET …/managedClusters/{c})":                                                                      permClusterRead,
+	"AgentPoolsClient.NewListPager (GET …/managedClusters/{c}/agentPools)":                                                       permAgentPoolRead,
+	"VirtualMachineScaleSetsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Compute/virtualMachineScaleSets)": permVMSSRead,
+	"VirtualMachinesClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Compute/virtualMachines)":                 permVMRead,
+
+	// Microsoft.ContainerRegistry.
+	"RegistriesClient.Get (GET …/registries/{r})":                         permRegistryRead,
+	"ReplicationsClient.NewListPager (GET …/registries/{r}/replications)": permReplicationRead,
+
+	// Microsoft.Authorization.
+	"RoleAssignmentsClient.NewListForScopePager (GET {scope}/providers/Microsoft.Authorization/roleAssignments)": permRoleAssignmentRead,
+}

@@ -1,0 +1,245 @@
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// diagnoseDrop explains a packet dropped by the selected route (next hop
+// None, or Internet for a private address) with the most specific cause,
+// one finding per cause (FINDINGS.md): a UDR that drops it on purpose; an
+// invalid UDR that should have carried it; a hub gateway whose routes do
+// not reach the subnet (transit missing, BGP propagation disabled); a
+// peering that is not connected, denies access or is not synced; a VNet
+// peered only with a VNet the nodes are peered with (not transitive); and
+// only then the plain blackhole.
+func (w *walker) diagnoseDrop(c *Computed, r *model.Route) {
+	if f, ok := w.dropCause(c, r); ok {
+		w.fail(f)
+	}
+}
+
+func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
+	net, dst, sub := w.e.net, w.dst, c.SubnetID
+	verb := "drops"
+	if strings.EqualFold(r.NextHopType, model.NextHopInternet) {
+		verb = "sends to the Internet, where a private address is unreachable,"
+	}
+
+	if isUserRoute(r) && strings.EqualFold(r.NextHopType, model.NextHopNone) {
+		msg := fmt.Sprintf("%s %s traffic to %s.", routeLabel(*r), verb, dst)
+		if pe, ok := invalidatedEndpointRoute(c, dst); ok {
+			msg += fmt.Sprintf(" The private endpoint route %s would have carried it, but the UDR invalidates it: %s.", pe.Prefix, pe.Origin)
+		}
+		return newFinding(model.RouteBlackhole, r.OriginID, sub, r, "%s", msg), true
+	}
+
+	if u, ok := invalidUDRFor(c, dst, r); ok {
+		if f, ok := w.transitCause(c, r, true); ok {
+			return f, true
+		}
+		return newFinding(model.RouteInvalid, u.OriginID, sub, &u,
+			"%s is Invalid for subnet %s (%s), so traffic to %s falls to %s and is dropped.", routeLabel(u), subnetLabel(sub), invalidReason(u), dst, routeLabel(*r)), true
+	}
+
+	if f, ok := w.transitCause(c, r, false); ok {
+		return f, true
+	}
+
+	for _, g := range c.Suppressed {
+		if g.Prefix.Contains(dst) {
+			return newFinding(model.RouteBGPPropagationDisabled, c.routeTable.ID, sub, r,
+				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and no UDR covers it, so %s %s it.",
+				g.Prefix, g.Origin, dst, c.routeTable.Name, subnetLabel(sub), routeLabel(*r), verb), true
+		}
+	}
+
+	if f, ok := peeringCause(net, c, r, dst); ok {
+		return f, true
+	}
+
+	if f, ok := transitivityCause(net, c, r, dst, verb); ok {
+		return f, true
+	}
+
+	return newFinding(model.RouteBlackhole, resourceToRoute(c), sub, r,
+		"%s %s traffic to %s: no peering, gateway route or UDR of subnet %s carries it.", routeLabel(*r), verb, dst, subnetLabel(sub)), true
+}
+
+// transitCause finds a gateway whose routes cover dst but do not reach the
+// subnet: the spoke peering lacks useRemoteGateways or the hub peering
+// allowGatewayTransit (or the peering to the hub is not connected, the more
+// basic cause). forUDR: a UDR to VirtualNetworkGateway is Invalid for the
+// same reason, so any gateway beyond a peering counts.
+func (w *walker) transitCause(c *Computed, r *model.Route, forUDR bool) (Finding, bool) {
+	net, dst := w.e.net, w.dst
+	for _, l := range c.links {
+		if l.reaches || l.peering == nil {
+			continue
+		}
+		covered, known := gatewayCovers(net, l.gw, dst)
+		if !covered && !forUDR {
+			if !known {
+				_, gaps := gatewayRoutes(net, l.gw)
+				for _, g := range gaps {
+					w.gaps = appendGap(w.gaps, g.gap)
+				}
+			}
+			continue
+		}
+		p, hub := l.peering, l.peering.RemoteVNetID.Name()
+		if l.reverse == nil && net.VNet(p.RemoteVNetID) == nil {
+			continue // the hub was not read: a gap, not a finding
+		}
+		if !p.Connected() {
+			return notConnected(c, r, p, dst), true
+		}
+		var missing []string
+		resource := p.ID
+		if !p.UseRemoteGateways {
+			missing = append(missing, fmt.Sprintf("the spoke peering %s does not use remote gateways", p.Name))
+		}
+		switch {
+		case l.reverse == nil:
+			missing = append(missing, "the hub side of the peering is missing")
+		case !l.reverse.AllowGatewayTransit:
+			missing = append(missing, fmt.Sprintf("the hub peering %s does not allow gateway transit", l.reverse.Name))
+			if p.UseRemoteGateways {
+				resource = l.reverse.ID
+			}
+		}
+		msg := fmt.Sprintf("%s is behind gateway %s in %s, but its routes do not reach subnet %s: %s; so %s drops it.",
+			dst, l.gw.Name, hub, subnetLabel(c.SubnetID), strings.Join(missing, " and "), routeLabel(*r))
+		if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
+			msg += fmt.Sprintf(" Route table %s also disables BGP route propagation, which must be enabled as well.", c.routeTable.Name)
+		}
+		return newFinding(model.RouteGatewayTransitMissing, resource, c.SubnetID, r, "%s", msg), true
+	}
+	return Finding{}, false
+}
+
+// peeringCause finds a peering of the subnet's VNet towards a space holding
+// dst that Azure does not route over: not Connected, access denied, or the
+// address not yet synced.
+func peeringCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr) (Finding, bool) {
+	for _, p := range c.vnet.Peerings {
+		synced := anyContains(syncedSpace(p), dst)
+		if !synced && !anyContains(currentSpace(net, p), dst) {
+			continue
+		}
+		switch {
+		case !p.Connected():
+			return notConnected(c, r, p, dst), true
+		case !p.AllowVirtualNetworkAccess:
+			return accessDisabled(c, r, p, c.vnet.Name, p.RemoteVNetID.Name()), true
+		case !synced:
+			return newFinding(model.RoutePeeringNotSynced, p.ID, c.SubnetID, r,
+				"%s is in %s's address space (%s), but peering %s has synced only %s, so %s drops it.",
+				dst, p.RemoteVNetID.Name(), prefixList(currentSpace(net, p)), p.Name, prefixList(syncedSpace(p)), routeLabel(*r)), true
+		}
+	}
+	return Finding{}, false
+}
+
+// transitivityCause: dst is in a VNet that is peered with a VNet the nodes
+// are peered with, but not with the nodes' VNet. Peering is not transitive.
+func transitivityCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr, verb string) (Finding, bool) {
+	target := vnetHolding(net, dst, c.vnet.ID)
+	if target == nil {
+		return Finding{}, false
+	}
+	for _, p := range c.vnet.Peerings {
+		if !peeringRoutesUsable(p) {
+			continue
+		}
+		middle := net.VNet(p.RemoteVNetID)
+		if middle == nil || middle.ID.Equal(target.ID) {
+			continue
+		}
+		if peeringTo(middle, target.ID) != nil {
+			return newFinding(model.RouteNotTransitive, resourceToRoute(c), c.SubnetID, r,
+				"%s is in %s, which is peered with %s but not with %s; peering is not transitive and no UDR sends the traffic through an appliance in %s, so %s %s it.",
+				dst, target.Name, middle.Name, c.vnet.Name, middle.Name, routeLabel(*r), verb), true
+		}
+	}
+	return newFinding(model.RouteBlackhole, resourceToRoute(c), c.SubnetID, r,
+		"%s is in %s (%s), which is not peered with %s, so %s %s it.", dst, target.Name, prefixList(target.AddressSpace), c.vnet.Name, routeLabel(*r), verb), true
+}
+
+// vnetHolding is a known VNet other than except whose space contains dst.
+func vnetHolding(net *model.Network, dst netip.Addr, except model.ResourceID) *model.VNet {
+	for _, k := range sortedKeys(net.VNets) {
+		v := net.VNets[k]
+		if !v.ID.Equal(except) && anyContains(v.AddressSpace, dst) {
+			return v
+		}
+	}
+	return nil
+}
+
+func notConnected(c *Computed, r *model.Route, p *model.Peering, dst netip.Addr) Finding {
+	state := p.State
+	if state == "" {
+		state = "unknown"
+	}
+	return newFinding(model.RoutePeeringNotConnected, p.ID, c.SubnetID, r,
+		"the path to %s needs peering %s from %s to %s (%s), which is %s: both sides must exist and be Connected (Initiated means the other side is missing).",
+		dst, p.Name, c.vnet.Name, p.RemoteVNetID.Name(), prefixList(syncedSpace(p)), state)
+}
+
+// remoteSideNotConnected: this side is Connected, the remote side is
+// missing or not Connected; the remote side is what to fix.
+func remoteSideNotConnected(c *Computed, r *model.Route, p, reverse *model.Peering, remote *model.VNet, dst netip.Addr) Finding {
+	if reverse == nil {
+		return newFinding(model.RoutePeeringNotConnected, p.ID, c.SubnetID, r,
+			"the path to %s needs peering %s from %s to %s, but %s has no peering back to %s: both sides must exist and be Connected.",
+			dst, p.Name, c.vnet.Name, remote.Name, remote.Name, c.vnet.Name)
+	}
+	return newFinding(model.RoutePeeringNotConnected, reverse.ID, c.SubnetID, r,
+		"the path to %s needs the peering between %s and %s, whose %s side %s is %s: both sides must be Connected.",
+		dst, c.vnet.Name, remote.Name, remote.Name, reverse.Name, reverse.State)
+}
+
+func accessDisabled(c *Computed, r *model.Route, p *model.Peering, from, to string) Finding {
+	return newFinding(model.RoutePeeringAccessDisabled, p.ID, c.SubnetID, r,
+		"the path needs peering %s (%s → %s), which has allowVirtualNetworkAccess false.", p.Name, from, to)
+}
+
+// invalidatedEndpointRoute is an Invalid private endpoint /32 for dst.
+func invalidatedEndpointRoute(c *Computed, dst netip.Addr) (model.Route, bool) {
+	for _, r := range c.Routes {
+		if strings.EqualFold(r.NextHopType, model.NextHopInterfaceEndpoint) && !isActive(&r) && r.Prefix.Contains(dst) {
+			return r, true
+		}
+	}
+	return model.Route{}, false
+}
+
+// invalidUDRFor is the most specific Invalid UDR for dst that is more
+// specific than the selected route and is not merely overridden by a UDR of
+// the same prefix: a route the operator meant to carry the traffic.
+func invalidUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Route, bool) {
+	var best model.Route
+	found := false
+	for _, u := range c.Routes {
+		if !isUserRoute(&u) || isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() < selected.Prefix.Bits() {
+			continue
+		}
+		if !found || u.Prefix.Bits() > best.Prefix.Bits() {
+			best, found = u, true
+		}
+	}
+	return best, found
+}
+
+func invalidReason(u model.Route) string {
+	if strings.EqualFold(u.NextHopType, model.NextHopVirtualNetworkGateway) {
+		return "no virtual network gateway reaches this VNet"
+	}
+	return "Azure marks it Invalid"
+}
+
+func isUserRoute(r *model.Route) bool { return strings.EqualFold(r.Source, model.RouteSourceUser) }

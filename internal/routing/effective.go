@@ -1,0 +1,257 @@
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Computed is a subnet's effective route table as computed from
+// configuration: what `az network nic show-effective-route-table` would show
+// for a NIC in the subnet. Scale-set instances and pools at zero nodes have
+// no effective-route API, so this is the only table they have.
+type Computed struct {
+	SubnetID model.ResourceID
+	VNetID   model.ResourceID
+	// Routes lists every entry as Azure would, including Invalid ones (a
+	// system route overridden by a same-prefix UDR or BGP route, a private
+	// endpoint /32 invalidated by a UDR, a UDR to a gateway that is not
+	// there). Each carries Origin and OriginID.
+	Routes []model.Route
+	// Table selects among Routes.
+	Table *Table
+	// Suppressed are the gateway routes that the route table's
+	// disableBgpRoutePropagation keeps out of the subnet.
+	Suppressed []model.Route
+	// Gaps are the facts the computation lacked (route table, peered VNet,
+	// gateway learned routes, service tag members, …). GapsFor tells which
+	// of them can change the route of one destination.
+	Gaps []model.Gap
+
+	subnet     *model.Subnet
+	vnet       *model.VNet
+	routeTable *model.RouteTable
+	links      []gatewayLink
+	gaps       []scopedGap
+}
+
+// GapsFor returns the gaps that could change the route selected for dst:
+// callers must report the destination as unverified when there are any.
+func (c *Computed) GapsFor(dst netip.Addr) []model.Gap {
+	dst = dst.Unmap()
+	var out []model.Gap
+	for _, g := range c.gaps {
+		if g.applies(c, dst) {
+			out = appendGap(out, g.gap)
+		}
+	}
+	return out
+}
+
+// Select returns the route selected for dst.
+func (c *Computed) Select(dst netip.Addr) (model.Route, bool) { return c.Table.Lookup(dst) }
+
+// RouteTable is the subnet's route table as read, or nil.
+func (c *Computed) RouteTable() *model.RouteTable { return c.routeTable }
+
+// inProtectedSpace reports whether a protected system route (VNet space,
+// peering, service endpoint, private endpoint) contains dst: unknown BGP
+// routes cannot change the selection there.
+func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
+	for i := range c.Routes {
+		if r := &c.Routes[i]; isProtectedSystem(r) && r.Prefix.IsValid() && r.Prefix.Contains(dst) {
+			return true
+		}
+	}
+	return false
+}
+
+// computeEffective assembles a subnet's routes the way Azure does:
+//
+//   - VnetLocal for each prefix of the VNet's address space;
+//   - VNetPeering / VNetGlobalPeering for the synced remote space of every
+//     Connected peering with access allowed;
+//   - VirtualNetworkServiceEndpoint for the subnet's service endpoints;
+//   - InterfaceEndpoint /32s of private endpoints in the VNet and in
+//     directly peered VNets (Invalid where a UDR invalidates them);
+//   - VirtualNetworkGateway routes of the VNet's gateway or, through gateway
+//     transit, a hub's, unless the route table disables BGP propagation;
+//   - the route table's UDRs;
+//   - the default routes (Internet, None ranges outside the VNet's space);
+//
+// then marks every same-prefix loser Invalid, as Azure lists it.
+func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []netip.Prefix) (*Computed, error) {
+	sub := net.Subnet(subnetID)
+	if sub == nil {
+		return nil, &GapError{gapFor(net, subnetID, model.GapNotFound, "the subnet was not read")}
+	}
+	vnetID := vnetOfSubnet(net, subnetID)
+	vnet := net.VNet(vnetID)
+	if vnet == nil {
+		return nil, &GapError{gapFor(net, vnetID, model.GapNotFound, "the virtual network of subnet "+sub.Name+" was not read")}
+	}
+	c := &Computed{SubnetID: sub.ID, VNetID: vnet.ID, subnet: sub, vnet: vnet}
+	if !sub.RouteTableID.IsZero() {
+		if c.routeTable = net.RouteTable(sub.RouteTableID); c.routeTable == nil {
+			c.gaps = append(c.gaps, scopedGap{gap: gapFor(net, sub.RouteTableID, model.GapNotFound,
+				fmt.Sprintf("route table %s of subnet %s was not read", sub.RouteTableID.Name(), sub.Name))})
+		}
+	}
+
+	links, linkGaps := gatewayLinks(net, vnet)
+	c.links = links
+	c.gaps = append(c.gaps, linkGaps...)
+	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps)
+	c.gaps = append(c.gaps, udrGaps...)
+	peRoutes, peGaps := privateEndpointRoutes(net, vnet, udrs)
+	c.gaps = append(c.gaps, peGaps...)
+	seRoutes, seGaps := serviceEndpointRoutes(sub)
+	c.gaps = append(c.gaps, seGaps...)
+	gwRoutes, gwGaps := propagatedGatewayRoutes(net, links)
+	c.gaps = append(c.gaps, gwGaps...)
+
+	var routes []model.Route
+	routes = append(routes, vnetLocalRoutes(vnet)...)
+	routes = append(routes, peeringRoutes(vnet)...)
+	if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
+		c.Suppressed = gwRoutes
+	} else {
+		routes = append(routes, gwRoutes...)
+	}
+	routes = append(routes, defaultRoutes(vnet.AddressSpace, reserved)...)
+	routes = append(routes, peRoutes...)
+	routes = append(routes, seRoutes...)
+	routes = append(routes, udrs...)
+	markOverridden(routes)
+
+	c.Routes = routes
+	c.Table = NewTable(routes)
+	for _, g := range c.gaps {
+		c.Gaps = appendGap(c.Gaps, g.gap)
+	}
+	return c, nil
+}
+
+// vnetLocalRoutes: "Azure creates a route with an address prefix that
+// corresponds to each address range defined within the address space of a
+// virtual network" (next hop type VnetLocal).
+func vnetLocalRoutes(vnet *model.VNet) []model.Route {
+	out := make([]model.Route, 0, len(vnet.AddressSpace))
+	for _, p := range vnet.AddressSpace {
+		out = append(out, model.Route{
+			Prefix: p, NextHopType: model.NextHopVnetLocal, Source: model.RouteSourceDefault,
+			State: model.RouteStateActive, Origin: "address space of " + vnet.Name, OriginID: vnet.ID,
+		})
+	}
+	return out
+}
+
+// propagatedGatewayRoutes merges the routes of every gateway that reaches
+// the VNet, first gateway first for a prefix both have.
+func propagatedGatewayRoutes(net *model.Network, links []gatewayLink) ([]model.Route, []scopedGap) {
+	var out []model.Route
+	var gaps []scopedGap
+	seen := map[netip.Prefix]bool{}
+	for _, l := range links {
+		if !l.reaches {
+			continue
+		}
+		routes, g := gatewayRoutes(net, l.gw)
+		gaps = append(gaps, g...)
+		for _, r := range routes {
+			if !seen[r.Prefix] {
+				seen[r.Prefix] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out, gaps
+}
+
+// userRoutes are the route table's routes as effective entries. A UDR named
+// by service tag has no prefix this package can match: it stays listed, and
+// public destinations become unverified. A UDR to VirtualNetworkGateway with
+// no gateway reaching the VNet is listed Invalid, as Azure shows it.
+func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap) ([]model.Route, []scopedGap) {
+	if rt == nil {
+		return nil, nil
+	}
+	gatewayReaches := false
+	for _, l := range links {
+		gatewayReaches = gatewayReaches || l.reaches
+	}
+	var out []model.Route
+	var gaps []scopedGap
+	for _, r := range rt.Routes {
+		r.Source = model.RouteSourceUser
+		r.State = model.RouteStateActive
+		r.Origin = fmt.Sprintf("route table %s route %s", rt.Name, r.Name)
+		r.OriginID = rt.ID
+		if r.Prefix.IsValid() {
+			r.Prefix = r.Prefix.Masked()
+		} else {
+			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: rt.ID, Kind: model.GapUnavailable,
+				Detail: fmt.Sprintf("route %s of route table %s is addressed by service tag %q, whose prefixes cannot be resolved from configuration", r.Name, rt.Name, r.ServiceTag)},
+				publicOnly: true})
+		}
+		if strings.EqualFold(r.NextHopType, model.NextHopVirtualNetworkGateway) && !gatewayReaches && len(linkGaps) == 0 {
+			r.State = model.RouteStateInvalid
+		}
+		out = append(out, r)
+	}
+	return out, gaps
+}
+
+// serviceEndpointRoutes are the VirtualNetworkServiceEndpoint routes of the
+// subnet's service endpoints; unknown prefixes are a gap for public
+// destinations.
+func serviceEndpointRoutes(sub *model.Subnet) ([]model.Route, []scopedGap) {
+	var out []model.Route
+	var gaps []scopedGap
+	for _, se := range sub.ServiceEndpoints {
+		if !se.PrefixesKnown {
+			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
+				Detail: fmt.Sprintf("the public prefixes of service endpoint %s (%s) on subnet %s are not resolved", se.Service, strings.Join(se.Locations, ", "), sub.Name)},
+				publicOnly: true, serviceEndpoint: true})
+			continue
+		}
+		for _, p := range se.Prefixes {
+			out = append(out, model.Route{
+				Prefix: p, NextHopType: model.NextHopServiceEndpoint, Source: model.RouteSourceDefault,
+				State: model.RouteStateActive, Origin: "service endpoint " + se.Service, OriginID: sub.ID,
+			})
+		}
+	}
+	return out, gaps
+}
+
+// markOverridden sets every active route that loses to another route of the
+// same prefix to Invalid: Azure lists an overridden system route (the
+// 0.0.0.0/0 Internet route under a 0.0.0.0/0 UDR, the 192.168.0.0/16 None
+// route under a BGP route for it) with state Invalid. A BGP route more
+// specific than a protected system prefix stays listed Active (it is only
+// unselectable inside that prefix).
+func markOverridden(routes []model.Route) {
+	groups := map[netip.Prefix][]int32{}
+	for i := range routes {
+		if p := routes[i].Prefix; p.IsValid() {
+			groups[p.Masked()] = append(groups[p.Masked()], int32(i))
+		}
+	}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		w := choose(routes, idx).winner(false)
+		if w < 0 {
+			continue
+		}
+		for _, i := range idx {
+			if i != w && isActive(&routes[i]) {
+				routes[i].State = model.RouteStateInvalid
+			}
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// GapError is returned when the subnet a computation starts from (or its
+// VNet) could not be read: nothing can be concluded, and the gap says why.
+type GapError struct{ Gap model.Gap }
+
+func (e *GapError) Error() string {
+	return fmt.Sprintf("routing: %s is missing (%s): %s", e.Gap.ResourceID, e.Gap.Kind, e.Gap.Detail)
+}
+
+// gapFor returns the gap the reader recorded for id, or, when the resource is
+// merely absent from the model, a synthesized one of the given kind.
+func gapFor(net *model.Network, id model.ResourceID, kind model.GapKind, detail string) model.Gap {
+	if g, ok := net.Gaps.Lookup(id); ok {
+		return g
+	}
+	return model.Gap{ResourceID: id, Kind: kind, Detail: detail}
+}
+
+// scopedGap is a missing fact together with the destinations it could
+// change, so that a gap about one peered VNet does not make every path
+// unverified.
+type scopedGap struct {
+	gap model.Gap
+	// scope limits the gap to destinations inside these prefixes; nil means
+	// every destination.
+	scope []netip.Prefix
+	// publicOnly: only public destinations (service tags and service
+	// endpoints cover public Azure ranges).
+	publicOnly bool
+	// bgpOnly: the missing fact is a set of BGP routes, which cannot change
+	// the selection inside a protected system route's prefix.
+	bgpOnly bool
+	// serviceEndpoint: the missing fact is a service endpoint's prefixes.
+	// Where the route otherwise selected is Internet, the packet reaches the
+	// public service either way (over the backbone or not), so routing does
+	// not depend on it (which source address the service then sees is the
+	// registry's network rules' concern, not a route's).
+	serviceEndpoint bool
+}
+
+// applies reports whether the gap could change the route of dst in c.
+func (g scopedGap) applies(c *Computed, dst netip.Addr) bool {
+	if g.publicOnly && IsPrivate(dst) {
+		return false
+	}
+	if g.scope != nil && !anyContains(g.scope, dst) {
+		return false
+	}
+	if g.bgpOnly && c.inProtectedSpace(dst) {
+		return false
+	}
+	if g.serviceEndpoint {
+		if r, ok := c.Table.Lookup(dst); ok && strings.EqualFold(r.NextHopType, model.NextHopInternet) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendGap appends a gap unless the same one (resource and detail) is there.
+func appendGap(gaps []model.Gap, g model.Gap) []model.Gap {
+	for _, have := range gaps {
+		if have.ResourceID.Equal(g.ResourceID) && have.Detail == g.Detail {
+			return gaps
+		}
+	}
+	return append(gaps, g)
+}

@@ -1,0 +1,156 @@
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Gateway route propagation (Azure "Virtual network traffic routing",
+// border gateway protocol; "Configure VPN gateway transit for virtual
+// network peering"): the routes a VPN or ExpressRoute gateway learns reach
+// every subnet of its own VNet, and of a peered spoke only when the spoke's
+// peering has useRemoteGateways and the hub's peering has
+// allowGatewayTransit. A route table with disableBgpRoutePropagation keeps
+// them all out of its subnets. They appear with source and next hop type
+// VirtualNetworkGateway and the gateway's address as next hop.
+
+// gatewayLink is one gateway whose routes could reach a VNet: its own, or a
+// peered hub's.
+type gatewayLink struct {
+	gw *model.Gateway
+	// peering is the local (spoke) side towards the gateway's VNet; nil for
+	// the VNet's own gateway. reverse is the hub side, nil when unknown.
+	peering, reverse *model.Peering
+	// reaches: the gateway's routes are propagated to the VNet.
+	reaches bool
+}
+
+// gatewaysOf are the gateways deployed in a VNet, ExpressRoute first (Azure
+// prefers ExpressRoute over VPN for the same prefix when both coexist), then
+// by id.
+func gatewaysOf(net *model.Network, vnetID model.ResourceID) []*model.Gateway {
+	var out []*model.Gateway
+	for _, k := range sortedKeys(net.Gateways) {
+		if gw := net.Gateways[k]; gw.VNetID.Equal(vnetID) {
+			out = append(out, gw)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return isExpressRoute(out[i]) && !isExpressRoute(out[j])
+	})
+	return out
+}
+
+func isExpressRoute(gw *model.Gateway) bool { return strings.EqualFold(gw.Type, "ExpressRoute") }
+
+// gatewayLinks lists the gateways whose routes could reach vnet: its own,
+// and those of every peered VNet (reaching only with gateway transit). A
+// spoke that uses remote gateways of a hub whose gateway was not read gets
+// a gap: Azure only allows useRemoteGateways towards a VNet with a gateway.
+func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scopedGap) {
+	var links []gatewayLink
+	var gaps []scopedGap
+	for _, gw := range gatewaysOf(net, vnet.ID) {
+		links = append(links, gatewayLink{gw: gw, reaches: true})
+	}
+	for _, p := range vnet.Peerings {
+		reverse, remoteKnown := reversePeering(net, vnet.ID, p)
+		hubGateways := gatewaysOf(net, p.RemoteVNetID)
+		transit := p.Connected() && p.UseRemoteGateways && reverse != nil && reverse.Connected() && reverse.AllowGatewayTransit
+		if p.UseRemoteGateways && p.Connected() && !remoteKnown {
+			gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
+				fmt.Sprintf("peering %s uses the remote gateways of %s, which was not read: whether it allows gateway transit is unknown", p.Name, p.RemoteVNetID.Name())), bgpOnly: true})
+		}
+		if transit && len(hubGateways) == 0 {
+			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: p.RemoteVNetID, Kind: model.GapNotFound,
+				Detail: fmt.Sprintf("peering %s uses the remote gateways of %s, but no gateway of that VNet was read", p.Name, p.RemoteVNetID.Name())}, bgpOnly: true})
+		}
+		for _, gw := range hubGateways {
+			links = append(links, gatewayLink{gw: gw, peering: p, reverse: reverse, reaches: transit})
+		}
+	}
+	return links, gaps
+}
+
+// gatewayRoutes are the routes a gateway propagates: what it learned over
+// BGP (getLearnedRoutes) except its own VNet's space (origin Network, or a
+// prefix inside the gateway VNet's space: those are the VNet's system
+// routes, not gateway routes), plus the prefixes of static local network
+// gateways. One route per prefix: Azure lists a prefix once with every
+// gateway instance as next hop.
+func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scopedGap) {
+	var gaps []scopedGap
+	var gwSpace []netip.Prefix
+	if v := net.VNet(gw.VNetID); v != nil {
+		gwSpace = v.AddressSpace
+	}
+	var nextHop netip.Addr
+	if len(gw.PrivateIPs) > 0 {
+		nextHop = gw.PrivateIPs[0]
+	}
+	seen := map[netip.Prefix]bool{}
+	var out []model.Route
+	add := func(p netip.Prefix, origin string) {
+		p = p.Masked()
+		if !p.IsValid() || seen[p] || coveredBySpace(gwSpace, p) {
+			return
+		}
+		seen[p] = true
+		out = append(out, model.Route{
+			Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: nextHop,
+			Source: model.RouteSourceGateway, State: model.RouteStateActive,
+			Origin: origin, OriginID: gw.ID,
+		})
+	}
+	if gatewayLearnsBGP(gw) && !gw.LearnedKnown {
+		gaps = append(gaps, scopedGap{gap: gapFor(net, gw.ID, model.GapUnavailable,
+			fmt.Sprintf("the learned routes of gateway %s (getLearnedRoutes) were not read", gw.Name)), bgpOnly: true})
+	}
+	for _, lr := range gw.Learned {
+		if strings.EqualFold(lr.Origin, "Network") {
+			continue
+		}
+		add(lr.Prefix, fmt.Sprintf("gateway %s (learned from %s, %s)", gw.Name, lr.SourcePeer, lr.Origin))
+	}
+	if !gw.StaticPrefixesKnown && len(gw.StaticPrefixes) == 0 {
+		gaps = append(gaps, scopedGap{gap: gapFor(net, gw.ID, model.GapUnavailable,
+			fmt.Sprintf("the connections (local network gateway prefixes) of gateway %s were not read", gw.Name)), bgpOnly: true})
+	}
+	for _, p := range gw.StaticPrefixes {
+		add(p, fmt.Sprintf("gateway %s (local network gateway prefix)", gw.Name))
+	}
+	return out, gaps
+}
+
+// gatewayLearnsBGP reports whether a gateway's routes come (also) from BGP:
+// BGP-enabled VPN gateways, and ExpressRoute gateways, which always run BGP
+// whatever enableBgp says.
+func gatewayLearnsBGP(gw *model.Gateway) bool { return gw.BGPEnabled || isExpressRoute(gw) }
+
+// gatewayCovers reports whether the gateway has a route for dst: known says
+// whether the answer rests on complete data.
+func gatewayCovers(net *model.Network, gw *model.Gateway, dst netip.Addr) (covered, known bool) {
+	routes, gaps := gatewayRoutes(net, gw)
+	for _, r := range routes {
+		if r.Prefix.Contains(dst) {
+			return true, true
+		}
+	}
+	return false, len(gaps) == 0
+}
+
+// staticOnly reports whether dst reaches the gateway's on-premises side only
+// through a static local network gateway prefix (no BGP route covers it):
+// the on-premises side of such a connection cannot be read.
+func staticOnly(gw *model.Gateway, dst netip.Addr) bool {
+	for _, lr := range gw.Learned {
+		if !strings.EqualFold(lr.Origin, "Network") && lr.Prefix.Contains(dst) {
+			return false
+		}
+	}
+	return anyContains(gw.StaticPrefixes, dst) || !gatewayLearnsBGP(gw)
+}

@@ -1,0 +1,92 @@
+package routing
+
+import (
+	"net/netip"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Peering rules (Azure "Virtual network peering"): a peering carries
+// traffic only when both sides exist and are Connected (one side alone is
+// Initiated) and allowVirtualNetworkAccess is true. Azure programs routes for
+// the remote space as this side last synced it (remoteAddressSpace); an
+// address space change is invisible until the peering is synced.
+
+// peeringRoutesUsable reports whether Azure programs routes for a peering
+// on this side: Connected, with access to the remote VNet allowed.
+func peeringRoutesUsable(p *model.Peering) bool {
+	return p.Connected() && p.AllowVirtualNetworkAccess
+}
+
+// syncedSpace is the remote space this side programs routes for. Older
+// answers lack remoteAddressSpace; the current remote space stands in.
+func syncedSpace(p *model.Peering) []netip.Prefix {
+	if len(p.RemoteAddressSpace) > 0 {
+		return p.RemoteAddressSpace
+	}
+	return p.RemoteCurrentAddressSpace
+}
+
+// currentSpace is the remote VNet's address space today: from the remote
+// VNet when it was read, else as the peering reports it.
+func currentSpace(net *model.Network, p *model.Peering) []netip.Prefix {
+	if remote := net.VNet(p.RemoteVNetID); remote != nil {
+		return remote.AddressSpace
+	}
+	if len(p.RemoteCurrentAddressSpace) > 0 {
+		return p.RemoteCurrentAddressSpace
+	}
+	return p.RemoteAddressSpace
+}
+
+// peeringNextHop is VNetGlobalPeering across regions, else VNetPeering.
+func peeringNextHop(p *model.Peering) string {
+	if p.Global {
+		return model.NextHopVNetGlobalPeering
+	}
+	return model.NextHopVNetPeering
+}
+
+// reversePeering is the remote side of p (the peering on the remote VNet
+// that points back at local), nil when the remote VNet has none or was not
+// read; remoteKnown says which.
+func reversePeering(net *model.Network, local model.ResourceID, p *model.Peering) (reverse *model.Peering, remoteKnown bool) {
+	remote := net.VNet(p.RemoteVNetID)
+	if remote == nil {
+		return nil, false
+	}
+	for _, rp := range remote.Peerings {
+		if rp.RemoteVNetID.Equal(local) {
+			return rp, true
+		}
+	}
+	return nil, true
+}
+
+// peeringTo returns vnet's peering whose remote VNet is remote, or nil.
+func peeringTo(vnet *model.VNet, remote model.ResourceID) *model.Peering {
+	for _, p := range vnet.Peerings {
+		if p.RemoteVNetID.Equal(remote) {
+			return p
+		}
+	}
+	return nil
+}
+
+// peeringRoutes are the VNetPeering / VNetGlobalPeering system routes of a
+// VNet: one per synced remote prefix of every usable peering.
+func peeringRoutes(vnet *model.VNet) []model.Route {
+	var out []model.Route
+	for _, p := range vnet.Peerings {
+		if !peeringRoutesUsable(p) {
+			continue
+		}
+		for _, prefix := range syncedSpace(p) {
+			out = append(out, model.Route{
+				Prefix: prefix, NextHopType: peeringNextHop(p), Source: model.RouteSourceDefault,
+				State: model.RouteStateActive, Origin: "peering " + p.Name, OriginID: p.ID,
+			})
+		}
+	}
+	return out
+}
