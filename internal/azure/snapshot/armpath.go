@@ -91,9 +91,12 @@ func checkPath(p string) error {
 	case strings.ContainsAny(p, "?#"):
 		return fmt.Errorf("drop the query string: matching ignores it (api-version included)")
 	}
+	if strings.TrimSpace(p) != p {
+		return fmt.Errorf("remove the spaces around the path")
+	}
 	for _, r := range p {
-		if r < 0x20 || r == 0x7f || r == ' ' || r == '\t' {
-			return fmt.Errorf("the path contains whitespace or a control character")
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("the path contains a control character")
 		}
 	}
 	for _, seg := range strings.Split(p[1:], "/") {

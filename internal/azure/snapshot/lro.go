@@ -49,11 +49,11 @@ func (r *Recorder) observePoll(t pollTarget, resp *http.Response, body []byte) {
 		if u, err := parseURL(resp.Header.Get("Location")); err == nil {
 			r.polls[normPath(u.Path)] = pollTarget{lro: t.lro, location: true}
 		}
-		switch {
-		case resp.StatusCode == http.StatusOK:
+		switch resp.StatusCode {
+		case http.StatusOK:
 			r.recordActionPage(t.lro.action, body, false)
 			r.finish(t.lro)
-		case resp.StatusCode == http.StatusAccepted:
+		case http.StatusAccepted: // still running
 		default:
 			r.finish(t.lro)
 		}

@@ -5,42 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
-
-// Error is one problem in a snapshot: where it is and what to fix.
-type Error struct {
-	File string // empty when the snapshot came from bytes
-	Path string // JSON path such as `resources[3].id` or `faults["GET /…"]`; empty for the document
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("snapshot")
-	if e.File != "" {
-		b.WriteString(" ")
-		b.WriteString(e.File)
-	}
-	if e.Path != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Path)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// maxErrors bounds the report for a badly broken file: the first problems
-// are the useful ones.
-const maxErrors = 20
-
-// maxLatencyMS catches a unit mistake (seconds written as milliseconds
-// times 1000) before a test run hangs on it.
-const maxLatencyMS = 10 * 60 * 1000
 
 // Load reads and validates a snapshot file. Errors name the file, the JSON
 // path and what to fix.
@@ -55,15 +25,6 @@ func Load(path string) (*Snapshot, error) {
 // Parse reads and validates a snapshot document.
 func Parse(data []byte) (*Snapshot, error) {
 	return parse(data, "")
-}
-
-// Validate checks a snapshot built in code by the rules Parse applies.
-func (s *Snapshot) Validate() error {
-	if s == nil {
-		return &Error{Msg: "nil snapshot"}
-	}
-	errs := s.validate(func(i int) string { return fmt.Sprintf("resources[%d]", i) })
-	return joinErrors(errs, "")
 }
 
 var topLevelFields = []string{"format", "resources", "actions", "faults", "simulate"}
@@ -90,7 +51,7 @@ func parse(data []byte, file string) (*Snapshot, error) {
 	}
 	checkDuplicateKeys(trimmed, "", func(path, msg string) { add(path, "%s", msg) })
 	for _, k := range sortedKeys(top) {
-		if !contains(topLevelFields, k) {
+		if !slices.Contains(topLevelFields, k) {
 			add(k, "unknown field; format v1 has only %s", strings.Join(topLevelFields, ", "))
 		}
 	}
@@ -185,94 +146,6 @@ func parse(data []byte, file string) (*Snapshot, error) {
 	return s, nil
 }
 
-// validate applies the semantic rules; resourcePath names a resource by its
-// index in s.Resources.
-func (s *Snapshot) validate(resourcePath func(int) string) []*Error {
-	var errs []*Error
-	add := func(path, format string, args ...any) {
-		errs = append(errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
-	}
-	if s.Format != Format {
-		add("format", "got %q, want %q", s.Format, Format)
-	}
-
-	seen := map[string]int{}
-	for i, r := range s.Resources {
-		if len(r.Body) == 0 {
-			add(resourcePath(i), "the resource has no body")
-			continue
-		}
-		if err := checkID(r.ID); err != nil {
-			add(resourcePath(i)+".id", "%v", err)
-			continue
-		}
-		key := normPath(r.ID)
-		if j, dup := seen[key]; dup {
-			add(resourcePath(i)+".id", "%q is also the id of %s (ids are matched case-insensitively); keep one", r.ID, resourcePath(j))
-			continue
-		}
-		seen[key] = i
-	}
-
-	keysSeen := map[string]string{}
-	for _, k := range sortedKeys(s.Actions) {
-		path := keyPath("actions", k)
-		method, p, err := parseKey(k)
-		if err != nil {
-			add(path, "%v", err)
-			continue
-		}
-		if method != "POST" {
-			add(path, "actions hold POST results; put what a GET returns in resources")
-			continue
-		}
-		if other, dup := keysSeen[lookupKey(method, p)]; dup {
-			add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("actions", other))
-			continue
-		}
-		keysSeen[lookupKey(method, p)] = k
-		body := bytes.TrimSpace(s.Actions[k])
-		if len(body) == 0 || body[0] != '{' || !json.Valid(body) {
-			add(path, `an action result must be the JSON object the action returns, e.g. {"value": […]}`)
-		}
-	}
-
-	keysSeen = map[string]string{}
-	for _, k := range sortedKeys(s.Faults) {
-		path := keyPath("faults", k)
-		method, p, err := parseKey(k)
-		if err != nil {
-			add(path, "%v", err)
-			continue
-		}
-		if other, dup := keysSeen[lookupKey(method, p)]; dup {
-			add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("faults", other))
-			continue
-		}
-		keysSeen[lookupKey(method, p)] = k
-		f := s.Faults[k]
-		if f.Status < 400 || f.Status > 599 {
-			add(path+".status", "%d is not an error status; use 400–599 (e.g. 403, 404, 429, 500)", f.Status)
-		}
-		if f.RetryAfterS != nil && (*f.RetryAfterS < 0 || *f.RetryAfterS > 3600) {
-			add(path+".retry_after_s", "%d is out of range; use 0–3600 seconds", *f.RetryAfterS)
-		}
-		if f.Times != nil && *f.Times < 1 {
-			add(path+".times", "must be at least 1; omit it to fault every request")
-		}
-	}
-
-	if sim := s.Simulate; sim != nil {
-		if sim.LatencyMS < 0 || sim.LatencyMS > maxLatencyMS {
-			add("simulate.latency_ms", "%d is out of range; use 0–%d milliseconds", sim.LatencyMS, maxLatencyMS)
-		}
-		if sim.ActionLatencyMS < 0 || sim.ActionLatencyMS > maxLatencyMS {
-			add("simulate.action_latency_ms", "%d is out of range; use 0–%d milliseconds", sim.ActionLatencyMS, maxLatencyMS)
-		}
-	}
-	return errs
-}
-
 // extractResource reads a resource element without judging its id (that is
 // validate's job, so code-built snapshots get the same checks).
 func extractResource(raw json.RawMessage) (Resource, error) {
@@ -358,74 +231,6 @@ func checkDuplicateKeys(raw []byte, path string, report func(path, msg string)) 
 	}
 }
 
-// describeJSONError turns a decoding error into "line L, column C: …".
-func describeJSONError(data []byte, err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		line, col := position(data, syn.Offset)
-		return fmt.Sprintf("line %d, column %d: %s", line, col, syn.Error())
-	case errors.As(err, &typ):
-		line, col := position(data, typ.Offset)
-		return fmt.Sprintf("line %d, column %d: expected %s, found a JSON %s", line, col, typ.Type, typ.Value)
-	default:
-		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-}
-
-// position converts encoding/json's offset, which points just past the
-// offending byte, to the 1-based line and column of that byte.
-func position(data []byte, offset int64) (line, col int) {
-	offset--
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	before := data[:offset]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(offset) - bytes.LastIndexByte(before, '\n')
-	return line, col
-}
-
-func keyPath(field, key string) string {
-	return fmt.Sprintf("%s[%q]", field, key)
-}
-
-func joinErrors(errs []*Error, file string) error {
-	switch len(errs) {
-	case 0:
-		return nil
-	case 1:
-		return errs[0]
-	}
-	n := len(errs)
-	if n > maxErrors {
-		errs = append(errs[:maxErrors:maxErrors], &Error{File: file, Msg: fmt.Sprintf("%d more problems not shown", n-maxErrors)})
-	}
-	all := make([]error, len(errs))
-	for i, e := range errs {
-		all[i] = e
-	}
-	return errors.Join(all...)
-}
-
 func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+	return slices.Sorted(maps.Keys(m))
 }

@@ -98,10 +98,10 @@ func (r *Recorder) Do(req *http.Request) (*http.Response, error) {
 
 func (r *Recorder) observePost(req *http.Request, resp *http.Response, body []byte) {
 	key := "POST " + req.URL.Path
-	switch {
-	case resp.StatusCode == http.StatusOK:
+	switch resp.StatusCode {
+	case http.StatusOK:
 		r.recordActionPage(key, body, false)
-	case resp.StatusCode == http.StatusCreated || resp.StatusCode == http.StatusAccepted:
+	case http.StatusCreated, http.StatusAccepted:
 		r.trackLRO(key, resp.Header)
 	default:
 		r.recordFault(key, resp.StatusCode, body)

@@ -19,10 +19,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 )
 
-type transportFunc func(*http.Request) (*http.Response, error)
-
-func (f transportFunc) Do(req *http.Request) (*http.Response, error) { return f(req) }
-
 // scripted is a stand-in for live ARM: per "METHOD /path" (lookup form) a
 // list of answers, the last one repeated. It also remembers the
 // Authorization headers it saw.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -334,6 +335,29 @@ func TestReplayLatencyHonoursCancellation(t *testing.T) {
 			_ = resp.Body.Close()
 		}
 		t.Errorf("error %v, want deadline exceeded", err)
+	}
+}
+
+// TestReplayEscapedNames: ids are stored unescaped; the SDK escapes names
+// in the URL, and the replay matches the decoded path.
+func TestReplayEscapedNames(t *testing.T) {
+	id := sub + "/resourceGroups/rg/providers/Microsoft.Network/privateDnsZones/z/TXT/100% sure"
+	res, err := NewResource([]byte(`{"id": "` + id + `", "name": "100% sure"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReplay(&Snapshot{Format: Format, Resources: []Resource{res}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, armHost+sub+"/resourceGroups/rg/providers/Microsoft.Network/privateDnsZones/z/TXT/"+url.PathEscape("100% sure")+"?api-version=1", nil)
+	resp, err := r.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("status %d", resp.StatusCode)
 	}
 }
 
