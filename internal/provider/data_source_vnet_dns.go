@@ -1,0 +1,296 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+)
+
+var _ datasource.DataSourceWithConfigure = (*vnetDNSDataSource)(nil)
+
+// NewVNetDNSDataSource is pullpath_vnet_dns.
+func NewVNetDNSDataSource() datasource.DataSource { return &vnetDNSDataSource{} }
+
+type vnetDNSDataSource struct{ dataSourceBase }
+
+type vnetDNSModel struct {
+	ID                         types.String     `tfsdk:"id"`
+	VirtualNetworkID           types.String     `tfsdk:"virtual_network_id"`
+	NetworkInterfaceID         types.String     `tfsdk:"network_interface_id"`
+	DNSServers                 []string         `tfsdk:"dns_servers"`
+	NetworkInterfaceDNSServers []string         `tfsdk:"network_interface_dns_servers"`
+	EffectiveDNSServers        []string         `tfsdk:"effective_dns_servers"`
+	EffectiveDNSSource         types.String     `tfsdk:"effective_dns_source"`
+	UsesAzureDNS               types.Bool       `tfsdk:"uses_azure_dns"`
+	Servers                    []dnsServerModel `tfsdk:"servers"`
+	ForwardingRulesets         []rulesetModel   `tfsdk:"forwarding_rulesets"`
+	Timeouts                   timeouts.Value   `tfsdk:"timeouts"`
+}
+
+func (d *vnetDNSDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_vnet_dns"
+}
+
+func (d *vnetDNSDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	list := func(desc string) schema.ListAttribute {
+		return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+	}
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The DNS servers a virtual network (and optionally one network interface) gives its nodes, what kind of " +
+			"resolver each one is, and the DNS forwarding rulesets linked to the virtual network. The node's resolver decides " +
+			"whether the registry's names resolve to private endpoints: Azure-provided DNS answers from the private DNS zones " +
+			"linked to the virtual network; a custom server must forward the `privatelink` zones there itself.",
+		Attributes: map[string]schema.Attribute{
+			"id": str("The virtual network id."),
+			"virtual_network_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Resource id of the virtual network (typically the one holding the node subnet).",
+				Validators:          []validator.String{validators.ResourceID(vnetType)},
+			},
+			"network_interface_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Resource id of a network interface whose own DNS servers (which override the virtual network's) to take " +
+					"into account: a standalone NIC, or a scale-set instance's NIC (" + "`…/virtualMachineScaleSets/{vmss}/virtualMachines/{i}/networkInterfaces/{nic}`).",
+				Validators: []validator.String{validators.ResourceID(nicType, vmssNICType)},
+			},
+			"dns_servers": list("The virtual network's DNS servers (`dhcpOptions.dnsServers`). Empty means Azure-provided DNS."),
+			"network_interface_dns_servers": list("The network interface's own DNS servers (`dnsSettings.dnsServers`); empty when it " +
+				"uses the virtual network's, null when `network_interface_id` is not set."),
+			"effective_dns_servers": list("The servers nodes actually use: the network interface's when it sets any, else the " +
+				"virtual network's, else Azure-provided DNS (`168.63.129.16`)."),
+			"effective_dns_source": str("Where `effective_dns_servers` come from: `network_interface`, `virtual_network` or `azure_default`."),
+			"uses_azure_dns": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when an effective server is Azure-provided " +
+				"DNS (`168.63.129.16`): its answers come from the private DNS zones linked to the virtual network."},
+			"servers": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Each effective DNS server with what it is, in `effective_dns_servers` order.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"address": str("The server's IP address."),
+					"kind": str("What the server is: `azure_dns` (168.63.129.16); `private_resolver_inbound` (an inbound endpoint of a " +
+						"DNS private resolver in this or a peered virtual network); `vm` (a network interface in this or a peered " +
+						"virtual network holds the address: a DNS server on a VM, whose forwarding Azure cannot show); `external` " +
+						"(outside every known virtual network: on-premises or public); `unknown` (inside a known virtual network, " +
+						"but nothing found holding it, or the lookup failed)."),
+					"resource_id": str("What serves the address: the resolver's inbound endpoint, or the VM (the network interface " +
+						"when it is attached to none). Null for `azure_dns`, `external` and most `unknown`."),
+					"network_interface_id": str("The network interface holding the address (kind `vm`)."),
+					"virtual_network_id":   str("The known virtual network whose address space holds the address."),
+					"note":                 str("What the kind means for this server, in words."),
+				}},
+			},
+			"forwarding_rulesets": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "DNS forwarding rulesets linked to the virtual network, ordered by name. A rule for the registry's " +
+					"domain sends its queries to other servers instead of Azure DNS. Null when they could not be read (see the warning).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   str("Resource id of the ruleset."),
+					"name": str("Name of the ruleset."),
+					"rules": schema.ListNestedAttribute{
+						Computed:            true,
+						MarkdownDescription: "The ruleset's forwarding rules, ordered by domain.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"name":    str("Name of the rule."),
+							"domain":  str("The domain the rule forwards, with the trailing dot Azure stores (`azurecr.io.`)."),
+							"targets": list("Target DNS servers as `address:port`."),
+							"state":   str("`Enabled` or `Disabled`."),
+						}},
+					},
+				}},
+			},
+		},
+		Blocks: map[string]schema.Block{"timeouts": timeoutsBlock(ctx)},
+	}
+}
+
+func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m vnetDNSModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer cancel()
+	if run == nil {
+		return
+	}
+	defer run.finish(&resp.Diagnostics)
+	r := run.reader
+
+	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
+	vnet, err := r.VNet(ctx, vnetID)
+	if err != nil {
+		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), "virtual network", vnetID, err, r.Gaps(), run.timeout))
+		return
+	}
+	var nic *model.NIC
+	if !m.NetworkInterfaceID.IsNull() {
+		nicID := model.ResourceID(m.NetworkInterfaceID.ValueString())
+		nic, err = r.NIC(ctx, nicID)
+		if err != nil {
+			resp.Diagnostics.Append(readFailure(path.Root("network_interface_id"), "network interface", nicID, err, r.Gaps(), run.timeout))
+			return
+		}
+		if w := nicOutsideVNet(nic, vnet); w != "" {
+			resp.Diagnostics.AddAttributeWarning(path.Root("network_interface_id"), "Network interface is in another virtual network", w)
+		}
+	}
+
+	// Rulesets and the classification of each server are independent reads.
+	var wg sync.WaitGroup
+	var rulesets []*model.Ruleset
+	var rulesetErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID)
+	}()
+	effective, source := effectiveDNS(vnet, nic)
+	surroundings, warnings := d.surroundings(ctx, r, vnet, effective)
+	wg.Wait()
+	resp.Diagnostics.Append(warnings...)
+
+	m.ID = types.StringValue(string(vnet.ID))
+	m.DNSServers = addrStrings(vnet.DNSServers)
+	m.NetworkInterfaceDNSServers = nil
+	if nic != nil {
+		m.NetworkInterfaceDNSServers = addrStrings(nic.DNSServers)
+	}
+	m.EffectiveDNSServers = addrStrings(effective)
+	m.EffectiveDNSSource = types.StringValue(source)
+	m.UsesAzureDNS = types.BoolValue(usesAzureDNS(effective))
+	m.Servers = make([]dnsServerModel, 0, len(effective))
+	for _, a := range effective {
+		m.Servers = append(m.Servers, dnsServerToModel(classifyDNSServer(a, surroundings)))
+	}
+	m.ForwardingRulesets = nil
+	if rulesetErr != nil && rulesets == nil {
+		resp.Diagnostics.Append(gapWarning("the DNS forwarding rulesets of "+vnet.ID.Name(), gapOf(gatherAction(vnet.ID, "listDnsForwardingRulesets"), rulesetErr, r.Gaps()),
+			"forwarding_rulesets is null: whether a ruleset diverts the registry's domain is unknown."))
+	} else {
+		if rulesetErr != nil {
+			resp.Diagnostics.AddWarning("Some DNS forwarding rulesets could not be read completely",
+				fmt.Sprintf("The rulesets linked to %s were listed, but reading some of their rules or links failed (%s). "+
+					"forwarding_rulesets shows what was read.", vnet.ID.Name(), gapSummary(azure.Gap(vnet.ID, "", rulesetErr))))
+		}
+		m.ForwardingRulesets = rulesetsToModel(rulesets)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// surroundings gathers what classification needs, for exactly the servers
+// that need it: for an address inside a known VNet, that VNet's resolver
+// inbound endpoints and, failing those, the NIC holding the address. Azure
+// DNS and addresses outside every known VNet cost no read.
+func (d *vnetDNSDataSource) surroundings(ctx context.Context, r *gather.Reader, vnet *model.VNet, servers []netip.Addr) (dnsSurroundings, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	s := dnsSurroundings{
+		Inbound: map[netip.Addr]model.ResolverEndpoint{},
+		NICs:    map[netip.Addr]*model.NIC{},
+		NICGaps: map[netip.Addr]model.Gap{},
+	}
+	s.VNets = knownVNetsOf(vnet, nil)
+
+	// Which known VNet holds each server that needs a look.
+	holders := map[string]model.ResourceID{}
+	var pending []netip.Addr
+	for _, a := range servers {
+		if a == model.AzureDNS {
+			continue
+		}
+		if v, ok := s.vnetHolding(a); ok {
+			holders[v.ID.Key()] = v.ID
+			pending = append(pending, a)
+		}
+	}
+	if len(pending) == 0 {
+		return s, diags
+	}
+
+	// Resolvers of the holding VNets (a resolver's inbound endpoint has no
+	// NIC that the provider could find, so resolvers come first).
+	for _, id := range holders {
+		resolvers, err := r.Resolvers(ctx, id)
+		if err != nil {
+			diags.Append(gapWarning("the DNS private resolvers of "+id.Name(), gapOf(gatherAction(id, "listDnsResolvers"), err, r.Gaps()),
+				"A DNS server address in that virtual network may be a resolver inbound endpoint the provider cannot see; it is reported as unknown or vm."))
+		}
+		for a, ep := range inboundByAddress(resolvers) {
+			s.Inbound[a] = ep
+		}
+	}
+
+	// NICs holding the remaining addresses.
+	for _, a := range pending {
+		if _, ok := s.Inbound[a]; ok {
+			continue
+		}
+		holder, _ := s.vnetHolding(a)
+		hv := vnet
+		if !holder.ID.Equal(vnet.ID) {
+			var err error
+			hv, err = r.VNet(ctx, holder.ID)
+			if err != nil {
+				gap := gapOf(holder.ID, err, r.Gaps())
+				s.NICGaps[a] = gap
+				diags.Append(gapWarning("the peered virtual network "+holder.ID.Name(), gap,
+					fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", a)))
+				continue
+			}
+		}
+		nic, err := r.NICByAddress(ctx, hv, a)
+		switch {
+		case nic != nil:
+			s.NICs[a] = nic
+		case err != nil:
+			// azure.Gap keeps the first ARM status of the joined errors, not
+			// the SDK's multi-line error text.
+			gap := azure.Gap(hv.ID, "Microsoft.Network/networkInterfaces/read", err)
+			s.NICGaps[a] = gap
+			diags.AddWarning("Could not look up a DNS server's network interface",
+				fmt.Sprintf("Some network interfaces in %s could not be read while looking for the one holding the DNS server address %s (%s). "+
+					"The server is reported as unknown.", hv.ID.Name(), a, gapSummary(gap)))
+		}
+	}
+	return s, diags
+}
+
+// nicOutsideVNet explains a NIC that is attached to another VNet than the
+// one asked about, or "".
+func nicOutsideVNet(nic *model.NIC, vnet *model.VNet) string {
+	if nic == nil || nic.SubnetID.IsZero() {
+		return ""
+	}
+	if strings.HasPrefix(nic.SubnetID.Key(), vnet.ID.Key()+"/subnets/") {
+		return ""
+	}
+	return fmt.Sprintf("The network interface %s is attached to subnet %s, which is not in virtual network %s. Its own DNS servers are taken into "+
+		"account; when it sets none, the servers of %s are reported, which are not the ones it uses.",
+		nic.ID.Name(), nic.SubnetID, vnet.ID.Name(), vnet.ID.Name())
+}
+
+// gatherAction is the id the reader records a VNet action's gap under
+// (…/virtualNetworks/{v}/listDnsResolvers).
+func gatherAction(vnetID model.ResourceID, action string) model.ResourceID {
+	return model.ResourceID(strings.TrimRight(string(vnetID), "/") + "/" + action)
+}

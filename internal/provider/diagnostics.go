@@ -1,0 +1,122 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// readPermission is the RBAC action a GET of id needs: its full type plus
+// "/read" (Microsoft.Network/virtualNetworks/read). Used when the reader
+// did not record a more specific one.
+func readPermission(id model.ResourceID) string {
+	p, err := ids.Parse(string(id))
+	if err != nil || p.Type() == "" {
+		return ""
+	}
+	return p.Type() + "/read"
+}
+
+// gapOf classifies a failed read of id: the reader's own gap for it when it
+// recorded one (it knows the exact action the read needed), else the
+// classification of err itself.
+func gapOf(id model.ResourceID, err error, gaps model.Gaps) model.Gap {
+	if g, ok := gaps.Lookup(id); ok {
+		if g.Permission == "" {
+			g.Permission = readPermission(id)
+		}
+		return g
+	}
+	return azure.Gap(id, readPermission(id), err)
+}
+
+// readFailure is the diagnostic for a failed read of the resource an
+// argument names (what: "virtual network"). It says what happened to that
+// concrete resource and what to do, on the argument's path.
+//
+// The reader (and azure.Gap) classify the error; a deadline is reported as
+// the timeout it is, whatever the last HTTP answer was.
+func readFailure(attr path.Path, what string, id model.ResourceID, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
+	summary, detail := describeReadFailure(what, id, err, gapOf(id, err, gaps), timeout)
+	return diag.NewAttributeErrorDiagnostic(attr, summary, detail)
+}
+
+// describeReadFailure is readFailure's text, as a pure function for tests.
+func describeReadFailure(what string, id model.ResourceID, err error, gap model.Gap, timeout time.Duration) (summary, detail string) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("Timed out reading the %s", what),
+			fmt.Sprintf("Reading the %s %s did not finish within the read timeout (%s). "+
+				"Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider log (TF_LOG=DEBUG).",
+				what, id, timeout)
+	}
+	switch gap.Kind {
+	case model.GapPermissionDenied:
+		perm := gap.Permission
+		if perm == "" {
+			perm = readPermission(id)
+		}
+		return fmt.Sprintf("Permission denied reading the %s", what),
+			fmt.Sprintf("Azure refused to let the provider read the %s %s (%s). "+
+				"The identity the provider signs in as needs %s on it: assign %s at the resource, "+
+				"its resource group (%s) or its subscription (%s).",
+				what, id, gap.Detail, perm, roleHint(perm), id.ResourceGroup(), id.Subscription())
+	case model.GapNotFound:
+		return fmt.Sprintf("The %s does not exist", what),
+			fmt.Sprintf("Azure has no %s %s (%s), or it is in a subscription the provider's identity cannot see. "+
+				"Check the subscription (%s), the resource group (%s) and the name (%s) in the id; "+
+				"with snapshot_file, check that the snapshot contains it.",
+				what, id, gap.Detail, id.Subscription(), id.ResourceGroup(), id.Name())
+	default:
+		detail := gap.Detail
+		if detail == "" && err != nil {
+			detail = err.Error()
+		}
+		return fmt.Sprintf("Could not read the %s", what),
+			fmt.Sprintf("Reading the %s %s kept failing after retries: %s. "+
+				"This is usually throttling or a transient Azure problem; plan again later.", what, id, detail)
+	}
+}
+
+// roleHint says which role grants an action: Reader covers every */read,
+// but none of the read-only POST actions (listDnsResolvers/action,
+// effectiveRouteTable/action, …), which need a custom role.
+func roleHint(permission string) string {
+	if strings.HasSuffix(strings.ToLower(permission), "/action") {
+		return "a custom role with that action; the built-in Reader role does not include it"
+	}
+	return "the built-in Reader role, or a custom role with that action"
+}
+
+// gapWarning describes a failed read of a secondary resource (one the data
+// source reports on but does not depend on): the result is still returned,
+// with that part marked unreadable or unknown. subject names what was read
+// ("the remote virtual network vnet-hub").
+func gapWarning(subject string, gap model.Gap, consequence string) diag.Diagnostic {
+	var why string
+	switch gap.Kind {
+	case model.GapPermissionDenied:
+		perm := gap.Permission
+		if perm == "" {
+			perm = readPermission(gap.ResourceID)
+		}
+		why = fmt.Sprintf("the read was refused (%s); the provider's identity needs %s there (%s)", gap.Detail, perm, roleHint(perm))
+	case model.GapNotFound:
+		why = fmt.Sprintf("it does not exist or is not visible to the provider's identity (%s)", gap.Detail)
+	default:
+		why = fmt.Sprintf("the read kept failing (%s)", gap.Detail)
+	}
+	return diag.NewWarningDiagnostic("Could not read "+subject,
+		fmt.Sprintf("Reading %s (%s) failed: %s. %s", subject, gap.ResourceID, why, consequence))
+}

@@ -1,0 +1,180 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+)
+
+// getenv is the environment the provider falls back to; tests replace it.
+var getenv = os.Getenv
+
+// arguments lists the provider block's values by argument name, in schema
+// order, for unknown-value detection.
+func (m providerModel) arguments() []namedValue {
+	return []namedValue{
+		{"subscription_id", m.SubscriptionID},
+		{"tenant_id", m.TenantID},
+		{"client_id", m.ClientID},
+		{"client_secret", m.ClientSecret},
+		{"client_certificate_path", m.ClientCertificatePath},
+		{"client_certificate_password", m.ClientCertificatePassword},
+		{"use_cli", m.UseCLI},
+		{"use_msi", m.UseMSI},
+		{"use_oidc", m.UseOIDC},
+		{"oidc_token", m.OIDCToken},
+		{"oidc_token_file_path", m.OIDCTokenFilePath},
+		{"oidc_request_url", m.OIDCRequestURL},
+		{"oidc_request_token", m.OIDCRequestToken},
+		{"ado_pipeline_service_connection_id", m.ADOPipelineServiceConnectionID},
+		{"use_aks_workload_identity", m.UseAKSWorkloadIdentity},
+		{"environment", m.Environment},
+		{"snapshot_file", m.SnapshotFile},
+		{"record_file", m.RecordFile},
+	}
+}
+
+type namedValue struct {
+	name  string
+	value attr.Value
+}
+
+// unknownArguments names the arguments whose value is not known yet (they
+// depend on resources that a plan has not created).
+func (m providerModel) unknownArguments() []string {
+	var out []string
+	for _, a := range m.arguments() {
+		if a.value.IsUnknown() {
+			out = append(out, a.name)
+		}
+	}
+	return out
+}
+
+// toConfig maps the provider block to azure.Config. A null argument stays
+// unset ("" or nil) so that WithEnvironment can fill it; a configured false
+// stays false and beats the environment.
+func (m providerModel) toConfig(version string) azure.Config {
+	return azure.Config{
+		SubscriptionID:            m.SubscriptionID.ValueString(),
+		TenantID:                  m.TenantID.ValueString(),
+		ClientID:                  m.ClientID.ValueString(),
+		ClientSecret:              m.ClientSecret.ValueString(),
+		ClientCertificatePath:     m.ClientCertificatePath.ValueString(),
+		ClientCertificatePassword: m.ClientCertificatePassword.ValueString(),
+		UseCLI:                    boolPtr(m.UseCLI),
+		UseMSI:                    boolPtr(m.UseMSI),
+		UseOIDC:                   boolPtr(m.UseOIDC),
+		OIDCToken:                 m.OIDCToken.ValueString(),
+		OIDCTokenFilePath:         m.OIDCTokenFilePath.ValueString(),
+		OIDCRequestURL:            m.OIDCRequestURL.ValueString(),
+		OIDCRequestToken:          m.OIDCRequestToken.ValueString(),
+		ADOServiceConnectionID:    m.ADOPipelineServiceConnectionID.ValueString(),
+		UseAKSWorkloadIdentity:    boolPtr(m.UseAKSWorkloadIdentity),
+		Environment:               m.Environment.ValueString(),
+		SnapshotFile:              m.SnapshotFile.ValueString(),
+		RecordFile:                m.RecordFile.ValueString(),
+		ProviderVersion:           version,
+	}
+}
+
+func boolPtr(v types.Bool) *bool {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	b := v.ValueBool()
+	return &b
+}
+
+// configure turns the provider block into the data sources' providerData.
+//
+// With unknown arguments nothing is validated or built: the values may well
+// be fine once known, and a plan that reads no pullpath data source must not
+// fail because of them. The data sources say so if they are read anyway.
+//
+// No credential is created here (azure.NewSession is lazy about it), so
+// `validate`, a plan that only refreshes, and snapshot mode never sign in.
+func configure(m providerModel, version string, env func(string) string) (*providerData, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if unknown := m.unknownArguments(); len(unknown) > 0 {
+		return &providerData{version: version, unknown: unknown}, diags
+	}
+	cfg := m.toConfig(version).WithEnvironment(env)
+	if err := cfg.Validate(); err != nil {
+		return nil, configDiagnostics(err)
+	}
+	session, err := azure.NewSession(cfg)
+	if err != nil {
+		return nil, configDiagnostics(err)
+	}
+	return &providerData{session: session, version: version}, diags
+}
+
+// configDiagnostics turns azure.Config's joined validation errors into one
+// diagnostic each, attached to the argument the message is about, so that
+// the CLI points at it. Package azure starts each message with the argument
+// name (or, for an unusable environment variable, says "it sets <arg>").
+func configDiagnostics(err error) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, e := range flattenErrors(err) {
+		msg := e.Error()
+		if arg := argumentOf(msg); arg != "" {
+			diags.AddAttributeError(path.Root(arg), "Invalid provider configuration: "+arg, msg)
+		} else {
+			diags.AddError("Invalid provider configuration", msg)
+		}
+	}
+	return diags
+}
+
+// flattenErrors undoes errors.Join (nested too).
+func flattenErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// argumentNames are the provider arguments, longest first so that
+// oidc_token_file_path is found before oidc_token.
+var argumentNames = func() []string {
+	names := make([]string, 0, 18)
+	for _, a := range (providerModel{}).arguments() {
+		names = append(names, a.name)
+	}
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	return names
+}()
+
+// argumentOf finds the argument a configuration message is about: the one
+// it starts with, else the one an environment variable "sets".
+func argumentOf(msg string) string {
+	for _, name := range argumentNames {
+		if rest, ok := strings.CutPrefix(msg, name); ok && (rest == "" || strings.ContainsRune(" :(", rune(rest[0]))) {
+			return name
+		}
+	}
+	for _, name := range argumentNames {
+		if strings.Contains(msg, "(it sets "+name+")") {
+			return name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,261 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// nullModel is a provider block with every argument null.
+func nullModel() providerModel {
+	s, b := types.StringNull(), types.BoolNull()
+	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s}
+}
+
+func noEnv(string) string { return "" }
+
+func TestProviderSchemaMatchesModel(t *testing.T) {
+	var resp provider.SchemaResponse
+	New("test")().Schema(context.Background(), provider.SchemaRequest{}, &resp)
+	var names []string
+	for n, a := range resp.Schema.Attributes {
+		names = append(names, n)
+		desc := a.GetMarkdownDescription()
+		// Every argument names its environment variable fallback.
+		if !strings.Contains(desc, "Falls back to `ARM_") && !strings.Contains(desc, "Falls back to `PULLPATH_") {
+			t.Errorf("%s: description does not name its environment variable: %q", n, desc)
+		}
+	}
+	var model []string
+	for _, a := range nullModel().arguments() {
+		model = append(model, a.name)
+	}
+	if len(names) != len(model) || len(model) != 18 {
+		t.Fatalf("schema has %d arguments, model %d", len(names), len(model))
+	}
+	for _, n := range model {
+		if _, ok := resp.Schema.Attributes[n]; !ok {
+			t.Errorf("model argument %s is not in the schema", n)
+		}
+	}
+	for _, n := range []string{"client_secret", "client_certificate_password", "oidc_token", "oidc_request_token"} {
+		if !resp.Schema.Attributes[n].IsSensitive() {
+			t.Errorf("%s must be sensitive", n)
+		}
+	}
+}
+
+func TestToConfig(t *testing.T) {
+	m := nullModel()
+	m.SubscriptionID = types.StringValue("00000000-0000-0000-0000-000000000001")
+	m.ClientSecret = types.StringValue("s3cret")
+	m.UseCLI = types.BoolValue(false)
+	m.UseOIDC = types.BoolValue(true)
+	m.ADOPipelineServiceConnectionID = types.StringValue("sc")
+	m.Environment = types.StringValue("China")
+	m.SnapshotFile = types.StringValue("/tmp/s.json")
+	cfg := m.toConfig("1.2.3")
+	if cfg.SubscriptionID != "00000000-0000-0000-0000-000000000001" || cfg.ClientSecret != "s3cret" || cfg.ADOServiceConnectionID != "sc" ||
+		cfg.Environment != "China" || cfg.SnapshotFile != "/tmp/s.json" || cfg.ProviderVersion != "1.2.3" {
+		t.Errorf("strings not mapped: %v", cfg)
+	}
+	if cfg.UseCLI == nil || *cfg.UseCLI || cfg.UseOIDC == nil || !*cfg.UseOIDC || cfg.UseMSI != nil || cfg.UseAKSWorkloadIdentity != nil {
+		t.Errorf("booleans: a configured false must stay false and null must stay unset: %v", cfg)
+	}
+
+	// Null arguments are filled from the environment; configured ones win,
+	// a configured false included.
+	env := map[string]string{"ARM_TENANT_ID": "contoso.onmicrosoft.com", "ARM_USE_CLI": "true", "ARM_SUBSCRIPTION_ID": "ffffffff-0000-0000-0000-000000000000"}
+	cfg = cfg.WithEnvironment(func(k string) string { return env[k] })
+	if cfg.TenantID != "contoso.onmicrosoft.com" || *cfg.UseCLI || cfg.SubscriptionID != "00000000-0000-0000-0000-000000000001" {
+		t.Errorf("environment fallback: %v", cfg)
+	}
+}
+
+func TestUnknownArguments(t *testing.T) {
+	m := nullModel()
+	if got := m.unknownArguments(); got != nil {
+		t.Errorf("null arguments are not unknown: %v", got)
+	}
+	m.SnapshotFile = types.StringUnknown()
+	m.UseMSI = types.BoolUnknown()
+	if got := m.unknownArguments(); !reflect.DeepEqual(got, []string{"use_msi", "snapshot_file"}) {
+		t.Errorf("unknownArguments = %v", got)
+	}
+	data, diags := configure(m, "v", noEnv)
+	if diags.HasError() || data == nil || !data.deferred() || data.session != nil {
+		t.Errorf("unknown arguments must defer without error: %+v %v", data, diags)
+	}
+}
+
+func TestConfigure(t *testing.T) {
+	snap, _ := filepath.Abs("testdata/baseline_ok.json")
+
+	m := nullModel()
+	m.SnapshotFile = types.StringValue(snap)
+	data, diags := configure(m, "v", noEnv)
+	if diags.HasError() || data == nil || data.session == nil || !data.session.Offline() || data.deferred() {
+		t.Fatalf("snapshot configuration: %+v %v", data, diags)
+	}
+
+	// The snapshot may come from the environment.
+	data, diags = configure(nullModel(), "v", func(k string) string {
+		if k == "PULLPATH_SNAPSHOT_FILE" {
+			return snap
+		}
+		return ""
+	})
+	if diags.HasError() || data == nil || !data.session.Offline() {
+		t.Fatalf("snapshot from PULLPATH_SNAPSHOT_FILE: %v", diags)
+	}
+
+	// A conflict that involves the environment is caught at configure time,
+	// on the argument.
+	_, diags = configure(m, "v", func(k string) string {
+		if k == "PULLPATH_RECORD_FILE" {
+			return filepath.Join(t.TempDir(), "rec.json")
+		}
+		return ""
+	})
+	assertAttributeError(t, diags, "snapshot_file", "are both set")
+
+	// Live mode without any credential configured: configure succeeds
+	// (the Azure CLI is the lazy default) and creates no credential.
+	data, diags = configure(nullModel(), "v", noEnv)
+	if diags.HasError() || data.session == nil || data.session.Offline() {
+		t.Fatalf("live configuration: %v", diags)
+	}
+
+	bad := nullModel()
+	bad.SubscriptionID = types.StringValue("my-subscription")
+	bad.ClientCertificatePassword = types.StringValue("pw")
+	_, diags = configure(bad, "v", noEnv)
+	assertAttributeError(t, diags, "subscription_id", "is not a subscription id")
+	assertAttributeError(t, diags, "client_certificate_password", "client_certificate_path")
+}
+
+func assertAttributeError(t *testing.T, diags diag.Diagnostics, attr, contains string) {
+	t.Helper()
+	for _, d := range diags.Errors() {
+		wp, ok := d.(diag.DiagnosticWithPath)
+		if ok && wp.Path().Equal(path.Root(attr)) && strings.Contains(d.Detail(), contains) {
+			return
+		}
+	}
+	t.Errorf("no error on %s containing %q in %v", attr, contains, diags)
+}
+
+func TestArgumentOf(t *testing.T) {
+	tests := map[string]string{
+		"oidc_token_file_path (ARM_OIDC_TOKEN_FILE_PATH): file x does not exist":    "oidc_token_file_path",
+		"oidc_token (ARM_OIDC_TOKEN) is set":                                        "oidc_token",
+		`ARM_USE_CLI="yes" is not a boolean (it sets use_cli): set it to true`:      "use_cli",
+		"snapshot_file: broken":                                                     "snapshot_file",
+		"no Azure authentication method is enabled: use_cli (ARM_USE_CLI) is false": "",
+		"subscription_idx is not an argument":                                       "",
+	}
+	for msg, want := range tests {
+		if got := argumentOf(msg); got != want {
+			t.Errorf("argumentOf(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	diags := configDiagnostics(errors.Join(errors.New("tenant_id (ARM_TENANT_ID) \"x y\" is not a tenant"), errors.New("something general")))
+	if len(diags) != 2 {
+		t.Fatalf("want 2 diagnostics, got %v", diags)
+	}
+	if _, ok := diags[0].(diag.DiagnosticWithPath); !ok {
+		t.Error("the tenant error must be on its attribute")
+	}
+	if _, ok := diags[1].(diag.DiagnosticWithPath); ok {
+		t.Error("a general error has no attribute")
+	}
+}
+
+func TestDescribeReadFailure(t *testing.T) {
+	id := tSpoke
+	respErr := func(status int, code string) error {
+		return &azcore.ResponseError{StatusCode: status, ErrorCode: code}
+	}
+	tests := []struct {
+		name          string
+		err           error
+		gaps          model.Gaps
+		wantSummary   string
+		wantInDetails []string
+	}{
+		{"403 from the error", respErr(http.StatusForbidden, "AuthorizationFailed"), nil,
+			"Permission denied reading the virtual network",
+			[]string{"needs Microsoft.Network/virtualNetworks/read", "(rg-spoke)", string(id)}},
+		{"403 from the reader's gap keeps its permission", respErr(http.StatusForbidden, "AuthorizationFailed"),
+			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Custom/action", Detail: "HTTP 403 X"}},
+			"Permission denied reading the virtual network", []string{"needs Custom/action", "HTTP 403 X"}},
+		{"404", respErr(http.StatusNotFound, "ResourceNotFound"), nil,
+			"The virtual network does not exist", []string{"Azure has no virtual network", "name (vnet-spoke)", "HTTP 404 ResourceNotFound"}},
+		{"throttled", respErr(http.StatusTooManyRequests, "TooManyRequests"), nil,
+			"Could not read the virtual network", []string{"kept failing after retries", "HTTP 429 TooManyRequests"}},
+		{"timeout", fmt.Errorf("reading: %w", context.DeadlineExceeded), nil,
+			"Timed out reading the virtual network", []string{"(2m0s)", "timeouts { read"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gaps := tt.gaps
+			if gaps == nil {
+				gaps = model.Gaps{}
+			}
+			d := readFailure(path.Root("virtual_network_id"), "virtual network", id, tt.err, gaps, 2*time.Minute)
+			if d.Summary() != tt.wantSummary {
+				t.Errorf("summary = %q, want %q", d.Summary(), tt.wantSummary)
+			}
+			for _, w := range tt.wantInDetails {
+				if !strings.Contains(d.Detail(), w) {
+					t.Errorf("detail %q does not contain %q", d.Detail(), w)
+				}
+			}
+			if wp, ok := d.(diag.DiagnosticWithPath); !ok || !wp.Path().Equal(path.Root("virtual_network_id")) {
+				t.Error("the diagnostic must be on virtual_network_id")
+			}
+		})
+	}
+}
+
+func TestReadPermission(t *testing.T) {
+	if !strings.Contains(roleHint("Microsoft.Network/virtualNetworks/listDnsResolvers/action"), "Reader role does not include it") ||
+		!strings.Contains(roleHint("Microsoft.Network/virtualNetworks/read"), "built-in Reader role") {
+		t.Error("roleHint")
+	}
+	for id, want := range map[model.ResourceID]string{
+		tSpoke:                "Microsoft.Network/virtualNetworks/read",
+		tSpoke + "/subnets/s": "Microsoft.Network/virtualNetworks/subnets/read",
+		tSub + "/resourceGroups/MC/providers/Microsoft.Compute/virtualMachineScaleSets/v/virtualMachines/0/networkInterfaces/n": "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read",
+		"not-an-id": "",
+	} {
+		if got := readPermission(id); got != want {
+			t.Errorf("readPermission(%s) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{5 * time.Minute: "5m", 10 * time.Minute: "10m", 90 * time.Second: "1m30s", time.Hour: "60m"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
