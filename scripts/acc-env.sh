@@ -20,8 +20,9 @@
 #  - CHECKPOINT_DISABLE=1: the harness sets it for its own process anyway; set
 #    here too so anything else run from this shell stays offline.
 #  - TF_CLI_CONFIG_FILE: a fixed, existing CLI config (no ~/.terraformrc or
-#    ~/.tofurc of the user; OpenTofu warns on stderr/stdout about a missing
-#    file, which breaks the harness's version parsing).
+#    ~/.tofurc of the user). When TF_CLI_CONFIG_FILE names a missing file,
+#    OpenTofu prints a warning on stdout before `tofu version` output, and the
+#    harness fails with "unable to parse version".
 #  - TF_ACC_PROVIDER_NAMESPACE / TF_ACC_PROVIDER_HOST (OpenTofu only): the
 #    harness writes `required_providers { pullpath = { source =
 #    "<host>/<namespace>/pullpath" } }` into every test config that has no

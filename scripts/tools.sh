@@ -81,7 +81,7 @@ _go_install() {
 	_log "installing $pkg@$ver (go install; first time takes a few minutes)"
 	local start=$SECONDS
 	# Run outside any module so the project's go.mod and GOFLAGS play no part.
-	(cd "$tmp" && GOFLAGS= GOBIN="$tmp" go install "$pkg@$ver" >&2) ||
+	(cd "$tmp" && GOFLAGS='' GOBIN="$tmp" go install "$pkg@$ver" >&2) ||
 		{ rm -rf "$tmp"; _die "go install $pkg@$ver failed"; }
 	mkdir -p "$bindir"
 	mv -f "$tmp/$name" "$bindir/$name"
@@ -111,7 +111,7 @@ _tofu_build() {
 
 	local start=$SECONDS moddir
 	_log "building OpenTofu v$TOFU_VERSION from source (cold: about 10 minutes on 2 cores)"
-	moddir="$(cd "$cache" && GOFLAGS= go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" |
+	moddir="$(cd "$cache" && GOFLAGS='' go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" |
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
 	[[ -n "$moddir" && -f "$moddir/go.mod" ]] || _die "go mod download of opentofu v$TOFU_VERSION failed"
 
@@ -136,7 +136,7 @@ _tofu_build() {
 	local tmpbin="$out.tmp.$$"
 	# version.dev=no drops the "-dev" suffix, as OpenTofu's release build does;
 	# the version string then equals the release ("OpenTofu v1.12.6").
-	if ! (cd "$src" && GOFLAGS= go build \
+	if ! (cd "$src" && GOFLAGS='' go build \
 		-ldflags "-X github.com/opentofu/opentofu/version.dev=no" \
 		-o "$tmpbin" ./cmd/tofu >&2); then
 		rm -f "$tmpbin"

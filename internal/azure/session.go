@@ -31,6 +31,7 @@ type Session struct {
 	requests atomic.Int64
 
 	recorder   *snapshot.Recorder // nil unless recording
+	replay     *snapshot.Replay   // nil unless offline
 	recordPath string
 	flushMu    sync.Mutex // one Flush at a time, so the last write has everything
 }
@@ -67,7 +68,7 @@ func NewSession(cfg Config) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", argRef(argSnapshotFile), err)
 		}
-		transport = replay
+		transport, s.replay = replay, replay
 		// The SDK's bearer policy insists on a credential; this one holds
 		// a fixed dummy token. No source built from cfg is ever called.
 		credential = func() (azcore.TokenCredential, error) { return staticCredential{}, nil }

@@ -89,4 +89,5 @@ var Permissions = map[string]string{
 
 	// Microsoft.Authorization.
 	"RoleAssignmentsClient.NewListForScopePager (GET {scope}/providers/Microsoft.Authorization/roleAssignments)": permRoleAssignmentRead,
+	"RoleDefinitionsClient.GetByID (GET {roleDefinitionId})":                                                     permRoleDefinitionRead,
 }

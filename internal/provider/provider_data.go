@@ -90,7 +90,9 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 		return nil, ctx, noop
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
-	return &readRun{session: b.data.session, reader: gather.New(b.data.session.Clients), timeout: timeout}, ctx, cancel
+	reader := gather.New(b.data.session.Clients)
+	reader.SetConcurrency(readConcurrency())
+	return &readRun{session: b.data.session, reader: reader, timeout: timeout}, ctx, cancel
 }
 
 // finish writes the recording (record_file), which must happen after every
@@ -99,6 +101,7 @@ func (r *readRun) finish(diags *diag.Diagnostics) {
 	if r == nil {
 		return
 	}
+	writeBenchStats(r.session)
 	if err := r.session.Flush(); err != nil {
 		diags.AddError("Could not write the recording",
 			fmt.Sprintf("The data source read Azure, but writing what it read to record_file failed: %v. "+

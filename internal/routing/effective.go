@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -85,7 +86,16 @@ func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
 func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []netip.Prefix) (*Computed, error) {
 	sub := net.Subnet(subnetID)
 	if sub == nil {
-		return nil, &GapError{gapFor(net, subnetID, model.GapNotFound, "the subnet was not read")}
+		missing := subnetID
+		if _, ok := net.Gaps.Lookup(subnetID); !ok {
+			if _, ok := net.Gaps.Lookup(subnetID.Parent()); ok {
+				// Absent because its VNet could not be read (the reader
+				// records that gap on the VNet, with the permission it
+				// needed): that read is the missing evidence.
+				missing = subnetID.Parent()
+			}
+		}
+		return nil, &GapError{gapFor(net, missing, model.GapNotFound, "the subnet was not read")}
 	}
 	vnetID := vnetOfSubnet(net, subnetID)
 	vnet := net.VNet(vnetID)
@@ -160,6 +170,7 @@ func propagatedGatewayRoutes(net *model.Network, links []gatewayLink) ([]model.R
 		}
 		routes, g := gatewayRoutes(net, l.gw)
 		gaps = append(gaps, g...)
+		out = slices.Grow(out, len(routes))
 		for _, r := range routes {
 			if !seen[r.Prefix] {
 				seen[r.Prefix] = true

@@ -92,8 +92,9 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 	if len(gw.PrivateIPs) > 0 {
 		nextHop = gw.PrivateIPs[0]
 	}
-	seen := map[netip.Prefix]bool{}
-	var out []model.Route
+	n := len(gw.Learned) + len(gw.StaticPrefixes)
+	seen := make(map[netip.Prefix]bool, n)
+	out := make([]model.Route, 0, n)
 	add := func(p netip.Prefix, origin string) {
 		p = p.Masked()
 		if !p.IsValid() || seen[p] || coveredBySpace(gwSpace, p) {
@@ -110,11 +111,24 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 		gaps = append(gaps, scopedGap{gap: gapFor(net, gw.ID, model.GapUnavailable,
 			fmt.Sprintf("the learned routes of gateway %s (getLearnedRoutes) were not read", gw.Name)), bgpOnly: true})
 	}
+	// Thousands of learned routes share a handful of (peer, origin) pairs:
+	// their origin text is formatted once per pair.
+	type peerOrigin struct {
+		peer   netip.Addr
+		origin string
+	}
+	origins := map[peerOrigin]string{}
 	for _, lr := range gw.Learned {
 		if strings.EqualFold(lr.Origin, "Network") {
 			continue
 		}
-		add(lr.Prefix, fmt.Sprintf("gateway %s (learned from %s, %s)", gw.Name, lr.SourcePeer, lr.Origin))
+		k := peerOrigin{lr.SourcePeer, lr.Origin}
+		o, ok := origins[k]
+		if !ok {
+			o = fmt.Sprintf("gateway %s (learned from %s, %s)", gw.Name, lr.SourcePeer, lr.Origin)
+			origins[k] = o
+		}
+		add(lr.Prefix, o)
 	}
 	if !gw.StaticPrefixesKnown && len(gw.StaticPrefixes) == 0 {
 		gaps = append(gaps, scopedGap{gap: gapFor(net, gw.ID, model.GapUnavailable,

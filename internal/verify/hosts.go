@@ -165,3 +165,15 @@ func sortedUnique(in []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// HostNames returns every hostname a pull touches, as verification will
+// check them (pullHosts): for an Azure Container Registry the login server,
+// regional and data endpoints (or the storage wildcard), else the declared
+// hosts. Gather uses it to know which DNS names to look for.
+func (f *Facts) HostNames() []string {
+	var out []string
+	for _, h := range f.pullHosts() {
+		out = append(out, h.Name)
+	}
+	return out
+}

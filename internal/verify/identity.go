@@ -239,3 +239,11 @@ func sortedAssignments(in []model.RoleAssignment) []model.RoleAssignment {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
 	return out
 }
+
+// KnownRole reports whether verification judges the role definition id
+// (…/roleDefinitions/{guid}, or the bare GUID) by its well-known built-in
+// permissions, so that gather need not read its definition.
+func KnownRole(roleDefinitionID model.ResourceID) bool {
+	_, ok := builtinRoles[strings.ToLower(roleDefinitionID.Name())]
+	return ok
+}

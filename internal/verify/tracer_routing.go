@@ -9,6 +9,7 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
+	"github.com/pullpath/terraform-provider-pullpath/internal/security"
 )
 
 // publicStandIn stands for an Internet address Resource Manager does not
@@ -30,6 +31,7 @@ type RoutingTracer struct {
 	opts    routing.Options
 	net     *model.Network
 	engines map[netip.Addr]*routing.Engine // by flow source address
+	spaces  spaceMemo                      // VirtualNetwork tag space by VNet
 }
 
 // NewRoutingTracer returns a tracer with the route engine's options
@@ -50,8 +52,15 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		dst = publicStandIn
 	}
 	source, nic := poolSource(q, n)
-	engine := t.engine(n, source)
-	res := engine.Trace(q.SubnetID, dst)
+	// One engine for every flow: its computed route tables do not depend on
+	// the source address, which TraceFrom takes per flow.
+	engine := t.engine(n, netip.Addr{})
+	var res routing.Result
+	if source.IsValid() {
+		res = engine.TraceFrom(q.SubnetID, source, dst)
+	} else {
+		res = engine.Trace(q.SubnetID, dst)
+	}
 
 	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps}
 	out.Hops = res.Path()
@@ -65,6 +74,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 			out.Source = RouteSourceEffective
 		}
 	}
+	checkSecurity(n, q, res, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
 	if q.Public {
 		hidePublicStandIn(&out)
 	}

@@ -1,0 +1,82 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gather_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+// largeFacts gathers, once and without simulated latency, the facts of the
+// large benchmark topology of issue 6 (20 pools on 5 subnets in 3 spokes,
+// 10,000 learned BGP routes, 4 replicas).
+func largeFacts(tb testing.TB) verify.Facts {
+	tb.Helper()
+	topo, err := gentopo.Generate(gentopo.Defaults())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := snapshot.Parse(topo.Snapshot)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	replay, err := snapshot.NewReplay(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := gather.New(azure.NewClients(azure.Options{
+		Transport:  replay,
+		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
+		Retry:      policy.RetryOptions{MaxRetries: -1},
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f, err := r.VerificationFacts(ctx, gather.VerificationRequest{
+		ClusterID: model.ResourceID(topo.ClusterID), RegistryID: model.ResourceID(topo.RegistryID)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkVerifyLargeTopology times verify.Run (evaluation only, no I/O)
+// on the large generated topology. Target: ≤ 50 ms per op.
+func BenchmarkVerifyLargeTopology(b *testing.B) {
+	f := largeFacts(b)
+	if res := verify.Run(f); res.Verdict != model.Reachable {
+		b.Fatalf("verdict %s\n%s", res.Verdict, res.Summary)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		verify.Run(f)
+	}
+}
+
+func TestLargeTopologyIsReachable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large topology")
+	}
+	res := verify.Run(largeFacts(t))
+	if res.Verdict != model.Reachable {
+		t.Fatalf("verdict %s\n%s", res.Verdict, res.Summary)
+	}
+	for _, fd := range res.Findings {
+		if fd.Severity != model.SeverityInfo {
+			t.Errorf("finding above info: %s %s: %s", fd.Severity, fd.Code, fd.Message)
+		}
+	}
+}

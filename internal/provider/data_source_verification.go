@@ -1,0 +1,366 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*verificationDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*verificationDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
+)
+
+func init() { extraDataSources = append(extraDataSources, NewVerificationDataSource) }
+
+// Resource types of the verification's ids.
+const (
+	clusterType = "Microsoft.ContainerService/managedClusters"
+	subnetType  = "Microsoft.Network/virtualNetworks/subnets"
+)
+
+// NewVerificationDataSource is pullpath_verification: the whole check.
+func NewVerificationDataSource() datasource.DataSource { return &verificationDataSource{} }
+
+type verificationDataSource struct{ dataSourceBase }
+
+// verificationModel is the data source's configuration and state. The
+// arguments are framework values, so that ValidateConfig sees unknown
+// values (attributes of resources created in the same run) as what they are.
+type verificationModel struct {
+	ClusterID           types.String   `tfsdk:"cluster_id"`
+	NodeSubnetIDs       types.List     `tfsdk:"node_subnet_ids"`
+	NodePools           types.Set      `tfsdk:"node_pools"`
+	RegistryID          types.String   `tfsdk:"registry_id"`
+	Registry            types.Object   `tfsdk:"registry"`
+	Enforce             types.Bool     `tfsdk:"enforce"`
+	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
+	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	Verdict   types.String `tfsdk:"verdict"`
+	Reachable types.Bool   `tfsdk:"reachable"`
+	Findings  types.List   `tfsdk:"findings"`
+	Paths     types.List   `tfsdk:"paths"`
+	Summary   types.String `tfsdk:"summary"`
+	Stats     types.Object `tfsdk:"stats"`
+}
+
+// registryBlockModel is the `registry` block.
+type registryBlockModel struct {
+	Hosts     types.List `tfsdk:"hosts"`
+	Addresses types.Map  `tfsdk:"addresses"`
+}
+
+func (d *verificationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_verification"
+}
+
+// verificationDescription is the data source's description: what it
+// proves, how it fails, and what an unknown input means.
+const verificationDescription = "Proves, from what Azure Resource Manager shows, that every node pool can pull its images " +
+	"from the registry: for every node pool × every hostname a pull touches (login server, then the data endpoint of every " +
+	"region the login server redirects to, or the declared hosts), it follows the chain a freshly created node takes — the " +
+	"node's own resolver and the private DNS zones it sees, the route there and back (route tables, peerings, gateways, " +
+	"appliances, security rules), the private endpoint's approval, the TLS name, and the kubelet identity's pull role — and " +
+	"reports each broken link as a finding addressed to the owner who must act (codes of the public catalogue). No traffic " +
+	"is sent: a probe from a CI runner proves nothing about a node.\n\n" +
+	"With `enforce = true` (the default) any `error` finding fails the plan with one diagnostic grouped by owner; " +
+	"warnings become warning diagnostics. Evidence the provider cannot read (403, 404, throttling) never counts as " +
+	"reachable: the verdict is then `unverified` with an `EVIDENCE_*` finding that names the resource and the permission, " +
+	"and fails the plan only with `fail_on_unverified = true`.\n\n" +
+	"**Unknown inputs.** When an argument depends on a resource created or changed in the same run (a new cluster's id, " +
+	"a subnet created with it), Terraform and OpenTofu cannot read the data source at plan time: they read it during " +
+	"apply, after that resource exists, so the plan shows the attributes as known after apply and cannot fail on a " +
+	"finding. An error then fails the apply — after the cluster was created. To keep the verification from blocking the " +
+	"apply that creates the cluster, use it from a `check` block (reported after every plan and apply, never blocking), " +
+	"or in a `lifecycle { postcondition }` of a resource that depends on the cluster, with `enforce = false`, so that " +
+	"the next plan fails until the findings are fixed."
+
+func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computedStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: verificationDescription,
+		Attributes: map[string]schema.Attribute{
+			"cluster_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Resource id of the AKS cluster whose node pools pull. The provider reads its pools " +
+					"(System and User, at zero nodes too), their subnets, scale sets and NICs, and the kubelet identity " +
+					"(`identityProfile.kubeletidentity`) the nodes pull with. Exactly one of `cluster_id` and `node_subnet_ids`.",
+				Validators: []validator.String{validators.ResourceID(clusterType)},
+			},
+			"node_subnet_ids": schema.ListAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Subnet ids for nodes that are not (yet) an AKS cluster: each subnet is checked as one " +
+					"pool named after it, with routes and DNS but without a pull identity. Exactly one of `cluster_id` and " +
+					"`node_subnet_ids`.",
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.UniqueValues(),
+					listvalidator.ValueStringsAre(validators.ResourceID(subnetType)),
+				},
+			},
+			"node_pools": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Names of the cluster's node pools to check; default: every pool. A pool that can host " +
+					"the workload and is left out can still break a rollout. A name the cluster does not have is reported " +
+					"as `EVIDENCE_NOT_FOUND`. Only with `cluster_id`.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
+						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+				},
+			},
+			"registry_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Resource id of the Azure Container Registry. The provider derives every hostname a " +
+					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
+					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`.",
+				Validators: []validator.String{validators.ResourceID(registryType)},
+			},
+			"enforce": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "When true (the default), any `error` finding fails the read, and so the plan, with one " +
+					"diagnostic a person reads top to bottom: grouped by owner, each finding with node pool, host, message " +
+					"and remediation. Warnings become warning diagnostics. When false, nothing fails: use the attributes " +
+					"(in a `check` block or a postcondition).",
+			},
+			"fail_on_unverified": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "When true (default false) and `enforce` is true, verdict `unverified` fails the plan " +
+					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
+					"whose forwarding cannot be read) must not pass silently.",
+			},
+			"zone_subscription_ids": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Further subscriptions (GUIDs) to search for private DNS zones, for example a central " +
+					"connectivity subscription. Always searched: the cluster's (or node subnets'), the registry's and its " +
+					"private endpoints' subscriptions, and the zones the private endpoints' DNS zone groups name, wherever " +
+					"they are.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
+				},
+			},
+
+			"verdict": computedStr("`reachable` (every node pool can pull every hostname), `unreachable` (at least one " +
+				"`error` finding) or `unverified` (no error, but evidence is missing or cannot be read: an `evidence` " +
+				"warning or a finding marked unverifying in the catalogue). Never `reachable` by default."),
+			"reachable": schema.BoolAttribute{Computed: true, MarkdownDescription: "True exactly when `verdict` is `reachable`."},
+			"findings": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "Every conclusion, errors first, then by code, node pool and hostname; one per cause, " +
+					"pool and hostname. Codes are a public contract (never renamed) to match on in `check` blocks and " +
+					"postconditions.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
+					"severity": computedStr("`error`, `warning` or `info`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
+						"`tls_identity`, `coverage` or `evidence`."),
+					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
+					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
+						"the finding is about every pool."),
+					"endpoint": computedStr("The hostname (or DNS server address) the finding is about; may be empty."),
+					"resource_id": computedStr("The resource to change, or the one that could not be read; may be " +
+						"empty."),
+					"message":     computedStr("What is wrong, with the concrete names, addresses and prefixes."),
+					"remediation": computedStr("What to change, and what will not help."),
+				}},
+			},
+			"paths": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "One object per node pool × hostname, pools by name, hostnames in the order a pull uses them.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"node_pool": computedStr("The node pool."),
+					"host":      computedStr("The hostname."),
+					"address": computedStr("The address the nodes connect to; empty when the name does not resolve, " +
+						"resolves to a public address Resource Manager does not know, or cannot be determined."),
+					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
+						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
+					"route_source": computedStr("`effective` (a NIC's effective route table) or `computed` (from " +
+						"configuration: scale-set instances and pools at zero nodes have no effective-route API)."),
+					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
+						"The route from the node subnet to the address: one element per routing decision (the subnet " +
+						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
+						"node subnet to the destination. Empty when the path stopped before routing."},
+					"verdict": computedStr("The verdict of this path alone."),
+				}},
+			},
+			"summary": computedStr("A human-readable report: the verdict, the paths table with each path's lookup and " +
+				"route, then the findings grouped by owner. Handy as an `output`."),
+			"stats": schema.SingleNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "What the read cost.",
+				Attributes: map[string]schema.Attribute{
+					"arm_requests": schema.Int64Attribute{Computed: true, MarkdownDescription: "HTTP requests sent to " +
+						"Azure Resource Manager (or answered by the snapshot) for this read, retries, pages and polls included."},
+					"duration_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "Wall-clock time of the read " +
+						"in milliseconds."},
+				},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"registry": schema.SingleNestedBlock{
+				MarkdownDescription: "A registry other than Azure Container Registry (Harbor, Artifactory, Nexus, a " +
+					"registry on-premises). Exactly one of `registry_id` and `registry`. The pull identity is not checked: " +
+					"its credentials are not in Azure Resource Manager.",
+				Attributes: map[string]schema.Attribute{
+					"hosts": schema.ListAttribute{
+						// Required in the block, checked in ValidateConfig: the
+						// framework would demand a Required attribute of a
+						// single nested block even when the block is absent.
+						Optional:    true,
+						ElementType: types.StringType,
+						MarkdownDescription: "Every hostname a pull touches, in order: login, auth realm, blob or " +
+							"redirect hosts. Required in the block. Names only: no scheme, port, path or wildcard.",
+						Validators: []validator.List{
+							listvalidator.SizeAtLeast(1),
+							listvalidator.UniqueValues(),
+							listvalidator.ValueStringsAre(hostnameValidator{}),
+						},
+					},
+					"addresses": schema.MapAttribute{
+						Optional:    true,
+						ElementType: types.StringType,
+						MarkdownDescription: "Addresses (host → IP) of hosts that no Azure private DNS zone resolves, " +
+							"such as names served by an on-premises DNS server. Keys must be among `hosts`.",
+						Validators: []validator.Map{
+							mapvalidator.SizeAtLeast(1),
+							mapvalidator.KeysAre(hostnameValidator{}),
+							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+						},
+					},
+				},
+			},
+			"timeouts": timeoutsBlock(ctx),
+		},
+	}
+}
+
+func (d *verificationDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("cluster_id"), path.MatchRoot("node_subnet_ids")),
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("registry_id"), path.MatchRoot("registry")),
+		datasourcevalidator.Conflicting(path.MatchRoot("node_pools"), path.MatchRoot("node_subnet_ids")),
+	}
+}
+
+// ValidateConfig checks what the attribute validators cannot: that every
+// key of registry.addresses is one of registry.hosts, and that
+// fail_on_unverified has an effect. Unknown values are skipped (they are
+// checked again once known, when the data source is read).
+func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m verificationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.FailOnUnverified.ValueBool() && !m.Enforce.IsNull() && !m.Enforce.IsUnknown() && !m.Enforce.ValueBool() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("fail_on_unverified"), "fail_on_unverified has no effect with enforce = false",
+			"With enforce = false nothing fails the plan, so fail_on_unverified = true changes nothing. Set enforce = true "+
+				"(the default) to fail on unverified verdicts, or remove fail_on_unverified.")
+	}
+	block, known := registryBlock(ctx, m.Registry, &resp.Diagnostics)
+	if !known || block == nil {
+		return
+	}
+	if block.Hosts.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Missing registry hosts",
+			"The registry block needs hosts: every hostname a pull touches (login, auth realm, blob or redirect hosts). "+
+				"For an Azure Container Registry use registry_id instead of the block.")
+		return
+	}
+	hosts, hostsKnown := knownStrings(ctx, block.Hosts)
+	addrs, addrsKnown := knownStringMap(ctx, block.Addresses)
+	if !hostsKnown || !addrsKnown {
+		return
+	}
+	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
+	}
+}
+
+func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	started := time.Now()
+	var m verificationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q, diags := verificationRequest(ctx, m)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer cancel()
+	if run == nil {
+		return
+	}
+	defer run.finish(&resp.Diagnostics)
+
+	ctx, requests := azure.CountRequests(ctx)
+	facts, err := run.reader.VerificationFacts(ctx, q)
+	if err != nil {
+		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout))
+		return
+	}
+	res := verify.Run(facts)
+
+	enforce := m.Enforce.IsNull() || m.Enforce.ValueBool()
+	failOnUnverified := !m.FailOnUnverified.IsNull() && m.FailOnUnverified.ValueBool()
+	m.Enforce, m.FailOnUnverified = types.BoolValue(enforce), types.BoolValue(failOnUnverified)
+	state, diags := verificationState(ctx, res, requests(), time.Since(started))
+	resp.Diagnostics.Append(diags...)
+	m.Verdict, m.Reachable, m.Findings, m.Paths, m.Summary, m.Stats =
+		state.Verdict, state.Reachable, state.Findings, state.Paths, state.Summary, state.Stats
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(enforcementDiagnostics(res, enforce, failOnUnverified)...)
+}
+
+// verificationFailedSummary and verificationFailedDetail describe a read
+// that could not finish: the read timeout, or a cancelled run.
+func verificationFailedSummary(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "Timed out verifying the pull path"
+	}
+	return "Could not verify the pull path"
+}
+
+func verificationFailedDetail(err error, timeout time.Duration) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Sprintf("Reading what the pull path depends on did not finish within the read timeout (%s), so nothing "+
+			"can be concluded. Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) "+
+			"in the provider log (TF_LOG=DEBUG).", timeout)
+	}
+	return fmt.Sprintf("The verification stopped before it could conclude anything: %v.", err)
+}
