@@ -68,7 +68,7 @@ tofu="$(bash scripts/tools.sh tofu)"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/pullpath-bench-e2e.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
-banner "(b) end-to-end plan through $("$tofu" version | head -n 1)"
+banner "(b) end-to-end plan through $(TF_CLI_CONFIG_FILE="$(bash scripts/tools.sh cli-config)" "$tofu" version | head -n 1)"
 rc="$(bash scripts/dev-overrides.sh "$tmp/dev")"
 mapfile -t ids < <(go run ./internal/cmd/gentopo -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}" \
 	-replicas "${REPLICAS:-4}" -bgp-routes "${BGP_ROUTES:-10000}" -dns-zones "${DNS_ZONES:-1}" \

@@ -104,8 +104,8 @@ func factory[T any](c *Clients, kind, subscription string, create func(string, a
 	key := kind + "/" + strings.ToLower(subscription)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f, ok := c.factories[key]; ok {
-		return f.(T), nil
+	if f, ok := c.factories[key].(T); ok {
+		return f, nil
 	}
 	cred, err := c.Credential()
 	if err != nil {

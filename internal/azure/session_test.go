@@ -385,9 +385,11 @@ func TestCountRequestsNested(t *testing.T) {
 	inner, innerCount := CountRequests(outer)
 	for _, ctx := range []context.Context{t.Context(), outer, inner, inner} {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://management.azure.com/x", nil)
-		if _, err := tr.Do(req); err != nil {
+		resp, err := tr.Do(req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		_ = resp.Body.Close()
 	}
 	if total.Load() != 4 || outerCount() != 3 || innerCount() != 2 {
 		t.Errorf("total %d, outer %d, inner %d; want 4, 3, 2", total.Load(), outerCount(), innerCount())

@@ -620,10 +620,10 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 		func() { n, _ = r.Network(ctx, seeds) },
 		func() { r.prefetchPoolDNS(ctx, pools) },
 	)
-	parallel(
-		func() { r.IncludeNICs(ctx, n, nics, true) },
-		func() { r.IncludeSecurityGroups(ctx, n, nsgs) },
-	)
+	// One after the other: each fans out on its own, and both write n
+	// under locks of their own.
+	r.IncludeNICs(ctx, n, nics, true)
+	r.IncludeSecurityGroups(ctx, n, nsgs)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
 	return n, disc

@@ -17,7 +17,7 @@ import (
 // offers no effective route table for (scale-set instance NICs); their
 // routes must be computed from the configuration. No gap is recorded: it
 // is not a failed read.
-var ErrNoEffectiveRouteAPI = errors.New("Azure has no effective route table API for scale-set instance network interfaces")
+var ErrNoEffectiveRouteAPI = errors.New("scale-set instance network interfaces have no effective route table API in Azure")
 
 // gatewaySubnetName is the subnet a VNet's VPN/ExpressRoute gateway lives in.
 const gatewaySubnetName = "GatewaySubnet"

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/authorization/armauthorization/v2"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerregistry/armcontainerregistry/v2"
@@ -39,7 +40,7 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 		if err != nil {
 			return nil, err
 		}
-		resp, err := f.NewRegistriesClient().Get(runtime.WithCaptureResponse(ctx, &rawResp), a.ResourceGroup, a.Names[0], nil)
+		resp, err := f.NewRegistriesClient().Get(policy.WithCaptureResponse(ctx, &rawResp), a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
 			r.fail(id, permRegistryRead, err)

@@ -434,7 +434,7 @@ func (e *evaluator) prefix(name, p string, ep Endpoint) fact {
 // contained: yes when every endpoint prefix lies in the set, no when none
 // overlaps it, unknown (keyed by label) otherwise.
 func contained(name, label string, ep, set []netip.Prefix) fact {
-	all, any := true, false
+	all, anyIn := true, false
 	for _, e := range ep {
 		in, over := false, false
 		for _, s := range set {
@@ -446,12 +446,12 @@ func contained(name, label string, ep, set []netip.Prefix) fact {
 			}
 		}
 		all = all && in
-		any = any || over
+		anyIn = anyIn || over
 	}
 	switch {
 	case all:
 		return fact{t: yes}
-	case !any:
+	case !anyIn:
 		return fact{t: no}
 	}
 	return fact{t: unknown, key: name + ":" + label, tag: label + " (covers only part of the " + name + " prefixes)"}
