@@ -92,20 +92,9 @@ func differentRegion(a, b string) bool {
 // RouteTable reads a route table with its routes.
 func (r *Reader) RouteTable(ctx context.Context, id model.ResourceID) (*model.RouteTable, error) {
 	return read(r, "routetable", id, permRouteTableRead, func() (*model.RouteTable, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "routeTables")
-		if err != nil {
-			return nil, err
-		}
-		f, err := r.clients.Network(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewRouteTablesClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
+		resp, err := networkGet(ctx, r, id, "routeTables", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.RouteTablesClientGetResponse, error) {
+			return f.NewRouteTablesClient().Get(ctx, rg, name, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -118,25 +107,36 @@ func (r *Reader) RouteTable(ctx context.Context, id model.ResourceID) (*model.Ro
 // real answers.)
 func (r *Reader) SecurityGroup(ctx context.Context, id model.ResourceID) (*model.SecurityGroup, error) {
 	return read(r, "nsg", id, permNSGRead, func() (*model.SecurityGroup, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "networkSecurityGroups")
-		if err != nil {
-			return nil, err
-		}
-		f, err := r.clients.Network(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewSecurityGroupsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
+		resp, err := networkGet(ctx, r, id, "networkSecurityGroups", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.SecurityGroupsClientGetResponse, error) {
+			return f.NewSecurityGroupsClient().Get(ctx, rg, name, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
 		return securityGroupFromSDK(&resp.SecurityGroup)
 	})
+}
+
+// networkGet is one GET of a top-level Microsoft.Network resource: typed id
+// check, the subscription's clients, and the call held within the Reader's
+// concurrency bound (released as soon as the answer is in, so that nested
+// reads cannot deadlock).
+func networkGet[T any](ctx context.Context, r *Reader, id model.ResourceID, resourceType string, get func(f *armnetwork.ClientFactory, resourceGroup, name string) (T, error)) (T, error) {
+	var zero T
+	a, err := parseTyped(id, "Microsoft.Network", resourceType)
+	if err != nil {
+		return zero, err
+	}
+	f, err := r.clients.Network(a.Subscription)
+	if err != nil {
+		return zero, err
+	}
+	release, err := r.acquire(ctx)
+	if err != nil {
+		return zero, err
+	}
+	defer release()
+	return get(f, a.ResourceGroup, a.Names[0])
 }
 
 // NIC reads a network interface: a standalone one
