@@ -13,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/benchutil"
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -61,9 +62,11 @@ func BenchmarkVerifyLargeTopology(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	clock := benchutil.Start()
 	for b.Loop() {
 		verify.Run(f)
 	}
+	clock.ReportCPUPerOp(b)
 }
 
 func TestLargeTopologyIsReachable(t *testing.T) {

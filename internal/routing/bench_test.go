@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"testing"
-	"time"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/benchutil"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -32,7 +32,7 @@ func BenchmarkLookup10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPUTime()
+	clock := benchutil.Start()
 	found := 0
 	for i := 0; i < b.N; i++ {
 		if _, ok := tab.Lookup(addrs[i&4095]); ok {
@@ -43,15 +43,7 @@ func BenchmarkLookup10k(b *testing.B) {
 	if found == 0 {
 		b.Fatal("no route found")
 	}
-	reportRate(b, cpu0, "lookups")
-}
-
-// reportRate reports operations per wall second and per CPU second.
-func reportRate(b *testing.B, cpu0 time.Duration, unit string) {
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), unit+"/s")
-	if cpu := processCPUTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(b.N)/cpu.Seconds(), unit+"/cpu-s")
-	}
+	clock.ReportRate(b, "lookups")
 }
 
 func BenchmarkLookup10kIPv6(b *testing.B) {
@@ -72,12 +64,12 @@ func BenchmarkLookup10kIPv6(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPUTime()
+	clock := benchutil.Start()
 	for i := 0; i < b.N; i++ {
 		tab.Lookup(addrs[i&4095])
 	}
 	b.StopTimer()
-	reportRate(b, cpu0, "lookups")
+	clock.ReportRate(b, "lookups")
 }
 
 func BenchmarkNewTable10k(b *testing.B) {
@@ -105,10 +97,10 @@ func BenchmarkTraceHubSpoke(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPUTime()
+	clock := benchutil.Start()
 	for i := 0; i < b.N; i++ {
 		e.Trace(h.aks.ID, dsts[i%len(dsts)])
 	}
 	b.StopTimer()
-	reportRate(b, cpu0, "traces")
+	clock.ReportRate(b, "traces")
 }

@@ -80,11 +80,11 @@ func (w *walker) transitCause(c *Computed, r *model.Route, forUDR bool) (Finding
 		if l.reaches || l.peering == nil {
 			continue
 		}
-		covered, known := gatewayCovers(net, l.gw, dst)
+		gwe := w.e.gateways.get(net, l.gw)
+		covered, known := gwe.covers(dst)
 		if !covered && !forUDR {
 			if !known {
-				_, gaps := gatewayRoutes(net, l.gw)
-				for _, g := range gaps {
+				for _, g := range gwe.gaps {
 					w.gaps = appendGap(w.gaps, g.gap)
 				}
 			}

@@ -90,7 +90,7 @@ func (e *Engine) CompareNIC(nic *model.NIC, dst netip.Addr) (d Drift, drift, ok 
 	if reserved == nil {
 		reserved = e.opts.reservedNone()
 	}
-	c, err := computeEffective(e.net, nic.SubnetID, reserved)
+	c, err := computeEffective(e.net, nic.SubnetID, reserved, &e.gateways)
 	if err != nil {
 		return Drift{}, false, false, fmt.Errorf("computing routes of %s: %w", nic.Name, err)
 	}

@@ -38,6 +38,14 @@ type Computed struct {
 	gaps       []scopedGap
 }
 
+// forSubnet is c for another subnet with the same inputs (see
+// Engine.sharedFor): the routes and table are shared, read-only.
+func (c *Computed) forSubnet(sub *model.Subnet) *Computed {
+	out := *c
+	out.SubnetID, out.subnet = sub.ID, sub
+	return &out
+}
+
 // GapsFor returns the gaps that could change the route selected for dst:
 // callers must report the destination as unverified when there are any.
 func (c *Computed) GapsFor(dst netip.Addr) []model.Gap {
@@ -83,7 +91,7 @@ func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
 //   - the default routes (Internet, None ranges outside the VNet's space);
 //
 // then marks every same-prefix loser Invalid, as Azure lists it.
-func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []netip.Prefix) (*Computed, error) {
+func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []netip.Prefix, gateways *gatewayMemo) (*Computed, error) {
 	sub := net.Subnet(subnetID)
 	if sub == nil {
 		missing := subnetID
@@ -119,25 +127,31 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	c.gaps = append(c.gaps, peGaps...)
 	seRoutes, seGaps := serviceEndpointRoutes(sub)
 	c.gaps = append(c.gaps, seGaps...)
-	gwRoutes, gwGaps := propagatedGatewayRoutes(net, links)
+	gwRoutes, gwBlock, gwGaps := propagatedGatewayRoutes(net, links, gateways)
 	c.gaps = append(c.gaps, gwGaps...)
 
-	var routes []model.Route
-	routes = append(routes, vnetLocalRoutes(vnet)...)
-	routes = append(routes, peeringRoutes(vnet)...)
+	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet), defaultRoutes(vnet.AddressSpace, reserved)
+	routes := make([]model.Route, 0, len(local)+len(peered)+len(gwRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
+	routes = append(routes, local...)
+	routes = append(routes, peered...)
+	var block *sortedBlock
 	if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
-		c.Suppressed = gwRoutes
+		c.Suppressed = append([]model.Route(nil), gwRoutes...)
 	} else {
+		if gwBlock != nil {
+			block = &sortedBlock{start: len(routes), n: len(gwRoutes), keys: gwBlock.keys}
+		}
 		routes = append(routes, gwRoutes...)
 	}
-	routes = append(routes, defaultRoutes(vnet.AddressSpace, reserved)...)
+	routes = append(routes, defaults...)
 	routes = append(routes, peRoutes...)
 	routes = append(routes, seRoutes...)
 	routes = append(routes, udrs...)
-	markOverridden(routes)
 
-	c.Routes = routes
-	c.Table = NewTable(routes)
+	// The table owns routes and marks the losers of each shared prefix
+	// Invalid in it, as Azure lists them.
+	c.Table = buildTable(routes, block, true)
+	c.Routes = c.Table.routes
 	for _, g := range c.gaps {
 		c.Gaps = appendGap(c.Gaps, g.gap)
 	}
@@ -159,17 +173,28 @@ func vnetLocalRoutes(vnet *model.VNet) []model.Route {
 }
 
 // propagatedGatewayRoutes merges the routes of every gateway that reaches
-// the VNet, first gateway first for a prefix both have.
-func propagatedGatewayRoutes(net *model.Network, links []gatewayLink) ([]model.Route, []scopedGap) {
+// the VNet, first gateway first for a prefix both have. With one gateway
+// (the usual case) it returns that gateway's memoised routes, which the
+// caller must not change, with their presorted keys.
+func propagatedGatewayRoutes(net *model.Network, links []gatewayLink, gateways *gatewayMemo) ([]model.Route, *sortedBlock, []scopedGap) {
+	var reaching []*gatewayEntry
+	for _, l := range links {
+		if l.reaches {
+			reaching = append(reaching, gateways.get(net, l.gw))
+		}
+	}
+	switch len(reaching) {
+	case 0:
+		return nil, nil, nil
+	case 1:
+		return reaching[0].routes, reaching[0].block, reaching[0].gaps
+	}
 	var out []model.Route
 	var gaps []scopedGap
 	seen := map[netip.Prefix]bool{}
-	for _, l := range links {
-		if !l.reaches {
-			continue
-		}
-		routes, g := gatewayRoutes(net, l.gw)
-		gaps = append(gaps, g...)
+	for _, e := range reaching {
+		routes := e.routes
+		gaps = append(gaps, e.gaps...)
 		out = slices.Grow(out, len(routes))
 		for _, r := range routes {
 			if !seen[r.Prefix] {
@@ -178,7 +203,7 @@ func propagatedGatewayRoutes(net *model.Network, links []gatewayLink) ([]model.R
 			}
 		}
 	}
-	return out, gaps
+	return out, nil, gaps
 }
 
 // userRoutes are the route table's routes as effective entries. A UDR named
@@ -236,33 +261,4 @@ func serviceEndpointRoutes(sub *model.Subnet) ([]model.Route, []scopedGap) {
 		}
 	}
 	return out, gaps
-}
-
-// markOverridden sets every active route that loses to another route of the
-// same prefix to Invalid: Azure lists an overridden system route (the
-// 0.0.0.0/0 Internet route under a 0.0.0.0/0 UDR, the 192.168.0.0/16 None
-// route under a BGP route for it) with state Invalid. A BGP route more
-// specific than a protected system prefix stays listed Active (it is only
-// unselectable inside that prefix).
-func markOverridden(routes []model.Route) {
-	groups := map[netip.Prefix][]int32{}
-	for i := range routes {
-		if p := routes[i].Prefix; p.IsValid() {
-			groups[p.Masked()] = append(groups[p.Masked()], int32(i))
-		}
-	}
-	for _, idx := range groups {
-		if len(idx) < 2 {
-			continue
-		}
-		w := choose(routes, idx).winner(false)
-		if w < 0 {
-			continue
-		}
-		for _, i := range idx {
-			if i != w && isActive(&routes[i]) {
-				routes[i].State = model.RouteStateInvalid
-			}
-		}
-	}
 }

@@ -44,6 +44,7 @@ type Engine struct {
 
 	mu       sync.Mutex
 	computed map[string]computedEntry
+	gateways gatewayMemo
 
 	indexOnce sync.Once
 	index     *addrIndex
@@ -83,12 +84,45 @@ func (e *Engine) EffectiveRoutes(subnetID model.ResourceID) (*Computed, error) {
 		e.mu.Unlock()
 		return ce.c, ce.err
 	}
+	shared, shareKey := e.sharedFor(subnetID)
 	e.mu.Unlock()
-	c, err := computeEffective(e.net, subnetID, e.opts.reservedNone())
+	var c *Computed
+	var err error
+	if shared != nil {
+		c = shared.forSubnet(e.net.Subnet(subnetID))
+	} else {
+		c, err = computeEffective(e.net, subnetID, e.opts.reservedNone(), &e.gateways)
+	}
 	e.mu.Lock()
 	e.computed[key] = computedEntry{c, err}
+	if shareKey != "" && shared == nil && err == nil {
+		e.computed[shareKey] = computedEntry{c, nil}
+	}
 	e.mu.Unlock()
 	return c, err
+}
+
+// sharedFor finds a table already computed for another subnet with the same
+// inputs. A subnet's routes depend on its VNet, its route table and its
+// service endpoints only, and Azure programs every subnet of a VNet with
+// the same VNet-wide routes: subnets of one VNet with the same route table
+// and no service endpoints share one table (a spoke's node subnets carry
+// the same thousands of gateway routes). The second result is the key under
+// which to keep this subnet's table for the next, or "" when it cannot be
+// shared. Called with e.mu held.
+func (e *Engine) sharedFor(subnetID model.ResourceID) (*Computed, string) {
+	sub := e.net.Subnet(subnetID)
+	if sub == nil || len(sub.ServiceEndpoints) > 0 {
+		return nil, ""
+	}
+	if !sub.RouteTableID.IsZero() && e.net.RouteTable(sub.RouteTableID) == nil {
+		return nil, "" // its gap names the subnet
+	}
+	key := "shared|" + vnetOfSubnet(e.net, subnetID).Key() + "|" + sub.RouteTableID.Key()
+	if ce, ok := e.computed[key]; ok {
+		return ce.c, key
+	}
+	return nil, key
 }
 
 // addrs returns the address index, built once.

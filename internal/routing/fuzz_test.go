@@ -39,6 +39,18 @@ func FuzzSelect(f *testing.F) {
 			routes = append(routes, r)
 		}
 		tab := NewTable(routes)
+		// The same routes with a run of them presorted (as computed tables
+		// merge a gateway's routes) must select identically.
+		lo, hi := 0, 0
+		if len(data) >= 2 && n > 0 {
+			lo, hi = int(data[0])%(len(routes)+1), int(data[1])%(len(routes)+1)
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+		}
+		blk := sortBlock(routes[lo:hi])
+		blk.start = lo
+		merged := buildTable(append([]model.Route(nil), routes...), blk, false)
 		for len(data) >= 2 {
 			var a netip.Addr
 			if v6 {
@@ -49,6 +61,9 @@ func FuzzSelect(f *testing.F) {
 			data = data[2:]
 			if got, want := tab.LookupIndex(a), referenceSelect(routes, a); got != want {
 				t.Fatalf("%s: table %d, reference %d; routes %v", a, got, want, routes)
+			}
+			if got, want := merged.LookupIndex(a), tab.LookupIndex(a); got != want {
+				t.Fatalf("%s: with routes[%d:%d] presorted %d, sorted whole %d; routes %v", a, lo, hi, got, want, routes)
 			}
 		}
 	})

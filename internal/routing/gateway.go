@@ -145,18 +145,6 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 // whatever enableBgp says.
 func gatewayLearnsBGP(gw *model.Gateway) bool { return gw.BGPEnabled || isExpressRoute(gw) }
 
-// gatewayCovers reports whether the gateway has a route for dst: known says
-// whether the answer rests on complete data.
-func gatewayCovers(net *model.Network, gw *model.Gateway, dst netip.Addr) (covered, known bool) {
-	routes, gaps := gatewayRoutes(net, gw)
-	for _, r := range routes {
-		if r.Prefix.Contains(dst) {
-			return true, true
-		}
-	}
-	return false, len(gaps) == 0
-}
-
 // staticOnly reports whether dst reaches the gateway's on-premises side only
 // through a static local network gateway prefix (no BGP route covers it):
 // the on-premises side of such a connection cannot be read.

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"net/netip"
+	"slices"
 	"sort"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -31,28 +32,67 @@ type Table struct {
 // NewTable builds a table from routes. Routes without a valid prefix (a UDR
 // addressed by service tag) cannot be matched and are kept only in Routes.
 func NewTable(routes []model.Route) *Table {
-	t := &Table{routes: append([]model.Route(nil), routes...)}
+	return buildTable(append([]model.Route(nil), routes...), nil, false)
+}
+
+// sortedBlock is a run of routes whose keys were built and sorted once, so
+// tables that share it (every subnet behind one hub gateway carries the
+// same thousands of learned routes) merge it in linear time instead of
+// sorting it again: keys index the block from 0; start places it in the
+// routes of the table being built, and n is its length.
+type sortedBlock struct {
+	start, n int
+	keys     []keyedRoute
+}
+
+// sortBlock builds and sorts the keys of routes, which must already carry
+// masked prefixes.
+func sortBlock(routes []model.Route) *sortedBlock {
+	keys := make([]keyedRoute, 0, len(routes))
+	for i := range routes {
+		if p := routes[i].Prefix; p.IsValid() {
+			keys = append(keys, keyOf(p.Masked(), int32(i)))
+		}
+	}
+	slices.SortFunc(keys, compareKeyed)
+	return &sortedBlock{n: len(routes), keys: keys}
+}
+
+// buildTable builds a table that owns routes (it masks their prefixes in
+// place). block, when set, is a presorted run inside routes. markLosers
+// marks, among routes sharing a prefix, every active one that selection
+// does not pick Invalid, as Azure lists overridden routes; computed tables
+// want that, tables of real effective routes already say it.
+func buildTable(routes []model.Route, block *sortedBlock, markLosers bool) *Table {
+	t := &Table{routes: routes}
 	// Order the routes by family, start and length, so that routes sharing a
 	// prefix are adjacent and prefixes come in nesting order for the sweep.
-	keyed := make([]keyedRoute, 0, len(t.routes))
+	inBlock := func(i int) bool { return block != nil && i >= block.start && i < block.start+block.n }
+	keyed := make([]keyedRoute, 0, len(t.routes)-blockLen(block))
 	for i := range t.routes {
 		p := t.routes[i].Prefix
-		if !p.IsValid() {
+		if inBlock(i) || !p.IsValid() {
 			continue
 		}
 		p = p.Masked()
 		t.routes[i].Prefix = p
-		start, end := prefixRange(p)
-		keyed = append(keyed, keyedRoute{v6: p.Addr().Is6(), start: start, end: end, bits: p.Bits(), idx: int32(i)})
+		keyed = append(keyed, keyOf(p, int32(i)))
 	}
-	sort.Slice(keyed, func(i, j int) bool { return keyed[i].before(keyed[j]) })
-	var v4, v6 []sweepPrefix
+	slices.SortFunc(keyed, compareKeyed)
+	if block != nil {
+		keyed = mergeBlock(keyed, block)
+	}
+	v4 := make([]sweepPrefix, 0, len(keyed))
+	var v6 []sweepPrefix
 	group := make([]int32, 0, 4)
 	for i := 0; i < len(keyed); {
 		j, k := i, keyed[i]
 		group = group[:0]
 		for ; j < len(keyed) && keyed[j].samePrefix(k); j++ {
 			group = append(group, keyed[j].idx)
+		}
+		if markLosers && len(group) > 1 {
+			markGroupLosers(t.routes, group)
 		}
 		sp := sweepPrefix{start: k.start, end: k.end, bits: k.bits, choice: choose(t.routes, group)}
 		if k.v6 {
@@ -72,6 +112,67 @@ func NewTable(routes []model.Route) *Table {
 	t.v6Starts, t.v6Routes = sweep(v6, u128{^uint64(0), ^uint64(0)})
 	t.v6Index = newBucketIndex(len(t.v6Starts), 64, func(i int) uint64 { return t.v6Starts[i].hi })
 	return t
+}
+
+func blockLen(b *sortedBlock) int {
+	if b == nil {
+		return 0
+	}
+	return b.n
+}
+
+// mergeBlock merges the sorted keys of the routes outside the block with
+// the block's own, shifted to the block's place.
+func mergeBlock(keyed []keyedRoute, b *sortedBlock) []keyedRoute {
+	out := make([]keyedRoute, 0, len(keyed)+len(b.keys))
+	i, j := 0, 0
+	for i < len(keyed) || j < len(b.keys) {
+		if j < len(b.keys) {
+			bk := b.keys[j]
+			bk.idx += int32(b.start)
+			if i == len(keyed) || bk.before(keyed[i]) {
+				out = append(out, bk)
+				j++
+				continue
+			}
+		}
+		out = append(out, keyed[i])
+		i++
+	}
+	return out
+}
+
+// markGroupLosers sets every active route of one prefix that loses to
+// another route of that prefix to Invalid: Azure lists an overridden system route (the
+// 0.0.0.0/0 Internet route under a 0.0.0.0/0 UDR, the 192.168.0.0/16 None
+// route under a BGP route for it) with state Invalid. A BGP route more
+// specific than a protected system prefix stays listed Active (it is only
+// unselectable inside that prefix).
+func markGroupLosers(routes []model.Route, group []int32) {
+	w := choose(routes, group).winner(false)
+	if w < 0 {
+		return
+	}
+	for _, i := range group {
+		if i != w && isActive(&routes[i]) {
+			routes[i].State = model.RouteStateInvalid
+		}
+	}
+}
+
+func keyOf(p netip.Prefix, idx int32) keyedRoute {
+	start, end := prefixRange(p)
+	return keyedRoute{v6: p.Addr().Is6(), start: start, end: end, bits: p.Bits(), idx: idx}
+}
+
+func compareKeyed(a, b keyedRoute) int {
+	switch {
+	case a.before(b):
+		return -1
+	case b.before(a):
+		return 1
+	}
+	return 0
 }
 
 // keyedRoute is a route's prefix as an interval, for ordering.
@@ -193,7 +294,9 @@ type frame struct {
 // selection needs. The result is the start of each interval with its
 // selected route index, adjacent intervals with the same selection merged.
 func sweep(prefixes []sweepPrefix, maxAddr u128) ([]u128, []int32) {
-	out := intervals{}
+	// Each prefix opens at most two intervals (its start, the address
+	// after its end).
+	out := intervals{starts: make([]u128, 0, 2*len(prefixes)+1), routes: make([]int32, 0, 2*len(prefixes)+1)}
 	stack := []frame{{end: maxAddr, selected: -1}}
 	out.emit(u128{}, -1)
 	pop := func() {

@@ -376,7 +376,8 @@ func (w *walker) viaGateway(c *Computed, r *model.Route) {
 		w.gaps = appendGap(w.gaps, gapFor(net, r.OriginID, model.GapNotFound, "the gateway behind "+routeLabel(*r)+" is not in the model"))
 		return
 	}
-	covered, known := gatewayCovers(net, gw, w.dst)
+	gwe := w.e.gateways.get(net, gw)
+	covered, known := gwe.covers(w.dst)
 	switch {
 	case !covered && known:
 		w.hop(c.SubnetID, r, "dropped at gateway "+gw.Name)
@@ -384,8 +385,7 @@ func (w *walker) viaGateway(c *Computed, r *model.Route) {
 			"%s sends %s to gateway %s, which has no route for it (neither learned over BGP nor a local network gateway prefix).", routeLabel(*r), w.dst, gw.Name))
 		return
 	case !covered:
-		_, gaps := gatewayRoutes(net, gw)
-		for _, g := range gaps {
+		for _, g := range gwe.gaps {
 			w.gaps = appendGap(w.gaps, g.gap)
 		}
 	}
