@@ -29,6 +29,7 @@ type Session struct {
 
 	offline  bool
 	requests atomic.Int64
+	cache    *ReadCache
 
 	recorder   *snapshot.Recorder // nil unless recording
 	replay     *snapshot.Replay   // nil unless offline
@@ -42,7 +43,8 @@ type Session struct {
 //
 // The pipeline, in the order a request meets it:
 //
-//	per call:  ReadOnlyGuard → retry policy (Retry-After, deadline-aware)
+//	per call:  ReadOnlyGuard → ReadCache (one read per resource per session)
+//	           → retry policy (Retry-After, deadline-aware)
 //	per try:   bearer token (SDK) → ReadOnlyGuard
 //	transport: counter → recorder (record mode) → HTTP client, or counter → replay
 //
@@ -59,7 +61,7 @@ func NewSession(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{SubscriptionID: cfg.SubscriptionID, offline: cfg.offline()}
+	s := &Session{SubscriptionID: cfg.SubscriptionID, offline: cfg.offline(), cache: NewReadCache()}
 
 	var transport policy.Transporter
 	var credential CredentialSource
@@ -94,11 +96,15 @@ func NewSession(cfg Config) (*Session, error) {
 		Transport:        countingTransport{inner: transport, total: &s.requests},
 		ApplicationID:    applicationID(cfg.ProviderVersion),
 		Retry:            SDKRetryOptions(),
-		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, NewRetryPolicy(RetryConfig{})},
+		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, s.cache, NewRetryPolicy(RetryConfig{})},
 		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
 	})
 	return s, nil
 }
+
+// CachedReads is the number of reads answered by the session's cache
+// instead of a request (see ReadCache).
+func (s *Session) CachedReads() int64 { return s.cache.Hits() }
 
 // Offline reports snapshot mode: every read is answered from the snapshot.
 func (s *Session) Offline() bool { return s.offline }
