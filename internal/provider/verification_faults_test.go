@@ -1,0 +1,275 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
+)
+
+// faultClass is one way a read can fail, injected through the snapshot's
+// faults (or, for a slow answer, simulate.path_latency_ms).
+type faultClass struct {
+	name string
+	// fault is the snapshot fault; nil for the slow answer.
+	fault map[string]any
+	// transient faults end before the retry policy gives up: the user
+	// must see exactly the result of an undisturbed run.
+	transient bool
+	// code is the evidence finding a persistent fault must produce.
+	code string
+	// slow: the answer takes longer than the read timeout.
+	slow bool
+}
+
+// Retry waits are kept short with retry_after_ms (honoured by the retry
+// policy as Retry-After-Ms), so that a cell takes milliseconds, not the
+// seconds of the default backoff.
+var faultClasses = []faultClass{
+	{name: "403", fault: map[string]any{"status": 403}, code: "EVIDENCE_PERMISSION_DENIED"},
+	{name: "404", fault: map[string]any{"status": 404}, code: "EVIDENCE_NOT_FOUND"},
+	{name: "429x2", fault: map[string]any{"status": 429, "retry_after_ms": 5, "times": 2}, transient: true},
+	{name: "500x2", fault: map[string]any{"status": 500, "retry_after_ms": 5, "times": 2}, transient: true},
+	{name: "500always", fault: map[string]any{"status": 500, "retry_after_ms": 5}, code: "EVIDENCE_UNAVAILABLE"},
+	{name: "notjson", fault: map[string]any{"status": 200, "body": "<html><body><h1>502 Bad Gateway</h1></body></html>"}, code: "EVIDENCE_UNAVAILABLE"},
+	{name: "slow", slow: true},
+}
+
+// slowReadTimeout is the read timeout of the slow cells: the faulted read
+// takes 10 minutes, everything else answers at once.
+const slowReadTimeout = "1s"
+
+// verificationResult is what a user relies on, without timing: the
+// verdict, findings, paths and summary, in the order the data source
+// returns them.
+type verificationResult struct {
+	Verdict  string             `json:"verdict"`
+	Findings []provider.Finding `json:"findings"`
+	Paths    []provider.Path    `json:"paths"`
+	Summary  string             `json:"summary"`
+}
+
+func resultOf(o provider.VerificationOutcome) verificationResult {
+	return verificationResult{Verdict: o.Verdict, Findings: o.Findings, Paths: o.Paths, Summary: o.Summary}
+}
+
+// runInProcess runs pullpath_verification in process and fails on a harness
+// error; a panic in the provider fails the test with the cell's name.
+func runInProcess(t *testing.T, ctx context.Context, in provider.VerificationInput) (out provider.VerificationOutcome) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("the verification panicked: %v", p)
+		}
+	}()
+	out, err := provider.RunVerification(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// writeSnapshot writes snap to a temporary file.
+func writeSnapshot(t *testing.T, snap map[string]any) string {
+	t.Helper()
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "snapshot.json")
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func loadSnapshot(t *testing.T, path string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestVerificationFaultMatrix faults every read of the reference
+// verification (baseline_ok, reachable) in turn with every fault class and
+// checks what the user would see: transient faults change nothing;
+// persistent ones never leave the verdict reachable and name the resource
+// (and, for 403, the permission) in an evidence finding; a read slower than
+// the read timeout ends the read with the timeout error.
+func TestVerificationFaultMatrix(t *testing.T) {
+	snapPath := scenarioSnapshot(t, "baseline_ok")
+	ctx := context.Background()
+	base := runInProcess(t, ctx, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry})
+	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable without diagnostics", base.Verdict, base.Diagnostics)
+	}
+	want := resultOf(base)
+	reads := base.Requested
+	if len(reads) < 10 {
+		t.Fatalf("reference run made only %d distinct reads: %v", len(reads), reads)
+	}
+	rawBase, err := os.ReadFile(snapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	counts := map[string]map[string]int{} // class → outcome → cells
+	record := func(class, outcome string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if counts[class] == nil {
+			counts[class] = map[string]int{}
+		}
+		counts[class][outcome]++
+	}
+
+	t.Run("cells", func(t *testing.T) {
+		for _, read := range reads {
+			method, path, _ := strings.Cut(read, " ")
+			for _, fc := range faultClasses {
+				t.Run(fc.name+" "+shortRead(read), func(t *testing.T) {
+					t.Parallel()
+					var snap map[string]any
+					if err := json.Unmarshal(rawBase, &snap); err != nil {
+						t.Fatal(err)
+					}
+					in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+					if fc.slow {
+						snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0,
+							"path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
+						in.ReadTimeout = slowReadTimeout
+					} else {
+						withFault(read, fc.fault)(snap)
+					}
+					in.Snapshot = writeSnapshot(t, snap)
+
+					started := time.Now()
+					out := runInProcess(t, ctx, in)
+					took := time.Since(started)
+					outcome := out.Verdict
+					if out.Diagnostics.HasError() && out.Verdict == "" {
+						outcome = "error: " + out.Diagnostics.Errors()[0].Summary()
+					}
+					record(fc.name, outcome)
+
+					switch {
+					case fc.transient:
+						// Two faulted tries more than the reference run: the
+						// fault was served and retried, not skipped.
+						if out.ARMRequests != base.ARMRequests+2 {
+							t.Errorf("arm_requests %d, want %d (the reference run's %d plus two retried tries)",
+								out.ARMRequests, base.ARMRequests+2, base.ARMRequests)
+						}
+						if got := resultOf(out); !reflect.DeepEqual(got, want) {
+							t.Errorf("a fault that ends after retries changed the result:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+						}
+					case fc.slow:
+						// Generous bound: the timeout is 1 s, the read 10 min.
+						if took > 20*time.Second {
+							t.Errorf("the read took %s with a %s read timeout", took, slowReadTimeout)
+						}
+						if out.Verdict != "" || !out.Diagnostics.HasError() {
+							t.Fatalf("want the read to fail with the timeout, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+						}
+						d := out.Diagnostics.Errors()[0]
+						if d.Summary() != "Timed out verifying the pull path" || !strings.Contains(d.Detail(), `Raise timeouts { read = "…" }`) ||
+							!strings.Contains(d.Detail(), "("+slowReadTimeout+")") {
+							t.Errorf("timeout diagnostic does not name the timeout and the fix: %s: %s", d.Summary(), d.Detail())
+						}
+					default:
+						checkPersistentFault(t, method, path, fc, out)
+					}
+				})
+			}
+		}
+	})
+
+	classes := make([]string, 0, len(counts))
+	for c := range counts {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	t.Logf("fault matrix: %d reads × %d fault classes = %d cells", len(reads), len(faultClasses), len(reads)*len(faultClasses))
+	for _, c := range classes {
+		t.Logf("  %-10s %v", c, counts[c])
+	}
+}
+
+// checkPersistentFault: never reachable; an evidence finding of the class's
+// code names the faulted resource, and for 403 the permission it needs.
+func checkPersistentFault(t *testing.T, method, path string, fc faultClass, out provider.VerificationOutcome) {
+	t.Helper()
+	if out.Verdict == "reachable" {
+		t.Fatalf("verdict reachable although %s %s failed persistently (%s); findings: %s", method, path, fc.name, jsonOf(out.Findings))
+	}
+	if out.Verdict == "unreachable" {
+		for _, f := range out.Findings {
+			if f.Severity == "error" {
+				t.Logf("unreachable: %s %s: %s", f.Code, f.ResourceID, f.Message)
+			}
+		}
+	}
+	if out.Verdict != "unverified" && out.Verdict != "unreachable" {
+		t.Fatalf("verdict %q, diagnostics %v; want unverified or unreachable", out.Verdict, out.Diagnostics)
+	}
+	action, err := azure.RequiredAction(method, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range out.Findings {
+		if f.Code != fc.code || !namesResource(f, path) {
+			continue
+		}
+		if fc.name == "403" && !strings.Contains(strings.ToLower(f.Message), strings.ToLower(action)) {
+			t.Errorf("%s names the resource but not the permission %s: %s", f.Code, action, f.Message)
+		}
+		return
+	}
+	t.Errorf("no %s finding names %s; verdict %s, findings: %s", fc.code, path, out.Verdict, jsonOf(out.Findings))
+}
+
+// namesResource: the finding's resource is the faulted one, or its message
+// names it (ids compared case-insensitively, as ARM does).
+func namesResource(f provider.Finding, path string) bool {
+	return strings.EqualFold(f.ResourceID, path) || strings.Contains(strings.ToLower(f.Message), strings.ToLower(path))
+}
+
+// shortRead is a read as a subtest name: the method and the path after the
+// subscription, so that failures stay readable.
+func shortRead(read string) string {
+	method, path, _ := strings.Cut(read, " ")
+	if i := strings.Index(path, "/resourcegroups/"); i >= 0 {
+		path = path[i+len("/resourcegroups/"):]
+	} else if i := strings.Index(path, "/providers/"); i >= 0 {
+		path = path[i+1:]
+	}
+	return method + " " + path
+}
+
+func jsonOf(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
