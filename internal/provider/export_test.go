@@ -25,6 +25,8 @@ type VerificationInput struct {
 	Snapshot   string // absolute path of the snapshot
 	ClusterID  string
 	RegistryID string
+	// RegistryHosts is registry { hosts }, instead of RegistryID.
+	RegistryHosts []string
 	// ReadTimeout is timeouts { read }; empty means the default.
 	ReadTimeout string
 	// Concurrency bounds the requests in flight; 0 means the default.
@@ -82,14 +84,23 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		}
 		return types.StringValue(v)
 	}
+	registryTypes := map[string]attr.Type{
+		"hosts": types.ListType{ElemType: types.StringType}, "addresses": types.MapType{ElemType: types.StringType},
+	}
+	registry := types.ObjectNull(registryTypes)
+	if len(in.RegistryHosts) > 0 {
+		hosts, d := types.ListValueFrom(ctx, types.StringType, in.RegistryHosts)
+		if d.HasError() {
+			return VerificationOutcome{}, fmt.Errorf("hosts: %v", d)
+		}
+		registry = types.ObjectValueMust(registryTypes, map[string]attr.Value{"hosts": hosts, "addresses": types.MapNull(types.StringType)})
+	}
 	m := verificationModel{
 		ClusterID:     strOrNull(in.ClusterID),
 		NodeSubnetIDs: types.ListNull(types.StringType),
 		NodePools:     types.SetNull(types.StringType),
 		RegistryID:    strOrNull(in.RegistryID),
-		Registry: types.ObjectNull(map[string]attr.Type{
-			"hosts": types.ListType{ElemType: types.StringType}, "addresses": types.MapType{ElemType: types.StringType},
-		}),
+		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),

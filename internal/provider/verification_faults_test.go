@@ -4,12 +4,14 @@
 package provider_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -17,7 +19,9 @@ import (
 	"time"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
+	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
 )
 
 // faultClass is one way a read can fail, injected through the snapshot's
@@ -269,4 +273,139 @@ func jsonOf(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// scenarioInput reads the arguments of a scenario's verify.tf that the
+// in-process harness supports (cluster_id, registry_id, registry.hosts).
+func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
+	t.Helper()
+	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
+	if m := regexp.MustCompile(`cluster_id\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.ClusterID = m[1]
+	}
+	if m := regexp.MustCompile(`registry_id\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.RegistryID = m[1]
+	}
+	if m := regexp.MustCompile(`hosts\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(sc.Body); m != nil {
+		for _, h := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
+			in.RegistryHosts = append(in.RegistryHosts, h[1])
+		}
+	}
+	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
+		regexp.MustCompile(`node_subnet_ids|node_pools|addresses|zone_subscription_ids`).MatchString(sc.Body) {
+		t.Fatalf("scenario %s: verify.tf uses arguments the in-process harness does not read:\n%s", sc.Name, sc.Body)
+	}
+	return in
+}
+
+// TestVerificationRequestsArePermitted runs every scenario in process and
+// checks each request it sent against the permissions the provider
+// documents: the action ARM checks for it (derived from the request) must
+// be in gather.Permissions (which docs/guides/permissions.md is compared
+// with), and a POST must be one of the read-only guard's actions. A read
+// added without its permission would otherwise surface only as a 403 for
+// a user with the documented custom role.
+func TestVerificationRequestsArePermitted(t *testing.T) {
+	documented := map[string]bool{}
+	for _, action := range gather.Permissions {
+		documented[strings.ToLower(action)] = true
+	}
+	guarded := map[string]bool{}
+	for _, a := range azure.ReadActions() {
+		guarded[strings.ToLower(a.Action)] = true
+	}
+	used := map[string]bool{}
+	for _, sc := range discoverScenarios(t) {
+		in := scenarioInput(t, sc)
+		out := runInProcess(t, context.Background(), in)
+		if out.Verdict != sc.Expect.Verdict {
+			t.Errorf("scenario %s: verdict %q in process, expect.json says %q", sc.Name, out.Verdict, sc.Expect.Verdict)
+		}
+		for _, req := range out.Requested {
+			method, path, _ := strings.Cut(req, " ")
+			action, err := azure.RequiredAction(method, path)
+			if err != nil {
+				t.Errorf("scenario %s: %v", sc.Name, err)
+				continue
+			}
+			action = strings.ToLower(action)
+			used[action] = true
+			if !documented[action] {
+				t.Errorf("scenario %s: %s needs %s, which gather.Permissions (and the permissions guide) does not list", sc.Name, req, action)
+			}
+			if method == "POST" && !guarded[action] {
+				t.Errorf("scenario %s: %s is a POST outside the read-only guard's actions", sc.Name, req)
+			}
+		}
+	}
+	t.Logf("%d distinct actions used across the scenarios, %d documented", len(used), len(documented))
+}
+
+// TestVerificationDeterministic: the same inputs give byte-identical
+// findings, paths and summary, whatever the number of reads in flight and
+// however the goroutines interleave. Timing (stats.duration_ms) is left
+// out; arm_requests is compared too, since every read is made once.
+func TestVerificationDeterministic(t *testing.T) {
+	var inputs []provider.VerificationInput
+	var names []string
+	for _, sc := range discoverScenarios(t) {
+		switch sc.Name {
+		case "baseline_ok", "custom_dns_vm", "forwarding_rule_diverts", "gateway_transit_missing", "nsg_unverified_tag", "roleassignments_forbidden":
+			inputs = append(inputs, scenarioInput(t, sc))
+			names = append(names, sc.Name)
+		}
+	}
+	// A generated hub and spokes with several pools, subnets and replicas:
+	// many reads in flight at once, and findings from maps of many keys.
+	topo, err := gentopo.Generate(gentopo.Options{Pools: 6, Subnets: 4, Spokes: 2, Replicas: 3, BGPRoutes: 200, DNSZones: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "topology.json")
+	if err := os.WriteFile(p, topo.Snapshot, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, provider.VerificationInput{Snapshot: p, ClusterID: topo.ClusterID, RegistryID: topo.RegistryID})
+	names = append(names, "gentopo")
+
+	if len(inputs) < 5 {
+		t.Fatalf("only %d scenarios found: %v", len(inputs), names)
+	}
+	for i, in := range inputs {
+		t.Run(names[i], func(t *testing.T) {
+			var first []byte
+			var firstReqs int64
+			for run := 0; run < 6; run++ {
+				in.Concurrency = []int{1, 8, 2, 8, 1, 16}[run]
+				out := runInProcess(t, context.Background(), in)
+				if out.Verdict == "" {
+					t.Fatalf("no verdict: %v", out.Diagnostics)
+				}
+				got, err := json.Marshal(resultOf(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if run == 0 {
+					first, firstReqs = got, out.ARMRequests
+					continue
+				}
+				if !bytes.Equal(got, first) {
+					t.Fatalf("run %d (%d reads in flight) differs from run 0 (1 in flight):\n%s", run, in.Concurrency, firstDiff(first, got))
+				}
+				if out.ARMRequests != firstReqs {
+					t.Errorf("run %d (%d in flight): %d ARM requests, run 0: %d", run, in.Concurrency, out.ARMRequests, firstReqs)
+				}
+			}
+		})
+	}
+}
+
+// firstDiff shows where two serialised results part.
+func firstDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-200)
+	return fmt.Sprintf("…%s\n   vs\n…%s", a[lo:min(len(a), i+200)], b[lo:min(len(b), i+200)])
 }
