@@ -96,10 +96,10 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		registry = types.ObjectValueMust(registryTypes, map[string]attr.Value{"hosts": hosts, "addresses": types.MapNull(types.StringType)})
 	}
 	m := verificationModel{
-		ClusterID:     strOrNull(in.ClusterID),
-		NodeSubnetIDs: types.ListNull(types.StringType),
-		NodePools:     types.SetNull(types.StringType),
-		RegistryID:    strOrNull(in.RegistryID),
+		ClusterID:           strOrNull(in.ClusterID),
+		NodeSubnetIDs:       types.ListNull(types.StringType),
+		NodePools:           types.SetNull(types.StringType),
+		RegistryID:          strOrNull(in.RegistryID),
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),

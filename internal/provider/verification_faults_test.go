@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -408,4 +409,81 @@ func firstDiff(a, b []byte) string {
 	}
 	lo := max(0, i-200)
 	return fmt.Sprintf("…%s\n   vs\n…%s", a[lo:min(len(a), i+200)], b[lo:min(len(b), i+200)])
+}
+
+// TestVerificationCancellation: with every answer 10 minutes away, a
+// cancelled run (Terraform interrupted) and a read timeout both end the
+// read promptly with an error that says what happened, and leave no
+// goroutine behind. Bounds are generous on purpose: the point is
+// "seconds, not minutes".
+func TestVerificationCancellation(t *testing.T) {
+	snap := loadSnapshot(t, scenarioSnapshot(t, "baseline_ok"))
+	snap["simulate"] = map[string]any{"latency_ms": 10 * 60 * 1000, "action_latency_ms": 0}
+	slow := writeSnapshot(t, snap)
+	in := provider.VerificationInput{Snapshot: slow, ClusterID: accCluster, RegistryID: accRegistry}
+
+	// A first run starts whatever the process keeps for good (timers of
+	// the runtime, pools), so that the count below is the run's own.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	runInProcess(t, ctx, in)
+	cancel()
+	waitGoroutines(t, 2) // the test binary's main goroutine and this test
+
+	for _, tc := range []struct {
+		name          string
+		timeout       string
+		cancelAfter   time.Duration
+		summary, want string
+	}{
+		{name: "read timeout", timeout: "1s", summary: "Timed out verifying the pull path",
+			want: `did not finish within the read timeout (1s), so nothing can be concluded. Raise timeouts { read = "…" }`},
+		{name: "cancelled", cancelAfter: time.Second, summary: "Could not verify the pull path",
+			want: "The verification stopped before it could conclude anything"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Counted here: this subtest's goroutine is one of them.
+			before := runtime.NumGoroutine()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancelAfter > 0 {
+				time.AfterFunc(tc.cancelAfter, cancel)
+			}
+			run := in
+			run.ReadTimeout = tc.timeout
+			started := time.Now()
+			out := runInProcess(t, ctx, run)
+			if took := time.Since(started); took > 20*time.Second {
+				t.Errorf("the read returned after %s", took)
+			}
+			if out.Verdict != "" || !out.Diagnostics.HasError() {
+				t.Fatalf("want an error and no verdict, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+			}
+			d := out.Diagnostics.Errors()[0]
+			if d.Summary() != tc.summary || !strings.Contains(d.Detail(), tc.want) {
+				t.Errorf("diagnostic %q: %s\nwant %q containing %q", d.Summary(), d.Detail(), tc.summary, tc.want)
+			}
+			if n := waitGoroutines(t, before); n > before {
+				t.Errorf("%d goroutines still running 10 s after the read returned, %d before it:\n%s", n, before, goroutineDump())
+			}
+		})
+	}
+}
+
+// waitGoroutines waits up to 10 s for the number of goroutines to drop to
+// at most n and returns the last count.
+func waitGoroutines(t *testing.T, n int) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := runtime.NumGoroutine()
+		if got <= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func goroutineDump() string {
+	buf := make([]byte, 1<<16)
+	return string(buf[:runtime.Stack(buf, true)])
 }
