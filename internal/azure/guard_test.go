@@ -325,3 +325,30 @@ func TestReadActionsData(t *testing.T) {
 		t.Error("ReadActions exposes the guard's own slice")
 	}
 }
+
+func TestRequiredAction(t *testing.T) {
+	const rg = "/subscriptions/s/resourceGroups/rg/providers/"
+	for _, tc := range []struct{ method, path, want string }{
+		{"GET", rg + "Microsoft.Network/virtualNetworks/v?api-version=1", "Microsoft.Network/virtualNetworks/read"},
+		{"GET", rg + "Microsoft.Network/virtualNetworks", "Microsoft.Network/virtualNetworks/read"},
+		{"GET", "/subscriptions/s/providers/Microsoft.Network/privateDnsZones", "Microsoft.Network/privateDnsZones/read"},
+		{"GET", rg + "Microsoft.Network/privateDnsZones/z/ALL", "Microsoft.Network/privateDnsZones/ALL/read"},
+		{"GET", rg + "Microsoft.Compute/virtualMachineScaleSets/v/virtualMachines/1/networkInterfaces/n", "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read"},
+		{"GET", rg + "Microsoft.ContainerRegistry/registries/r/providers/Microsoft.Authorization/roleAssignments", "Microsoft.Authorization/roleAssignments/read"},
+		{"GET", "/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/7f951dda", "Microsoft.Authorization/roleDefinitions/read"},
+		{"post", rg + "Microsoft.Network/networkInterfaces/nic/effectiveRouteTable", "Microsoft.Network/networkInterfaces/effectiveRouteTable/action"},
+	} {
+		if got, err := RequiredAction(tc.method, tc.path); err != nil || got != tc.want {
+			t.Errorf("%s %s: %q, %v; want %q", tc.method, tc.path, got, err, tc.want)
+		}
+	}
+	for _, bad := range [][2]string{
+		{"POST", rg + "Microsoft.Network/networkInterfaces/nic/write"},
+		{"PUT", rg + "Microsoft.Network/virtualNetworks/v"},
+		{"GET", "/subscriptions/s/resourceGroups/rg"},
+	} {
+		if got, err := RequiredAction(bad[0], bad[1]); err == nil {
+			t.Errorf("%s %s: %q, want an error", bad[0], bad[1], got)
+		}
+	}
+}

@@ -13,3 +13,13 @@ func (s *Session) ReplayStats() (requests, distinct int, ok bool) {
 	requests, distinct = s.replay.Stats()
 	return requests, distinct, true
 }
+
+// ReplayRequested returns, in snapshot mode, the distinct requests the
+// replay answered so far ("METHOD /path", lower-case path), sorted; nil
+// outside snapshot mode.
+func (s *Session) ReplayRequested() []string {
+	if s == nil || s.replay == nil {
+		return nil
+	}
+	return s.replay.Requested()
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -515,11 +516,14 @@ func TestAccVerification_invalidArguments(t *testing.T) {
 	})
 }
 
-// The read timeout ends the read with a timeout error, not a verdict.
+// The read timeout ends the read with a timeout error, not a verdict: with
+// every answer 10 minutes away, the plan fails after the 2 s read timeout
+// with an error that names the timeout and says what to do.
 func TestAccVerification_timeout(t *testing.T) {
 	snap := variant(t, "baseline_ok.json", func(s map[string]any) {
-		s["simulate"] = map[string]any{"latency_ms": 300}
+		s["simulate"] = map[string]any{"latency_ms": 10 * 60 * 1000}
 	})
+	started := time.Now()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
@@ -527,11 +531,16 @@ func TestAccVerification_timeout(t *testing.T) {
   cluster_id  = %q
   registry_id = %q
   timeouts {
-    read = "500ms"
+    read = "2s"
   }`, accCluster, accRegistry)),
-			ExpectError: regexp.MustCompile(`(?s)Timed out verifying the pull path.*read\s+timeout\s+\(500ms\)`),
+			ExpectError: regexp.MustCompile(`(?s)Timed out verifying the pull path.*read\s+timeout\s+\(2s\).*Raise\s+timeouts\s+\{\s+read\s+=.*on\s+this\s+data\s+source`),
 		}},
 	})
+	// Generous: the CLI starts and plans more than once; the point is that
+	// the 10-minute answers are not waited for.
+	if took := time.Since(started); took > 2*time.Minute {
+		t.Errorf("the test took %s with a 2 s read timeout", took)
+	}
 }
 
 // In a check block (examples/…/check.tf) a broken pull path is reported,

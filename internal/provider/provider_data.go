@@ -27,6 +27,10 @@ type providerData struct {
 	// unknown are provider arguments whose values were unknown at
 	// configure time; session is nil then.
 	unknown []string
+	// concurrency, when positive, bounds the requests a read has in flight
+	// instead of PULLPATH_MAX_CONCURRENT_READS, so that in-process tests can
+	// compare concurrency levels without changing the process environment.
+	concurrency int
 }
 
 // deferred reports a provider configured with unknown arguments.
@@ -91,7 +95,11 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	reader := gather.New(b.data.session.Clients)
-	reader.SetConcurrency(readConcurrency())
+	if b.data.concurrency > 0 {
+		reader.SetConcurrency(b.data.concurrency)
+	} else {
+		reader.SetConcurrency(readConcurrency())
+	}
 	return &readRun{session: b.data.session, reader: reader, timeout: timeout}, ctx, cancel
 }
 

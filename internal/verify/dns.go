@@ -118,6 +118,17 @@ func (r *run) lookup(pc *poolCtx, h pullHost, vnetID model.ResourceID) dnsAnswer
 			name = alias
 			continue
 		}
+		if unread := r.aliasUnread(name); len(unread) > 0 {
+			// A private endpoint the registry names could not be read: it
+			// may serve name, and then public DNS sends name to its private
+			// link alias. Which answer the node gets is unknown.
+			a.Outcome = answerUnknown
+			for _, id := range unread {
+				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, id,
+					"private endpoint "+id.Name()+" of registry "+r.f.Registry.Name+" (whether it serves "+name+", which decides what public DNS answers)"))
+			}
+			return a
+		}
 		a.Outcome = answerPublic
 		a.Trail = append(a.Trail, name+" resolves publicly")
 		return a
@@ -139,6 +150,20 @@ func (r *run) privateLinkAlias(name string) string {
 		return ""
 	}
 	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone
+}
+
+// aliasUnread returns the registry's private endpoints that could not be
+// read when name is a registry name no read endpoint serves: any of them
+// may serve it, so whether public DNS aliases it is unknown.
+func (r *run) aliasUnread(name string) []model.ResourceID {
+	if r.f.Registry == nil || len(r.ep.unread) == 0 {
+		return nil
+	}
+	suffix := "." + r.cloud.RegistrySuffix
+	if !strings.HasSuffix(name, suffix) || strings.HasSuffix(name, "."+r.cloud.PrivateLinkZone) {
+		return nil
+	}
+	return r.ep.unread
 }
 
 // linkedZone returns the most specific private zone linked to vnetID whose

@@ -147,7 +147,12 @@ func (r *run) verifyPath(pc *poolCtx, h pullHost) {
 		}
 	}
 	if res.Public && r.f.Registry != nil && h.Kind != hostBlob && r.f.Registry.PublicAccessDenied() {
-		p.add(r.publicAccessDeniedFinding(pc, h))
+		// A public address that was only assumed (the answer could not be
+		// read) proves no refusal: missing evidence never becomes an
+		// error. The path stops unverified by the finding that says why.
+		if !res.Assumed {
+			p.add(r.publicAccessDeniedFinding(pc, h))
+		}
 		return
 	}
 	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}, h.Name)

@@ -19,6 +19,9 @@ type resolution struct {
 	Addr netip.Addr
 	// Public: an Internet address Resource Manager does not know.
 	Public bool
+	// Assumed: the answer could not be read and Addr or Public is the
+	// address the path continues with (the findings say why).
+	Assumed bool
 	// Story is the lookup in words, for the paths table.
 	Story    string
 	Findings []model.Finding
@@ -35,13 +38,16 @@ func (r *run) resolve(pc *poolCtx, h pullHost) resolution {
 		return resolution{Broken: true, Story: "no DNS server the nodes use is reachable"}
 	}
 	if srv.Kind == resolverOpaque {
-		return r.assumedAnswer(h, fmt.Sprintf("answer of %s not readable", srv.Label))
+		assumed := r.assumedAnswer(h, fmt.Sprintf("answer of %s not readable", srv.Label))
+		assumed.Assumed = true
+		return assumed
 	}
 	a := r.lookup(pc, h, srv.VNetID)
 	res := resolution{Findings: a.Findings, Story: strings.Join(a.Trail, "; ")}
 	switch a.Outcome {
 	case answerUnknown:
 		assumed := r.assumedAnswer(h, "answer not readable")
+		assumed.Assumed = true
 		assumed.Findings = append(res.Findings, assumed.Findings...)
 		if res.Story != "" {
 			assumed.Story = res.Story + "; " + assumed.Story

@@ -73,6 +73,15 @@ type Fault struct {
 	Message string `json:"message,omitempty"`
 	// RetryAfterS, when set (0 included), is sent as a Retry-After header.
 	RetryAfterS *int `json:"retry_after_s,omitempty"`
+	// RetryAfterMS, when set, is sent as a Retry-After-Ms header (which the
+	// provider's retry policy prefers to Retry-After), so that tests can
+	// exercise honoured server waits without waiting whole seconds.
+	RetryAfterMS *int `json:"retry_after_ms,omitempty"`
+	// Body, when set, is sent as it is instead of the ARM error body, with
+	// a non-JSON content type: what a proxy or a broken gateway answers
+	// (an HTML page, a cut-off document). With a body, Status may also be
+	// 200, an answer that looks successful but cannot be decoded.
+	Body *string `json:"body,omitempty"`
 	// Times is how many requests get the fault before the normal answer;
 	// nil means every request.
 	Times *int `json:"times,omitempty"`
@@ -83,6 +92,10 @@ type Fault struct {
 type Simulate struct {
 	LatencyMS       int `json:"latency_ms"`
 	ActionLatencyMS int `json:"action_latency_ms"`
+	// PathLatencyMS adds a delay to the answers of exactly one method and
+	// path ("GET /subscriptions/…", matched like faults), on top of the
+	// others: one slow read among fast ones, as a hung ARM endpoint is.
+	PathLatencyMS map[string]int `json:"path_latency_ms,omitempty"`
 }
 
 // Marshal writes s in the file format: indented, keys sorted, HTML

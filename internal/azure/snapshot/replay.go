@@ -16,6 +16,7 @@ type Replay struct {
 	ix            *index
 	latency       time.Duration
 	actionLatency time.Duration
+	pathLatency   map[string]time.Duration // lookup key → extra delay
 
 	mu        sync.Mutex
 	faultHits map[string]int // lookup key → faults served
@@ -37,6 +38,14 @@ func NewReplay(s *Snapshot) (*Replay, error) {
 	if s.Simulate != nil {
 		r.latency = time.Duration(s.Simulate.LatencyMS) * time.Millisecond
 		r.actionLatency = time.Duration(s.Simulate.ActionLatencyMS) * time.Millisecond
+		for k, ms := range s.Simulate.PathLatencyMS {
+			if method, p, err := parseKey(k); err == nil { // Validate rejected bad keys
+				if r.pathLatency == nil {
+					r.pathLatency = map[string]time.Duration{}
+				}
+				r.pathLatency[lookupKey(method, p)] = time.Duration(ms) * time.Millisecond
+			}
+		}
 	}
 	return r, nil
 }
@@ -48,6 +57,16 @@ func LoadReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	return NewReplay(s)
+}
+
+// Requested returns the distinct requests the replay received so far, as
+// "METHOD /path" in lookup form (lower-case path, no query), sorted: what a
+// run read, for tests that fault each read in turn or check the permission
+// each needs.
+func (r *Replay) Requested() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return sortedKeys(r.distinct)
 }
 
 // Stats reports how many GET and POST requests the replay received (faulted
@@ -89,6 +108,7 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 	if method == http.MethodPost {
 		delay += r.actionLatency
 	}
+	delay += r.pathLatency[key]
 	if err := sleep(ctx, delay); err != nil {
 		return nil, err
 	}

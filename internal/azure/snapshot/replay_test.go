@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -370,5 +371,54 @@ func TestReplayStats(t *testing.T) {
 	send(t, r, http.MethodGet, fxHub+"-missing")
 	if n, d := r.Stats(); n != 5 || d != 4 {
 		t.Errorf("Stats() = %d, %d; want 5, 4", n, d)
+	}
+}
+
+// TestReplayFaultExtensions: retry_after_ms is sent as Retry-After-Ms; a
+// fault body is sent as it is, also with status 200; path_latency_ms slows
+// exactly one request; Requested lists what was asked.
+func TestReplayFaultExtensions(t *testing.T) {
+	ms, html := 7, "<html>502 Bad Gateway</html>"
+	r := replayWith(t, "fixture.json", func(s *Snapshot) {
+		s.Faults = map[string]Fault{
+			"GET " + fxHub: {Status: 429, RetryAfterMS: &ms},
+			"GET " + sub + "/providers/Microsoft.Network/privateDnsZones": {Status: 200, Body: &html},
+		}
+		s.Simulate = &Simulate{PathLatencyMS: map[string]int{"POST " + strings.ToLower(fxNIC) + "/effectiveRouteTable": 300}}
+	})
+	if status, h, _ := send(t, r, http.MethodGet, fxHub); status != 429 || h.Get("Retry-After-Ms") != "7" || h.Get("Retry-After") != "" {
+		t.Errorf("retry_after_ms: %d, Retry-After-Ms %q, Retry-After %q", status, h.Get("Retry-After-Ms"), h.Get("Retry-After"))
+	}
+	status, h, body := send(t, r, http.MethodGet, sub+"/providers/Microsoft.Network/privateDnsZones")
+	if status != 200 || string(body) != html || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		t.Errorf("body fault: %d %q %q", status, h.Get("Content-Type"), body)
+	}
+	start := time.Now()
+	send(t, r, http.MethodGet, fxNIC)
+	if d := time.Since(start); d >= 300*time.Millisecond {
+		t.Errorf("GET of the NIC took %v: the path latency is for the POST only", d)
+	}
+	start = time.Now()
+	send(t, r, http.MethodPost, fxNIC+"/effectiveRouteTable")
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Errorf("POST took %v, want ≥ 300ms", d)
+	}
+	want := []string{
+		"GET " + strings.ToLower(sub+"/providers/Microsoft.Network/privateDnsZones"),
+		"GET " + strings.ToLower(fxHub), "GET " + strings.ToLower(fxNIC), "POST " + strings.ToLower(fxNIC+"/effectiveRouteTable"),
+	}
+	sort.Strings(want)
+	if got := r.Requested(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Requested() = %q, want %q", got, want)
+	}
+
+	bad := &Snapshot{Format: Format,
+		Faults:   map[string]Fault{"GET /subscriptions/s": {Status: 200}, "GET /subscriptions/t": {Status: 404, RetryAfterMS: &[]int{-1}[0]}},
+		Simulate: &Simulate{PathLatencyMS: map[string]int{"PUT /subscriptions/s": 5, "GET /subscriptions/s": maxLatencyMS + 1}}}
+	err := bad.Validate()
+	for _, w := range []string{"200 is not an error status", "retry_after_ms", `path_latency_ms["PUT /subscriptions/s"]`, "out of range"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("Validate: %v; want it to mention %q", err, w)
+		}
 	}
 }

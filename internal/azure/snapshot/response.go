@@ -52,6 +52,11 @@ type armErrorBody struct {
 // faultResponse answers with a snapshot fault, filling in ARM's usual code
 // and a message when the snapshot leaves them out.
 func faultResponse(req *http.Request, f Fault, requestID string) *http.Response {
+	if f.Body != nil {
+		resp := newResponse(req, f.Status, []byte(*f.Body), requestID)
+		resp.Header.Set("Content-Type", "text/html; charset=utf-8")
+		return resp
+	}
 	code := f.Code
 	if code == "" {
 		code = defaultErrorCode(f.Status)
@@ -63,6 +68,9 @@ func faultResponse(req *http.Request, f Fault, requestID string) *http.Response 
 	resp := errorResponse(req, f.Status, code, msg, requestID)
 	if f.RetryAfterS != nil {
 		resp.Header.Set("Retry-After", strconv.Itoa(*f.RetryAfterS))
+	}
+	if f.RetryAfterMS != nil {
+		resp.Header.Set("Retry-After-Ms", strconv.Itoa(*f.RetryAfterMS))
 	}
 	return resp
 }

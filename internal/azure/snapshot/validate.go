@@ -85,8 +85,14 @@ func (s *Snapshot) validate(resourcePath func(int) string) []*Error {
 		}
 		keysSeen[lookupKey(method, p)] = k
 		f := s.Faults[k]
-		if f.Status < 400 || f.Status > 599 {
+		switch {
+		case f.Body != nil && (f.Status < 200 || f.Status > 599):
+			add(path+".status", "%d is not an HTTP status for a body; use 200–599", f.Status)
+		case f.Body == nil && (f.Status < 400 || f.Status > 599):
 			add(path+".status", "%d is not an error status; use 400–599 (e.g. 403, 404, 429, 500)", f.Status)
+		}
+		if f.RetryAfterMS != nil && (*f.RetryAfterMS < 0 || *f.RetryAfterMS > 3600*1000) {
+			add(path+".retry_after_ms", "%d is out of range; use 0–3600000 milliseconds", *f.RetryAfterMS)
 		}
 		if f.RetryAfterS != nil && (*f.RetryAfterS < 0 || *f.RetryAfterS > 3600) {
 			add(path+".retry_after_s", "%d is out of range; use 0–3600 seconds", *f.RetryAfterS)
@@ -102,6 +108,23 @@ func (s *Snapshot) validate(resourcePath func(int) string) []*Error {
 		}
 		if sim.ActionLatencyMS < 0 || sim.ActionLatencyMS > maxLatencyMS {
 			add("simulate.action_latency_ms", "%d is out of range; use 0–%d milliseconds", sim.ActionLatencyMS, maxLatencyMS)
+		}
+		keysSeen = map[string]string{}
+		for _, k := range sortedKeys(sim.PathLatencyMS) {
+			path := keyPath("simulate.path_latency_ms", k)
+			method, p, err := parseKey(k)
+			if err != nil {
+				add(path, "%v", err)
+				continue
+			}
+			if other, dup := keysSeen[lookupKey(method, p)]; dup {
+				add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("simulate.path_latency_ms", other))
+				continue
+			}
+			keysSeen[lookupKey(method, p)] = k
+			if ms := sim.PathLatencyMS[k]; ms < 0 || ms > maxLatencyMS {
+				add(path, "%d is out of range; use 0–%d milliseconds", ms, maxLatencyMS)
+			}
 		}
 	}
 	return errs

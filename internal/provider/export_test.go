@@ -1,0 +1,145 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+)
+
+// VerificationInput is a pullpath_verification configuration for
+// [RunVerification]: a provider with snapshot_file and one data source.
+type VerificationInput struct {
+	Snapshot   string // absolute path of the snapshot
+	ClusterID  string
+	RegistryID string
+	// RegistryHosts is registry { hosts }, instead of RegistryID.
+	RegistryHosts []string
+	// ReadTimeout is timeouts { read }; empty means the default.
+	ReadTimeout string
+	// Concurrency bounds the requests in flight; 0 means the default.
+	Concurrency int
+	// Enforce is the enforce argument; nil leaves it unset (true).
+	Enforce *bool
+}
+
+// Finding and Path are elements of the findings and paths attributes.
+type (
+	Finding = findingModel
+	Path    = pathModel
+)
+
+// VerificationOutcome is what a user sees of one read: the state's
+// computed attributes (empty when the read failed) and the diagnostics.
+type VerificationOutcome struct {
+	Verdict     string
+	Findings    []Finding
+	Paths       []Path
+	Summary     string
+	ARMRequests int64
+	Diagnostics diag.Diagnostics
+	// Requested are the distinct requests the snapshot replay answered
+	// ("METHOD /path", lower-case path), sorted.
+	Requested []string
+}
+
+// RunVerification configures the provider's session on in.Snapshot the way
+// Configure does (real pipeline: read-only guard, retry policy, counting,
+// replay) and calls the data source's Read, in process, with ctx as the
+// framework would pass it. The error is for a harness problem, never for
+// what the read itself reports (that is in Diagnostics).
+func RunVerification(ctx context.Context, in VerificationInput) (VerificationOutcome, error) {
+	session, err := azure.NewSession(azure.Config{SnapshotFile: in.Snapshot, ProviderVersion: "test"})
+	if err != nil {
+		return VerificationOutcome{}, err
+	}
+	ds := &verificationDataSource{dataSourceBase{data: &providerData{session: session, version: "test", concurrency: in.Concurrency}}}
+	var sresp datasource.SchemaResponse
+	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
+	if sresp.Diagnostics.HasError() {
+		return VerificationOutcome{}, fmt.Errorf("schema: %v", sresp.Diagnostics)
+	}
+	s := sresp.Schema
+
+	timeoutTypes := map[string]attr.Type{"read": types.StringType}
+	to := timeouts.Value{Object: types.ObjectNull(timeoutTypes)}
+	if in.ReadTimeout != "" {
+		to = timeouts.Value{Object: types.ObjectValueMust(timeoutTypes, map[string]attr.Value{"read": types.StringValue(in.ReadTimeout)})}
+	}
+	strOrNull := func(v string) types.String {
+		if v == "" {
+			return types.StringNull()
+		}
+		return types.StringValue(v)
+	}
+	registryTypes := map[string]attr.Type{
+		"hosts": types.ListType{ElemType: types.StringType}, "addresses": types.MapType{ElemType: types.StringType},
+	}
+	registry := types.ObjectNull(registryTypes)
+	if len(in.RegistryHosts) > 0 {
+		hosts, d := types.ListValueFrom(ctx, types.StringType, in.RegistryHosts)
+		if d.HasError() {
+			return VerificationOutcome{}, fmt.Errorf("hosts: %v", d)
+		}
+		registry = types.ObjectValueMust(registryTypes, map[string]attr.Value{"hosts": hosts, "addresses": types.MapNull(types.StringType)})
+	}
+	m := verificationModel{
+		ClusterID:           strOrNull(in.ClusterID),
+		NodeSubnetIDs:       types.ListNull(types.StringType),
+		NodePools:           types.SetNull(types.StringType),
+		RegistryID:          strOrNull(in.RegistryID),
+		Registry:            registry,
+		Enforce:             types.BoolPointerValue(in.Enforce),
+		FailOnUnverified:    types.BoolNull(),
+		ZoneSubscriptionIDs: types.SetNull(types.StringType),
+		Timeouts:            to,
+		Verdict:             types.StringNull(),
+		Reachable:           types.BoolNull(),
+		Findings:            types.ListNull(types.ObjectType{AttrTypes: findingAttrTypes}),
+		Paths:               types.ListNull(types.ObjectType{AttrTypes: pathAttrTypes}),
+		Summary:             types.StringNull(),
+		Stats:               types.ObjectNull(statsAttrTypes),
+	}
+	tfType := s.Type().TerraformType(ctx)
+	cfg := tfsdk.State{Schema: s, Raw: tftypes.NewValue(tfType, nil)}
+	if d := cfg.Set(ctx, &m); d.HasError() {
+		return VerificationOutcome{}, fmt.Errorf("config: %v", d)
+	}
+	req := datasource.ReadRequest{Config: tfsdk.Config{Schema: s, Raw: cfg.Raw}}
+	resp := datasource.ReadResponse{State: tfsdk.State{Schema: s, Raw: tftypes.NewValue(tfType, nil)}}
+	ds.Read(ctx, req, &resp)
+
+	out := VerificationOutcome{Diagnostics: resp.Diagnostics, Requested: session.ReplayRequested()}
+	if resp.State.Raw.IsNull() {
+		return out, nil
+	}
+	var st verificationModel
+	if d := resp.State.Get(ctx, &st); d.HasError() {
+		return out, fmt.Errorf("state: %v", d)
+	}
+	out.Verdict, out.Summary = st.Verdict.ValueString(), st.Summary.ValueString()
+	if d := st.Findings.ElementsAs(ctx, &out.Findings, false); d.HasError() {
+		return out, fmt.Errorf("findings: %v", d)
+	}
+	if d := st.Paths.ElementsAs(ctx, &out.Paths, false); d.HasError() {
+		return out, fmt.Errorf("paths: %v", d)
+	}
+	var stats statsModel
+	if d := st.Stats.As(ctx, &stats, basetypes.ObjectAsOptions{}); d.HasError() {
+		return out, fmt.Errorf("stats: %v", d)
+	}
+	out.ARMRequests = stats.ARMRequests
+	return out, nil
+}

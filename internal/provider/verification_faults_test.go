@@ -1,0 +1,489 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
+	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+)
+
+// faultClass is one way a read can fail, injected through the snapshot's
+// faults (or, for a slow answer, simulate.path_latency_ms).
+type faultClass struct {
+	name string
+	// fault is the snapshot fault; nil for the slow answer.
+	fault map[string]any
+	// transient faults end before the retry policy gives up: the user
+	// must see exactly the result of an undisturbed run.
+	transient bool
+	// code is the evidence finding a persistent fault must produce.
+	code string
+	// slow: the answer takes longer than the read timeout.
+	slow bool
+}
+
+// Retry waits are kept short with retry_after_ms (honoured by the retry
+// policy as Retry-After-Ms), so that a cell takes milliseconds, not the
+// seconds of the default backoff.
+var faultClasses = []faultClass{
+	{name: "403", fault: map[string]any{"status": 403}, code: "EVIDENCE_PERMISSION_DENIED"},
+	{name: "404", fault: map[string]any{"status": 404}, code: "EVIDENCE_NOT_FOUND"},
+	{name: "429x2", fault: map[string]any{"status": 429, "retry_after_ms": 5, "times": 2}, transient: true},
+	{name: "500x2", fault: map[string]any{"status": 500, "retry_after_ms": 5, "times": 2}, transient: true},
+	{name: "500always", fault: map[string]any{"status": 500, "retry_after_ms": 5}, code: "EVIDENCE_UNAVAILABLE"},
+	{name: "notjson", fault: map[string]any{"status": 200, "body": "<html><body><h1>502 Bad Gateway</h1></body></html>"}, code: "EVIDENCE_UNAVAILABLE"},
+	{name: "slow", slow: true},
+}
+
+// slowReadTimeout is the read timeout of the slow cells: the faulted read
+// takes 10 minutes, everything else answers at once.
+const slowReadTimeout = "1s"
+
+// verificationResult is what a user relies on, without timing: the
+// verdict, findings, paths and summary, in the order the data source
+// returns them.
+type verificationResult struct {
+	Verdict  string             `json:"verdict"`
+	Findings []provider.Finding `json:"findings"`
+	Paths    []provider.Path    `json:"paths"`
+	Summary  string             `json:"summary"`
+}
+
+func resultOf(o provider.VerificationOutcome) verificationResult {
+	return verificationResult{Verdict: o.Verdict, Findings: o.Findings, Paths: o.Paths, Summary: o.Summary}
+}
+
+// runInProcess runs pullpath_verification in process and fails on a harness
+// error; a panic in the provider fails the test with the cell's name.
+func runInProcess(t *testing.T, ctx context.Context, in provider.VerificationInput) (out provider.VerificationOutcome) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("the verification panicked: %v", p)
+		}
+	}()
+	out, err := provider.RunVerification(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// writeSnapshot writes snap to a temporary file.
+func writeSnapshot(t *testing.T, snap map[string]any) string {
+	t.Helper()
+	raw, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "snapshot.json")
+	if err := os.WriteFile(p, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func loadSnapshot(t *testing.T, path string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestVerificationFaultMatrix faults every read of the reference
+// verification (baseline_ok, reachable) in turn with every fault class and
+// checks what the user would see: transient faults change nothing;
+// persistent ones never leave the verdict reachable and name the resource
+// (and, for 403, the permission) in an evidence finding; a read slower than
+// the read timeout ends the read with the timeout error.
+func TestVerificationFaultMatrix(t *testing.T) {
+	snapPath := scenarioSnapshot(t, "baseline_ok")
+	ctx := context.Background()
+	base := runInProcess(t, ctx, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry})
+	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable without diagnostics", base.Verdict, base.Diagnostics)
+	}
+	want := resultOf(base)
+	reads := base.Requested
+	if len(reads) < 10 {
+		t.Fatalf("reference run made only %d distinct reads: %v", len(reads), reads)
+	}
+	rawBase, err := os.ReadFile(snapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	counts := map[string]map[string]int{} // class → outcome → cells
+	record := func(class, outcome string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if counts[class] == nil {
+			counts[class] = map[string]int{}
+		}
+		counts[class][outcome]++
+	}
+
+	t.Run("cells", func(t *testing.T) {
+		for _, read := range reads {
+			method, path, _ := strings.Cut(read, " ")
+			for _, fc := range faultClasses {
+				t.Run(fc.name+" "+shortRead(read), func(t *testing.T) {
+					t.Parallel()
+					var snap map[string]any
+					if err := json.Unmarshal(rawBase, &snap); err != nil {
+						t.Fatal(err)
+					}
+					in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+					if fc.slow {
+						snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0,
+							"path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
+						in.ReadTimeout = slowReadTimeout
+					} else {
+						withFault(read, fc.fault)(snap)
+					}
+					in.Snapshot = writeSnapshot(t, snap)
+
+					started := time.Now()
+					out := runInProcess(t, ctx, in)
+					took := time.Since(started)
+					outcome := out.Verdict
+					if out.Diagnostics.HasError() && out.Verdict == "" {
+						outcome = "error: " + out.Diagnostics.Errors()[0].Summary()
+					}
+					record(fc.name, outcome)
+
+					switch {
+					case fc.transient:
+						// Two faulted tries more than the reference run: the
+						// fault was served and retried, not skipped.
+						if out.ARMRequests != base.ARMRequests+2 {
+							t.Errorf("arm_requests %d, want %d (the reference run's %d plus two retried tries)",
+								out.ARMRequests, base.ARMRequests+2, base.ARMRequests)
+						}
+						if got := resultOf(out); !reflect.DeepEqual(got, want) {
+							t.Errorf("a fault that ends after retries changed the result:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+						}
+					case fc.slow:
+						// Generous bound: the timeout is 1 s, the read 10 min.
+						if took > 20*time.Second {
+							t.Errorf("the read took %s with a %s read timeout", took, slowReadTimeout)
+						}
+						if out.Verdict != "" || !out.Diagnostics.HasError() {
+							t.Fatalf("want the read to fail with the timeout, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+						}
+						d := out.Diagnostics.Errors()[0]
+						if d.Summary() != "Timed out verifying the pull path" || !strings.Contains(d.Detail(), `Raise timeouts { read = "…" }`) ||
+							!strings.Contains(d.Detail(), "("+slowReadTimeout+")") {
+							t.Errorf("timeout diagnostic does not name the timeout and the fix: %s: %s", d.Summary(), d.Detail())
+						}
+					default:
+						checkPersistentFault(t, method, path, fc, out)
+					}
+				})
+			}
+		}
+	})
+
+	classes := make([]string, 0, len(counts))
+	for c := range counts {
+		classes = append(classes, c)
+	}
+	sort.Strings(classes)
+	t.Logf("fault matrix: %d reads × %d fault classes = %d cells", len(reads), len(faultClasses), len(reads)*len(faultClasses))
+	for _, c := range classes {
+		t.Logf("  %-10s %v", c, counts[c])
+	}
+}
+
+// checkPersistentFault: never reachable, and unverified since nothing else
+// is wrong; an evidence finding of the class's
+// code names the faulted resource, and for 403 the permission it needs.
+func checkPersistentFault(t *testing.T, method, path string, fc faultClass, out provider.VerificationOutcome) {
+	t.Helper()
+	if out.Verdict == "reachable" {
+		t.Fatalf("verdict reachable although %s %s failed persistently (%s); findings: %s", method, path, fc.name, jsonOf(out.Findings))
+	}
+	// The reference network has no fault of its own, so an error finding
+	// here could only be a conclusion drawn from the missing fact.
+	if out.Verdict != "unverified" {
+		t.Fatalf("verdict %q, diagnostics %v; want unverified (the reference network has no error), findings: %s",
+			out.Verdict, out.Diagnostics, jsonOf(out.Findings))
+	}
+	action, err := azure.RequiredAction(method, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range out.Findings {
+		if f.Code != fc.code || !namesResource(f, path) {
+			continue
+		}
+		if fc.name == "403" && !strings.Contains(strings.ToLower(f.Message), strings.ToLower(action)) {
+			t.Errorf("%s names the resource but not the permission %s: %s", f.Code, action, f.Message)
+		}
+		return
+	}
+	t.Errorf("no %s finding names %s; verdict %s, findings: %s", fc.code, path, out.Verdict, jsonOf(out.Findings))
+}
+
+// namesResource: the finding's resource is the faulted one, or its message
+// names it (ids compared case-insensitively, as ARM does).
+func namesResource(f provider.Finding, path string) bool {
+	return strings.EqualFold(f.ResourceID, path) || strings.Contains(strings.ToLower(f.Message), strings.ToLower(path))
+}
+
+// shortRead is a read as a subtest name: the method and the path after the
+// subscription, so that failures stay readable.
+func shortRead(read string) string {
+	method, path, _ := strings.Cut(read, " ")
+	if i := strings.Index(path, "/resourcegroups/"); i >= 0 {
+		path = path[i+len("/resourcegroups/"):]
+	} else if i := strings.Index(path, "/providers/"); i >= 0 {
+		path = path[i+1:]
+	}
+	return method + " " + path
+}
+
+func jsonOf(v any) string {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// scenarioInput reads the arguments of a scenario's verify.tf that the
+// in-process harness supports (cluster_id, registry_id, registry.hosts).
+func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
+	t.Helper()
+	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
+	if m := regexp.MustCompile(`cluster_id\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.ClusterID = m[1]
+	}
+	if m := regexp.MustCompile(`registry_id\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.RegistryID = m[1]
+	}
+	if m := regexp.MustCompile(`hosts\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(sc.Body); m != nil {
+		for _, h := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
+			in.RegistryHosts = append(in.RegistryHosts, h[1])
+		}
+	}
+	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
+		regexp.MustCompile(`node_subnet_ids|node_pools|addresses|zone_subscription_ids`).MatchString(sc.Body) {
+		t.Fatalf("scenario %s: verify.tf uses arguments the in-process harness does not read:\n%s", sc.Name, sc.Body)
+	}
+	return in
+}
+
+// TestVerificationRequestsArePermitted runs every scenario in process and
+// checks each request it sent against the permissions the provider
+// documents: the action ARM checks for it (derived from the request) must
+// be in gather.Permissions (which docs/guides/permissions.md is compared
+// with), and a POST must be one of the read-only guard's actions. A read
+// added without its permission would otherwise surface only as a 403 for
+// a user with the documented custom role.
+func TestVerificationRequestsArePermitted(t *testing.T) {
+	documented := map[string]bool{}
+	for _, action := range gather.Permissions {
+		documented[strings.ToLower(action)] = true
+	}
+	guarded := map[string]bool{}
+	for _, a := range azure.ReadActions() {
+		guarded[strings.ToLower(a.Action)] = true
+	}
+	used := map[string]bool{}
+	for _, sc := range discoverScenarios(t) {
+		in := scenarioInput(t, sc)
+		out := runInProcess(t, context.Background(), in)
+		if out.Verdict != sc.Expect.Verdict {
+			t.Errorf("scenario %s: verdict %q in process, expect.json says %q", sc.Name, out.Verdict, sc.Expect.Verdict)
+		}
+		for _, req := range out.Requested {
+			method, path, _ := strings.Cut(req, " ")
+			action, err := azure.RequiredAction(method, path)
+			if err != nil {
+				t.Errorf("scenario %s: %v", sc.Name, err)
+				continue
+			}
+			action = strings.ToLower(action)
+			used[action] = true
+			if !documented[action] {
+				t.Errorf("scenario %s: %s needs %s, which gather.Permissions (and the permissions guide) does not list", sc.Name, req, action)
+			}
+			if method == "POST" && !guarded[action] {
+				t.Errorf("scenario %s: %s is a POST outside the read-only guard's actions", sc.Name, req)
+			}
+		}
+	}
+	t.Logf("%d distinct actions used across the scenarios, %d documented", len(used), len(documented))
+}
+
+// TestVerificationDeterministic: the same inputs give byte-identical
+// findings, paths and summary, whatever the number of reads in flight and
+// however the goroutines interleave. Timing (stats.duration_ms) is left
+// out; arm_requests is compared too, since every read is made once.
+func TestVerificationDeterministic(t *testing.T) {
+	var inputs []provider.VerificationInput
+	var names []string
+	for _, sc := range discoverScenarios(t) {
+		switch sc.Name {
+		case "baseline_ok", "custom_dns_vm", "forwarding_rule_diverts", "gateway_transit_missing", "nsg_unverified_tag", "roleassignments_forbidden":
+			inputs = append(inputs, scenarioInput(t, sc))
+			names = append(names, sc.Name)
+		}
+	}
+	// A generated hub and spokes with several pools, subnets and replicas:
+	// many reads in flight at once, and findings from maps of many keys.
+	topo, err := gentopo.Generate(gentopo.Options{Pools: 6, Subnets: 4, Spokes: 2, Replicas: 3, BGPRoutes: 200, DNSZones: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "topology.json")
+	if err := os.WriteFile(p, topo.Snapshot, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, provider.VerificationInput{Snapshot: p, ClusterID: topo.ClusterID, RegistryID: topo.RegistryID})
+	names = append(names, "gentopo")
+
+	if len(inputs) < 5 {
+		t.Fatalf("only %d scenarios found: %v", len(inputs), names)
+	}
+	for i, in := range inputs {
+		t.Run(names[i], func(t *testing.T) {
+			var first []byte
+			var firstReqs int64
+			for run := 0; run < 6; run++ {
+				in.Concurrency = []int{1, 8, 2, 8, 1, 16}[run]
+				out := runInProcess(t, context.Background(), in)
+				if out.Verdict == "" {
+					t.Fatalf("no verdict: %v", out.Diagnostics)
+				}
+				got, err := json.Marshal(resultOf(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if run == 0 {
+					first, firstReqs = got, out.ARMRequests
+					continue
+				}
+				if !bytes.Equal(got, first) {
+					t.Fatalf("run %d (%d reads in flight) differs from run 0 (1 in flight):\n%s", run, in.Concurrency, firstDiff(first, got))
+				}
+				if out.ARMRequests != firstReqs {
+					t.Errorf("run %d (%d in flight): %d ARM requests, run 0: %d", run, in.Concurrency, out.ARMRequests, firstReqs)
+				}
+			}
+		})
+	}
+}
+
+// firstDiff shows where two serialised results part.
+func firstDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-200)
+	return fmt.Sprintf("…%s\n   vs\n…%s", a[lo:min(len(a), i+200)], b[lo:min(len(b), i+200)])
+}
+
+// TestVerificationCancellation: with every answer 10 minutes away, a
+// cancelled run (Terraform interrupted) and a read timeout both end the
+// read promptly with an error that says what happened, and leave no
+// goroutine behind. Bounds are generous on purpose: the point is
+// "seconds, not minutes".
+func TestVerificationCancellation(t *testing.T) {
+	snap := loadSnapshot(t, scenarioSnapshot(t, "baseline_ok"))
+	snap["simulate"] = map[string]any{"latency_ms": 10 * 60 * 1000, "action_latency_ms": 0}
+	slow := writeSnapshot(t, snap)
+	in := provider.VerificationInput{Snapshot: slow, ClusterID: accCluster, RegistryID: accRegistry}
+
+	// A first run starts whatever the process keeps for good (timers of
+	// the runtime, pools), so that the count below is the run's own.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	runInProcess(t, ctx, in)
+	cancel()
+	waitGoroutines(t, 2) // the test binary's main goroutine and this test
+
+	for _, tc := range []struct {
+		name          string
+		timeout       string
+		cancelAfter   time.Duration
+		summary, want string
+	}{
+		{name: "read timeout", timeout: "1s", summary: "Timed out verifying the pull path",
+			want: `did not finish within the read timeout (1s), so nothing can be concluded. Raise timeouts { read = "…" }`},
+		{name: "cancelled", cancelAfter: time.Second, summary: "Could not verify the pull path",
+			want: "The verification stopped before it could conclude anything"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Counted here: this subtest's goroutine is one of them.
+			before := runtime.NumGoroutine()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancelAfter > 0 {
+				time.AfterFunc(tc.cancelAfter, cancel)
+			}
+			run := in
+			run.ReadTimeout = tc.timeout
+			started := time.Now()
+			out := runInProcess(t, ctx, run)
+			if took := time.Since(started); took > 20*time.Second {
+				t.Errorf("the read returned after %s", took)
+			}
+			if out.Verdict != "" || !out.Diagnostics.HasError() {
+				t.Fatalf("want an error and no verdict, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+			}
+			d := out.Diagnostics.Errors()[0]
+			if d.Summary() != tc.summary || !strings.Contains(d.Detail(), tc.want) {
+				t.Errorf("diagnostic %q: %s\nwant %q containing %q", d.Summary(), d.Detail(), tc.summary, tc.want)
+			}
+			if n := waitGoroutines(t, before); n > before {
+				t.Errorf("%d goroutines still running 10 s after the read returned, %d before it:\n%s", n, before, goroutineDump())
+			}
+		})
+	}
+}
+
+// waitGoroutines waits up to 10 s for the number of goroutines to drop to
+// at most n and returns the last count.
+func waitGoroutines(t *testing.T, n int) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := runtime.NumGoroutine()
+		if got <= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func goroutineDump() string {
+	buf := make([]byte, 1<<16)
+	return string(buf[:runtime.Stack(buf, true)])
+}
