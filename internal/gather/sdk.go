@@ -31,12 +31,34 @@ const semaphoreKey = "\x00concurrency"
 // Reader's first read.
 func (r *Reader) SetConcurrency(n int) {
 	if n > 0 {
-		prime(r, semaphoreKey, make(chan struct{}, n))
+		r.SetLimiter(NewLimiter(n))
 	}
 }
 
-// semaphore bounds the Reader's requests in flight. It lives in the memo,
-// so it is per Reader.
+// Limiter bounds requests in flight; Readers that share one share the
+// bound (the provider's max_concurrent_reads holds for all its data
+// sources together, whatever Terraform reads in parallel).
+type Limiter chan struct{}
+
+// NewLimiter returns a bound of n requests in flight (DefaultConcurrency
+// when n < 1).
+func NewLimiter(n int) Limiter {
+	if n < 1 {
+		n = DefaultConcurrency
+	}
+	return make(Limiter, n)
+}
+
+// SetLimiter makes the Reader take its request slots from l. It takes
+// effect only before the Reader's first read.
+func (r *Reader) SetLimiter(l Limiter) {
+	if l != nil {
+		prime(r, semaphoreKey, (chan struct{})(l))
+	}
+}
+
+// semaphore bounds the Reader's requests in flight. It lives in the memo:
+// per Reader unless SetLimiter shares one.
 func (r *Reader) semaphore() chan struct{} {
 	s, _ := once(r, semaphoreKey, func() (chan struct{}, error) {
 		return make(chan struct{}, DefaultConcurrency), nil

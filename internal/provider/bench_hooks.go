@@ -6,33 +6,17 @@ package provider
 import (
 	"encoding/json"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
-// Measurement hooks for scripts/bench.sh, off unless their environment
-// variable is set; they are not part of the provider's schema.
-
-// envMaxConcurrentReads bounds the ARM requests one data source read has in
-// flight (gather.Reader.SetConcurrency); unset or invalid means
-// gather.DefaultConcurrency.
-const envMaxConcurrentReads = "PULLPATH_MAX_CONCURRENT_READS"
+// Measurement hook for scripts/bench.sh, off unless its environment
+// variable is set; it is not part of the provider's schema.
 
 // envBenchStatsFile names a file that, in snapshot mode, receives after
 // every data source read one JSON line with the replay's request counts:
 // {"pid":…,"requests":…,"distinct":…}.
 const envBenchStatsFile = "PULLPATH_BENCH_STATS_FILE"
-
-// readConcurrency is the request bound of a data source read.
-func readConcurrency() int {
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(envMaxConcurrentReads))); err == nil && n >= 1 {
-		return n
-	}
-	return gather.DefaultConcurrency
-}
 
 // writeBenchStats appends the replay's counts to the bench stats file, if
 // one is named and the session replays a snapshot. Errors are ignored: the

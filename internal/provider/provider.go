@@ -11,6 +11,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,7 +21,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
 // TypeName is the provider's type name: the prefix of every data source.
@@ -63,6 +67,7 @@ type providerModel struct {
 	Environment                    types.String `tfsdk:"environment"`
 	SnapshotFile                   types.String `tfsdk:"snapshot_file"`
 	RecordFile                     types.String `tfsdk:"record_file"`
+	MaxConcurrentReads             types.Int64  `tfsdk:"max_concurrent_reads"`
 }
 
 // Environments are the accepted values of `environment`. They are matched
@@ -131,6 +136,13 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"record_file": str("Read live Azure and write everything read into this file, in the snapshot format "+
 				"(resources and read results only: no token, header or secret), after every data source read. "+
 				"Conflicts with `snapshot_file`. Falls back to `PULLPATH_RECORD_FILE`.", false, notEmpty),
+			"max_concurrent_reads": schema.Int64Attribute{Optional: true, MarkdownDescription: fmt.Sprintf(
+				"How many ARM requests the provider has in flight at most, for all its data sources together "+
+					"(%d to %d, default %d). Reads that do not depend on each other run in parallel up to this bound, "+
+					"so a plan waits about as long as its longest chain of dependent reads; lower it if ARM throttles "+
+					"the identity (HTTP 429). Falls back to `%s`.", minConcurrentReads, maxConcurrentReads,
+				gather.DefaultConcurrency, envMaxConcurrentReads),
+				Validators: []validator.Int64{int64validator.Between(minConcurrentReads, maxConcurrentReads)}},
 		},
 	}
 }

@@ -4,8 +4,10 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
 // getenv is the environment the provider falls back to; tests replace it.
@@ -41,6 +44,7 @@ func (m providerModel) arguments() []namedValue {
 		{"environment", m.Environment},
 		{"snapshot_file", m.SnapshotFile},
 		{"record_file", m.RecordFile},
+		{"max_concurrent_reads", m.MaxConcurrentReads},
 	}
 }
 
@@ -113,11 +117,15 @@ func configure(m providerModel, version string, env func(string) string) (*provi
 	if err := cfg.Validate(); err != nil {
 		return nil, configDiagnostics(err)
 	}
+	reads, err := concurrentReads(m.MaxConcurrentReads, env)
+	if err != nil {
+		return nil, configDiagnostics(err)
+	}
 	session, err := azure.NewSession(cfg)
 	if err != nil {
 		return nil, configDiagnostics(err)
 	}
-	return &providerData{session: session, version: version}, diags
+	return &providerData{session: session, version: version, limiter: gather.NewLimiter(reads)}, diags
 }
 
 // configDiagnostics turns azure.Config's joined validation errors into one
@@ -177,4 +185,34 @@ func argumentOf(msg string) string {
 		}
 	}
 	return ""
+}
+
+// Bounds of max_concurrent_reads: one is serial; beyond 64 ARM throttles a
+// single identity long before a plan gets faster.
+const (
+	minConcurrentReads = 1
+	maxConcurrentReads = 64
+)
+
+// envMaxConcurrentReads is max_concurrent_reads' environment variable.
+const envMaxConcurrentReads = "PULLPATH_MAX_CONCURRENT_READS"
+
+// concurrentReads is max_concurrent_reads, else its environment variable,
+// else gather.DefaultConcurrency. The schema validates the argument; an
+// unusable environment value is an error on the argument it sets.
+func concurrentReads(arg types.Int64, env func(string) string) (int, error) {
+	if !arg.IsNull() && !arg.IsUnknown() {
+		return int(arg.ValueInt64()), nil
+	}
+	v := strings.TrimSpace(env(envMaxConcurrentReads))
+	if v == "" {
+		return gather.DefaultConcurrency, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < minConcurrentReads || n > maxConcurrentReads {
+		return 0, fmt.Errorf("%s=%q (it sets max_concurrent_reads) is not a whole number from %d to %d: "+
+			"fix or unset the variable, or set max_concurrent_reads in the provider block",
+			envMaxConcurrentReads, v, minConcurrentReads, maxConcurrentReads)
+	}
+	return n, nil
 }

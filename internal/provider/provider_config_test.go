@@ -20,13 +20,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // nullModel is a provider block with every argument null.
 func nullModel() providerModel {
 	s, b := types.StringNull(), types.BoolNull()
-	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s}
+	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, types.Int64Null()}
 }
 
 func noEnv(string) string { return "" }
@@ -47,7 +48,7 @@ func TestProviderSchemaMatchesModel(t *testing.T) {
 	for _, a := range nullModel().arguments() {
 		model = append(model, a.name)
 	}
-	if len(names) != len(model) || len(model) != 18 {
+	if len(names) != len(model) || len(model) != 19 {
 		t.Fatalf("schema has %d arguments, model %d", len(names), len(model))
 	}
 	for _, n := range model {
@@ -149,6 +150,50 @@ func TestConfigure(t *testing.T) {
 	_, diags = configure(bad, "v", noEnv)
 	assertAttributeError(t, diags, "subscription_id", "is not a subscription id")
 	assertAttributeError(t, diags, "client_certificate_password", "client_certificate_path")
+}
+
+// max_concurrent_reads bounds the requests in flight of every data source
+// together: one limiter per provider instance, from the argument, else the
+// environment, else the default; a bad environment value is an error on
+// the argument.
+func TestConfigureMaxConcurrentReads(t *testing.T) {
+	snap, _ := filepath.Abs("testdata/baseline_ok.json")
+	envWith := func(v string) func(string) string {
+		return func(k string) string {
+			if k == envMaxConcurrentReads {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		arg  types.Int64
+		env  string
+		want int
+	}{
+		{"default", types.Int64Null(), "", gather.DefaultConcurrency},
+		{"argument", types.Int64Value(3), "", 3},
+		{"environment", types.Int64Null(), " 12 ", 12},
+		{"argument beats environment", types.Int64Value(1), "12", 1},
+	} {
+		m := nullModel()
+		m.SnapshotFile = types.StringValue(snap)
+		m.MaxConcurrentReads = tc.arg
+		data, diags := configure(m, "v", envWith(tc.env))
+		if diags.HasError() {
+			t.Fatalf("%s: %v", tc.name, diags)
+		}
+		if got := cap(data.limiter); got != tc.want {
+			t.Errorf("%s: %d requests in flight, want %d", tc.name, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"0", "65", "eight", "-1"} {
+		m := nullModel()
+		m.SnapshotFile = types.StringValue(snap)
+		_, diags := configure(m, "v", envWith(bad))
+		assertAttributeError(t, diags, "max_concurrent_reads", envMaxConcurrentReads+"=")
+	}
 }
 
 func assertAttributeError(t *testing.T, diags diag.Diagnostics, attr, contains string) {

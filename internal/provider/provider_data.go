@@ -27,9 +27,11 @@ type providerData struct {
 	// unknown are provider arguments whose values were unknown at
 	// configure time; session is nil then.
 	unknown []string
-	// concurrency, when positive, bounds the requests a read has in flight
-	// instead of PULLPATH_MAX_CONCURRENT_READS, so that in-process tests can
-	// compare concurrency levels without changing the process environment.
+	// limiter bounds the ARM requests in flight of all data sources
+	// together (max_concurrent_reads).
+	limiter gather.Limiter
+	// concurrency, when positive, gives each read its own bound instead,
+	// so that in-process tests can compare concurrency levels.
 	concurrency int
 }
 
@@ -98,7 +100,7 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 	if b.data.concurrency > 0 {
 		reader.SetConcurrency(b.data.concurrency)
 	} else {
-		reader.SetConcurrency(readConcurrency())
+		reader.SetLimiter(b.data.limiter)
 	}
 	return &readRun{session: b.data.session, reader: reader, timeout: timeout}, ctx, cancel
 }

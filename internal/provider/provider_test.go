@@ -121,3 +121,36 @@ data "pullpath_vnet_peerings" "this" {
 		}},
 	})
 }
+
+// max_concurrent_reads is validated at plan time on the argument, and a
+// valid bound serves several data sources reading the same network.
+func TestAccProvider_maxConcurrentReads(t *testing.T) {
+	block := func(n int) string {
+		return fmt.Sprintf(`
+provider "pullpath" {
+  snapshot_file        = %q
+  max_concurrent_reads = %d
+}
+
+data "pullpath_vnet_peerings" "this" {
+  virtual_network_id = %q
+}
+
+data "pullpath_vnet_dns" "this" {
+  virtual_network_id = %q
+}
+`, fixture(t, "baseline_ok.json"), n, accSpoke, accSpoke)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      block(0),
+			ExpectError: regexp.MustCompile(`(?s)max_concurrent_reads.*value must be between 1 and 64, got: 0`),
+		}, {
+			Config: block(1),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(peeringsAddr, peeringAt(0).AtMapKey("state"), knownvalue.StringExact("Connected")),
+			},
+		}},
+	})
+}
