@@ -192,9 +192,26 @@ func (ix *index) assignmentsFor(scope string) []*entry {
 }
 
 func compact(raw json.RawMessage) json.RawMessage {
+	if isCompact(raw) {
+		return raw // parse compacted it already; skip a second copy
+	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {
 		return raw
 	}
 	return buf.Bytes()
+}
+
+// isCompact reports whether raw has no whitespace outside its strings, as
+// json.Compact leaves it.
+func isCompact(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r':
+			return false
+		case '"':
+			i = stringEnd(raw, i) - 1
+		}
+	}
+	return true
 }

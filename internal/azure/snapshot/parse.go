@@ -202,20 +202,8 @@ func decodeStrict(raw json.RawMessage, v any) error {
 // checkDuplicateKeys reports keys that appear twice in an object:
 // encoding/json would silently keep the last one.
 func checkDuplicateKeys(raw []byte, path string, report func(path, msg string)) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return
-	}
 	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return
-		}
-		k, ok := tok.(string)
-		if !ok {
-			return
-		}
+	for _, k := range objectKeys(raw) {
 		if seen[k] {
 			p := k
 			if path != "" {
@@ -224,11 +212,100 @@ func checkDuplicateKeys(raw []byte, path string, report func(path, msg string)) 
 			report(p, "appears twice in the same object; keep one")
 		}
 		seen[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return
+	}
+}
+
+// objectKeys returns the member names of the JSON object raw, in order.
+// raw must be valid JSON (the caller has decoded it already): values are
+// skipped by their brackets and quotes, without decoding, because a
+// snapshot's actions can hold megabytes of learned routes and this runs on
+// every provider start.
+func objectKeys(raw []byte) []string {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil
+	}
+	i++
+	var keys []string
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] == '}' {
+			return keys
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		if raw[i] != '"' {
+			return keys
+		}
+		end := stringEnd(raw, i)
+		tok := raw[i:end]
+		if len(tok) < 2 || tok[len(tok)-1] != '"' {
+			return keys // unterminated: not valid JSON
+		}
+		var key string
+		if bytes.IndexByte(tok, '\\') >= 0 || !utf8.Valid(tok) {
+			if json.Unmarshal(tok, &key) != nil {
+				return keys
+			}
+		} else {
+			key = string(tok[1 : len(tok)-1])
+		}
+		keys = append(keys, key)
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return keys
+		}
+		i = skipValue(raw, skipSpace(raw, i+1))
+	}
+}
+
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index after the string that starts at raw[i] ('"').
+func stringEnd(raw []byte, i int) int {
+	for j := i + 1; j < len(raw); j++ {
+		switch raw[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
 		}
 	}
+	return len(raw)
+}
+
+// skipValue is the index after the value that starts at raw[i]: at the ','
+// or closing bracket that follows it.
+func skipValue(raw []byte, i int) int {
+	depth := 0
+	for j := i; j < len(raw); j++ {
+		switch raw[j] {
+		case '"':
+			j = stringEnd(raw, j) - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return j
+			}
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case ',':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(raw)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
