@@ -180,6 +180,13 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 		return nil, err
 	}
 	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)}}
+	// A replaced transport (tests) carries the token requests too, so that a
+	// test can run the real credential against a fake Entra ID. The
+	// credential never goes through the recorder: token answers must not end
+	// up in record_file.
+	if cfg.transport != nil {
+		opts.Transport = cfg.transport
+	}
 	secrets := cfg.secrets()
 	return func() (azcore.TokenCredential, error) {
 		cred, err := newCredential(m, cfg, opts)

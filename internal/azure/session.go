@@ -43,7 +43,7 @@ type Session struct {
 // The pipeline, in the order a request meets it:
 //
 //	per call:  ReadOnlyGuard → retry policy (Retry-After, deadline-aware)
-//	per try:   bearer token (SDK) → ReadOnlyGuard
+//	per try:   bearer token (SDK) → ReadOnlyGuard → request log (TRACE, no headers)
 //	transport: counter → recorder (record mode) → HTTP client, or counter → replay
 //
 // The guard sits twice on purpose. Per call it refuses a write before a
@@ -95,7 +95,7 @@ func NewSession(cfg Config) (*Session, error) {
 		ApplicationID:    applicationID(cfg.ProviderVersion),
 		Retry:            SDKRetryOptions(),
 		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, NewRetryPolicy(RetryConfig{})},
-		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
+		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}},
 	})
 	return s, nil
 }
