@@ -122,6 +122,9 @@ func TestDataSourceArguments_resourceIDs(t *testing.T) {
 				t.Errorf("%s is an id argument without an entry in idArguments: add one so that its validation is tested", key)
 				continue
 			}
+			if d := a.GetMarkdownDescription(); !strings.Contains(d, "case-insensitively") || !strings.Contains(d, "trailing slash") {
+				t.Errorf("%s: the description does not document how ids are matched (idDescription): %q", key, d)
+			}
 			// A valid id of another type: a cluster where anything else
 			// is wanted, a subnet where a cluster is.
 			other := accCluster

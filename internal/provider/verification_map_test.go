@@ -206,3 +206,13 @@ func TestVerificationRequest(t *testing.T) {
 		t.Errorf("request = %+v declared %+v", q, q.Declared)
 	}
 }
+
+func TestDuplicateHosts(t *testing.T) {
+	if got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example"}); len(got) != 0 {
+		t.Errorf("distinct hosts reported: %v", got)
+	}
+	got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example", "Harbor.Corp.Example."})
+	if len(got) != 1 || !strings.Contains(got[0], `"harbor.corp.example" and "Harbor.Corp.Example."`) || !strings.Contains(got[0], "Keep one") {
+		t.Errorf("got %v", got)
+	}
+}

@@ -155,3 +155,22 @@ func addressKeysNotInHosts(hosts []string, addresses map[string]string) []string
 }
 
 func normHost(h string) string { return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".") }
+
+// duplicateHosts returns a message for every host that is listed again in
+// another spelling (casing, trailing dot): the list validator sees distinct
+// strings, but they are one host, and checking it twice would double its
+// paths and findings.
+func duplicateHosts(hosts []string) []string {
+	first := map[string]string{}
+	var out []string
+	for _, h := range hosts {
+		n := normHost(h)
+		if prev, ok := first[n]; ok && prev != h {
+			out = append(out, fmt.Sprintf("registry.hosts lists %q and %q, which are the same host (DNS names are case-insensitive "+
+				"and a trailing dot changes nothing). Keep one of them.", prev, h))
+			continue
+		}
+		first[n] = h
+	}
+	return out
+}
