@@ -1,6 +1,7 @@
 package azure
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
@@ -29,6 +31,7 @@ type Session struct {
 
 	offline  bool
 	requests atomic.Int64
+	armScope string // the token scope of the ARM clients
 
 	recorder   *snapshot.Recorder // nil unless recording
 	replay     *snapshot.Replay   // nil unless offline
@@ -60,6 +63,9 @@ func NewSession(cfg Config) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{SubscriptionID: cfg.SubscriptionID, offline: cfg.offline()}
+	// The scope exactly as azcore's ARM bearer-token policy asks for it, so
+	// that SignIn's token is the one the clients then take from the cache.
+	s.armScope = cl.Services[cloud.ResourceManager].Audience + "/.default"
 
 	var transport policy.Transporter
 	var credential CredentialSource
@@ -98,6 +104,23 @@ func NewSession(cfg Config) (*Session, error) {
 		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}},
 	})
 	return s, nil
+}
+
+// SignIn gets a token for ARM now (live mode; offline it does nothing).
+// Data sources call it before reading, so that a credential that does not
+// work fails the read once with a [SignInError] that says what to fix,
+// instead of every request failing as if each resource were unavailable.
+// The credential caches the token: the reads that follow use it.
+func (s *Session) SignIn(ctx context.Context) error {
+	if s.offline {
+		return nil
+	}
+	cred, err := s.Clients.Credential()
+	if err != nil {
+		return err
+	}
+	_, err = cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{s.armScope}})
+	return err
 }
 
 // Offline reports snapshot mode: every read is answered from the snapshot.

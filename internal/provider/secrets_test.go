@@ -47,6 +47,9 @@ const (
 // are counted and checked.
 type fakeAzure struct {
 	replay *snapshot.Replay
+	// rejectSecret makes Entra ID refuse the client secret with an error
+	// that echoes it, as a misbehaving proxy or endpoint might.
+	rejectSecret bool
 
 	mu            sync.Mutex
 	tokenRequests int
@@ -100,6 +103,13 @@ func (f *fakeAzure) entra(req *http.Request) (*http.Response, error) {
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
 			return nil, err
+		}
+		if f.rejectSecret {
+			f.mu.Lock()
+			f.tokenRequests++
+			f.mu.Unlock()
+			return jsonResponse(req, http.StatusUnauthorized, fmt.Sprintf(`{"error":"invalid_client","error_description":`+
+				`"AADSTS7000215: Invalid client secret provided: %s","error_codes":[7000215]}`, form.Get("client_secret"))), nil
 		}
 		if form.Get("client_id") != secretClientID || form.Get("client_secret") != secretClientSecret || form.Get("grant_type") != "client_credentials" {
 			f.problem("token request without the configured client id and secret (client_id %q, grant_type %q)", form.Get("client_id"), form.Get("grant_type"))
@@ -381,6 +391,82 @@ func TestProviderSchema_secretsSensitive(t *testing.T) {
 			if !a.IsSensitive() {
 				t.Errorf("provider argument %s holds a credential but is not Sensitive", name)
 			}
+		}
+	}
+}
+
+// When Entra ID refuses the secret with an answer that echoes it, the
+// error the plan shows says that sign-in failed and what to fix, with the
+// secret replaced, and neither the TRACE log nor a recording holds it. The
+// verification fails on it, rather than reporting every resource as
+// unverified evidence, and no ARM request is sent.
+func TestAccSecrets_tokenErrorRedacted(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "trace.log")
+	record := filepath.Join(dir, "recorded.json")
+	t.Setenv("TF_ACC_LOG_PATH", logPath)
+	t.Setenv("TF_LOG_PATH_MASK", "")
+	t.Setenv("TF_ACC_LOG", "TRACE")
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_VAR_client_secret", secretClientSecret)
+	for _, env := range []string{"ARM_CLIENT_SECRET", "ARM_CLIENT_ID", "ARM_TENANT_ID", "ARM_SUBSCRIPTION_ID", "PULLPATH_SNAPSHOT_FILE", "PULLPATH_RECORD_FILE"} {
+		t.Setenv(env, "")
+	}
+	replay, err := snapshot.LoadReplay(scenarioSnapshot(t, "baseline_ok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeAzure{replay: replay, rejectSecret: true}
+	provider.SetTestTransport(t, fake)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+variable "client_secret" {
+  type      = string
+  sensitive = true
+}
+
+provider "pullpath" {
+  subscription_id = %q
+  tenant_id       = %q
+  client_id       = %q
+  client_secret   = var.client_secret
+  record_file     = %q
+}
+
+data "pullpath_verification" "this" {
+  cluster_id  = %q
+  registry_id = %q
+}
+`, accSub, secretTenant, secretClientID, record, accCluster, accRegistry),
+			// The refusal reaches the user, with the echoed secret replaced.
+			// It says sign-in failed and what to fix, not that a resource is
+			// unavailable.
+			ExpectError: regexp.MustCompile(`(?s)Could not sign in to Azure.*with data\.pullpath_verification\.this.*signing in to Azure with a service\s+principal\s+with\s+a\s+client\s+secret\s+failed` +
+				`.*AADSTS7000215.*Invalid\s+client\s+secret\s+provided:\s+\[REDACTED\].*Fix\s+the\s+credentials`),
+		}},
+	})
+	if t.Failed() {
+		return
+	}
+	fake.mu.Lock()
+	tokenRequests, armRequests := fake.tokenRequests, fake.armRequests
+	fake.mu.Unlock()
+	if tokenRequests == 0 || armRequests != 0 {
+		t.Errorf("Entra ID saw %d token requests and ARM %d requests; want at least one and none", tokenRequests, armRequests)
+	}
+	logText := readText(t, logPath)
+	if !strings.Contains(logText, "pullpath provider configured") || !strings.Contains(logText, "AADSTS7000215") {
+		t.Errorf("the TRACE log (%s) lacks the provider's lines or the sign-in error: the test would prove nothing", logPath)
+	}
+	for _, l := range findLeaks("the TRACE log", logText) {
+		t.Error(l)
+	}
+	if b, err := os.ReadFile(record); err == nil {
+		for _, l := range findLeaks("the recording", string(b)) {
+			t.Error(l)
 		}
 	}
 }
