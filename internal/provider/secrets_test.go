@@ -219,7 +219,19 @@ func (noLeakState) CheckState(_ context.Context, req statecheck.CheckStateReques
 // azidentity client-secret credential (MSAL), the SDK pipeline with its
 // bearer-token policy, the request log, the recorder. Only the HTTP client
 // is replaced (provider.SetTestTransport), by fakeAzure.
+//
+// It runs with the secret in a sensitive variable, as it should be kept,
+// and as a literal in the provider block. A literal is in the
+// configuration the harness logs when it writes the test's files and in
+// the plan's "configuration" section, both copies of what the user wrote,
+// made without the provider; those two are left out of the search
+// (harnessConfigDump, noLeakPlan), everything else is searched.
 func TestAccSecrets_liveRecordTraceLog(t *testing.T) {
+	t.Run("sensitive variable", func(t *testing.T) { testLiveRecordTraceLog(t, false) })
+	t.Run("literal in the provider block", func(t *testing.T) { testLiveRecordTraceLog(t, true) })
+}
+
+func testLiveRecordTraceLog(t *testing.T, literal bool) {
 	dir := t.TempDir()
 	logPath := filepath.Join(dir, "trace.log")
 	record := filepath.Join(dir, "recorded.json")
@@ -248,22 +260,18 @@ func TestAccSecrets_liveRecordTraceLog(t *testing.T) {
 	fake := &fakeAzure{replay: replay}
 	provider.SetTestTransport(t, fake)
 
-	// The secret reaches the provider block through a sensitive variable, as
-	// it should in real use: the harness logs the configuration files it
-	// writes at TRACE, and the CLI copies literals into the plan, so a
-	// literal secret would be in the log through no fault of the provider.
-	t.Setenv("TF_VAR_client_secret", secretClientSecret)
-	config := fmt.Sprintf(`
-variable "client_secret" {
-  type      = string
-  sensitive = true
-}
-
+	variable, secretExpr := "variable \"client_secret\" {\n  type      = string\n  sensitive = true\n}\n", "var.client_secret"
+	if literal {
+		variable, secretExpr = "", fmt.Sprintf("%q", secretClientSecret)
+	} else {
+		t.Setenv("TF_VAR_client_secret", secretClientSecret)
+	}
+	config := variable + fmt.Sprintf(`
 provider "pullpath" {
   subscription_id = %q
   tenant_id       = %q
   client_id       = %q
-  client_secret   = var.client_secret
+  client_secret   = %s
   record_file     = %q
 }
 
@@ -275,7 +283,7 @@ data "pullpath_verification" "this" {
 data "pullpath_vnet_peerings" "this" {
   virtual_network_id = %q
 }
-`, accSub, secretTenant, secretClientID, record, accCluster, accRegistry, accSpoke)
+`, accSub, secretTenant, secretClientID, secretExpr, record, accCluster, accRegistry, accSpoke)
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -310,6 +318,9 @@ data "pullpath_vnet_peerings" "this" {
 	}
 
 	logText := readText(t, logPath)
+	if literal {
+		logText = harnessConfigDump.ReplaceAllString(logText, "$1 [configuration written by the test harness]\n")
+	}
 	// Not vacuous: the log has the CLI's TRACE lines and the provider's own,
 	// including the request log that sits after the bearer-token policy and
 	// so sees every Authorization header.
@@ -356,6 +367,11 @@ data "pullpath_vnet_peerings" "this" {
 		t.Errorf("the recording does not load as a snapshot: %v", err)
 	}
 }
+
+// harnessConfigDump matches the configuration terraform-plugin-testing logs
+// when it writes a step's files (the multi-line field
+// test_terraform_configuration, each line prefixed with "  |").
+var harnessConfigDump = regexp.MustCompile(`(?m)(sdk\.helper_resource: Setting Terraform configuration:.*\n\s*test_terraform_configuration=)\n(?:  \|.*\n)*`)
 
 func readText(t *testing.T, path string) string {
 	t.Helper()
