@@ -133,8 +133,12 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 			"node_pool": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Name of one node pool of `cluster_id`; default: every pool. A name the cluster does not " +
-					"have is an error that lists the pools it has. Only with `cluster_id`.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+					"have is an error that lists the pools it has. Only with `cluster_id`. AKS pool names are lower-case letters " +
+					"and digits, starting with a letter, at most 12 characters; anything else fails `validate`.",
+				// The same rule as pullpath_verification's node_pools: a name AKS
+				// cannot have fails validate instead of a read.
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 12),
+					stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
 			},
 			"subnet_id": schema.StringAttribute{
 				Optional: true,

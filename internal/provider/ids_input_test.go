@@ -152,3 +152,18 @@ func TestAccIDs_badInputFailsOnTheArgument(t *testing.T) {
 		},
 	})
 }
+
+// A node pool name AKS cannot have fails validate, on the argument, with
+// the value; a valid name the cluster does not have is a read error that
+// lists the pools (TestAccNodeRoutes_invalidArguments).
+func TestAccNodeRoutes_nodePoolName(t *testing.T) {
+	snap := scenarioSnapshot(t, "baseline_ok")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      providerConfig(snap) + fmt.Sprintf("\ndata \"pullpath_node_routes\" \"this\" {\n  cluster_id = %q\n  node_pool  = \"System-1\"\n}\n", accCluster),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)node_pool\s+=.*must be an AKS node pool name.*got:\s+System-1`),
+		}},
+	})
+}
