@@ -58,7 +58,8 @@ type Config struct {
 	envErrs []error
 
 	// Test hooks, unexported so that no user configuration can reach them.
-	// transport replaces the live HTTP client (record mode tests);
+	// transport replaces the live HTTP client, for ARM requests and for the
+	// credential's token requests alike (set with [Config.WithTransport]);
 	// credentialSource replaces the credential built from this Config.
 	transport        policy.Transporter
 	credentialSource CredentialSource
@@ -286,6 +287,17 @@ func (c Config) Cloud() (cloud.Configuration, error) {
 	}
 	return cloud.Configuration{}, fmt.Errorf("%s %q is not a known Azure cloud: use public, usgovernment or china (azurerm's AzurePublicCloud, AzureUSGovernmentCloud and AzureChinaCloud work too)",
 		argRef(argEnvironment), c.Environment)
+}
+
+// WithTransport returns c with the live HTTP client replaced by t, for the
+// ARM clients and for the credential's requests to Entra ID. It exists for
+// tests that run the real credential and pipeline against fake endpoints
+// (package provider reaches it only through an unexported test hook); no
+// provider argument or environment variable sets it. Snapshot mode ignores
+// it: the replay is the transport there.
+func (c Config) WithTransport(t policy.Transporter) Config {
+	c.transport = t
+	return c
 }
 
 // offline reports snapshot mode.

@@ -180,13 +180,20 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 		return nil, err
 	}
 	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)}}
+	// A replaced transport (tests) carries the token requests too, so that a
+	// test can run the real credential against a fake Entra ID. The
+	// credential never goes through the recorder: token answers must not end
+	// up in record_file.
+	if cfg.transport != nil {
+		opts.Transport = cfg.transport
+	}
 	secrets := cfg.secrets()
 	return func() (azcore.TokenCredential, error) {
 		cred, err := newCredential(m, cfg, opts)
 		if err != nil {
-			return nil, redact(fmt.Errorf("creating the Azure credential (%s): %w", m.describe(), err), secrets)
+			return nil, &SignInError{Method: m.describe(), Err: redact(fmt.Errorf("creating the credential: %w", err), secrets)}
 		}
-		return redactingCredential{cred: cred, secrets: secrets}, nil
+		return redactingCredential{cred: cred, secrets: secrets, method: m.describe()}, nil
 	}, nil
 }
 
@@ -353,16 +360,41 @@ func (staticCredential) GetToken(context.Context, policy.TokenRequestOptions) (a
 }
 
 // redactingCredential keeps the configured secrets out of token errors,
-// which end up in diagnostics and logs.
+// which end up in diagnostics and logs, and marks them as [SignInError].
 type redactingCredential struct {
 	cred    azcore.TokenCredential
 	secrets []string
+	method  string // the authentication method in words
 }
 
 func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequestOptions) (azcore.AccessToken, error) {
 	tk, err := r.cred.GetToken(ctx, opts)
-	return tk, redact(err, r.secrets)
+	if err == nil {
+		return tk, nil
+	}
+	err = redact(err, r.secrets)
+	// A read that ran out of time while waiting for a token is a timeout,
+	// not a credential that does not work.
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return tk, err
+	}
+	return tk, &SignInError{Method: r.method, Err: err}
 }
+
+// SignInError is a credential that does not work: Entra ID refused it, or it
+// could not be created. It is about the provider's configuration, not about
+// any resource, and retrying does not help, so it must not be reported as a
+// resource that is unavailable or unreadable. Err is already redacted.
+type SignInError struct {
+	Method string // the authentication method, in words
+	Err    error
+}
+
+func (e *SignInError) Error() string {
+	return fmt.Sprintf("signing in to Azure with %s failed: %v", e.Method, e.Err)
+}
+
+func (e *SignInError) Unwrap() error { return e.Err }
 
 // secrets are the configured values that must never be printed.
 func (c Config) secrets() []string {

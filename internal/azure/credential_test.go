@@ -394,3 +394,29 @@ func TestStaticCredentialIsDummy(t *testing.T) {
 }
 
 func ioNopCloser(s string) io.ReadCloser { return io.NopCloser(strings.NewReader(s)) }
+
+// A refused token is a SignInError that names the method and hides the
+// secret; a token wait cut short by the read's deadline stays a timeout.
+func TestRedactingCredentialSignInError(t *testing.T) {
+	cred := redactingCredential{cred: failingCredential{msg: "AADSTS7000215: bad secret hunter2-secret"}, secrets: []string{"hunter2-secret"},
+		method: authClientSecret.describe()}
+	_, err := cred.GetToken(t.Context(), policy.TokenRequestOptions{})
+	var si *SignInError
+	if !errors.As(err, &si) || si.Method != "a service principal with a client secret" {
+		t.Fatalf("GetToken error = %#v, want a *SignInError naming the method", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "signing in to Azure with a service principal with a client secret failed: AADSTS7000215") {
+		t.Errorf("message = %q", msg)
+	}
+
+	deadline := redactingCredential{cred: deadlineCredential{}, method: "x"}
+	if _, err := deadline.GetToken(t.Context(), policy.TokenRequestOptions{}); errors.As(err, &si) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("deadline error = %v, want a plain deadline error", err)
+	}
+}
+
+type deadlineCredential struct{}
+
+func (deadlineCredential) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	return azcore.AccessToken{}, fmt.Errorf("waiting for the token: %w", context.DeadlineExceeded)
+}

@@ -1,6 +1,7 @@
 package azure
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
@@ -30,6 +32,7 @@ type Session struct {
 	offline  bool
 	requests atomic.Int64
 	cache    *ReadCache
+	armScope string // the token scope of the ARM clients
 
 	recorder   *snapshot.Recorder // nil unless recording
 	replay     *snapshot.Replay   // nil unless offline
@@ -45,7 +48,7 @@ type Session struct {
 //
 //	per call:  ReadOnlyGuard → ReadCache (one read per resource per session)
 //	           → retry policy (Retry-After, deadline-aware)
-//	per try:   bearer token (SDK) → ReadOnlyGuard
+//	per try:   bearer token (SDK) → ReadOnlyGuard → request log (TRACE, no headers)
 //	transport: counter → recorder (record mode) → HTTP client, or counter → replay
 //
 // The guard sits twice on purpose. Per call it refuses a write before a
@@ -62,6 +65,9 @@ func NewSession(cfg Config) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{SubscriptionID: cfg.SubscriptionID, offline: cfg.offline(), cache: NewReadCache()}
+	// The scope exactly as azcore's ARM bearer-token policy asks for it, so
+	// that SignIn's token is the one the clients then take from the cache.
+	s.armScope = cl.Services[cloud.ResourceManager].Audience + "/.default"
 
 	var transport policy.Transporter
 	var credential CredentialSource
@@ -97,7 +103,7 @@ func NewSession(cfg Config) (*Session, error) {
 		ApplicationID:    applicationID(cfg.ProviderVersion),
 		Retry:            SDKRetryOptions(),
 		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, s.cache, NewRetryPolicy(RetryConfig{})},
-		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
+		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}},
 	})
 	return s, nil
 }
@@ -105,6 +111,23 @@ func NewSession(cfg Config) (*Session, error) {
 // CachedReads is the number of reads answered by the session's cache
 // instead of a request (see ReadCache).
 func (s *Session) CachedReads() int64 { return s.cache.Hits() }
+
+// SignIn gets a token for ARM now (live mode; offline it does nothing).
+// Data sources call it before reading, so that a credential that does not
+// work fails the read once with a [SignInError] that says what to fix,
+// instead of every request failing as if each resource were unavailable.
+// The credential caches the token: the reads that follow use it.
+func (s *Session) SignIn(ctx context.Context) error {
+	if s.offline {
+		return nil
+	}
+	cred, err := s.Clients.Credential()
+	if err != nil {
+		return err
+	}
+	_, err = cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{s.armScope}})
+	return err
+}
 
 // Offline reports snapshot mode: every read is answered from the snapshot.
 func (s *Session) Offline() bool { return s.offline }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -402,4 +403,45 @@ type okTransport struct{}
 
 func (okTransport) Do(req *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody, Request: req}, nil
+}
+
+// SignIn asks the credential for exactly the scope the ARM clients use (so
+// that they reuse the cached token), and offline it creates no credential.
+func TestSessionSignIn(t *testing.T) {
+	s, trap := newSnapshotSession(t, baselineSnapshot)
+	if err := s.SignIn(t.Context()); err != nil || trap.calls.Load() != 0 {
+		t.Errorf("offline SignIn = %v with %d credential calls; want nil and none", err, trap.calls.Load())
+	}
+
+	rec := &scopeRecorder{}
+	live, err := NewSession(Config{SubscriptionID: testSub, transport: newFakeARM(t, func(http.ResponseWriter, *http.Request) {}),
+		credentialSource: func() (azcore.TokenCredential, error) { return rec, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := live.SignIn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://management.core.windows.net//.default"}; !slices.Equal(rec.scopes, want) {
+		t.Errorf("SignIn asked for scopes %v, want %v (azcore's ARM scope)", rec.scopes, want)
+	}
+
+	failing, err := NewSession(Config{SubscriptionID: testSub, transport: newFakeARM(t, func(http.ResponseWriter, *http.Request) {}),
+		credentialSource: func() (azcore.TokenCredential, error) {
+			return nil, &SignInError{Method: "a managed identity", Err: errors.New("no identity endpoint")}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var si *SignInError
+	if err := failing.SignIn(t.Context()); !errors.As(err, &si) {
+		t.Errorf("SignIn = %v, want the SignInError of the credential source", err)
+	}
+}
+
+type scopeRecorder struct{ scopes []string }
+
+func (r *scopeRecorder) GetToken(_ context.Context, o policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	r.scopes = append(r.scopes, o.Scopes...)
+	return azcore.AccessToken{Token: "t", ExpiresOn: time.Now().Add(time.Hour)}, nil
 }

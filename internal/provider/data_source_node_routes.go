@@ -125,29 +125,33 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				"`subnet_id` or `network_interface_id`."),
 			"cluster_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of an AKS cluster: one route set per node pool (System and User, at zero nodes " +
+				MarkdownDescription: idDescription("Resource id of an AKS cluster: one route set per node pool (System and User, at zero nodes " +
 					"too), found through the pool's subnet, scale set or VMs and their network interfaces. Exactly one of " +
-					"`cluster_id`, `subnet_id` and `network_interface_id`.",
+					"`cluster_id`, `subnet_id` and `network_interface_id`."),
 				Validators: []validator.String{validators.ResourceID(nodeRoutesClusterType)},
 			},
 			"node_pool": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Name of one node pool of `cluster_id`; default: every pool. A name the cluster does not " +
-					"have is an error that lists the pools it has. Only with `cluster_id`.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+					"have is an error that lists the pools it has. Only with `cluster_id`. AKS pool names are lower-case letters " +
+					"and digits, starting with a letter, at most 12 characters; anything else fails `validate`.",
+				// The same rule as pullpath_verification's node_pools: a name AKS
+				// cannot have fails validate instead of a read.
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 12),
+					stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
 			},
 			"subnet_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of a subnet (of nodes that are not, or not yet, an AKS cluster): its routes " +
-					"computed from configuration. Exactly one of `cluster_id`, `subnet_id` and `network_interface_id`.",
+				MarkdownDescription: idDescription("Resource id of a subnet (of nodes that are not, or not yet, an AKS cluster): its routes " +
+					"computed from configuration. Exactly one of `cluster_id`, `subnet_id` and `network_interface_id`."),
 				Validators: []validator.String{validators.ResourceID(nodeRoutesSubnetType)},
 			},
 			"network_interface_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of a network interface: a standalone one (its real effective route table when " +
+				MarkdownDescription: idDescription("Resource id of a network interface: a standalone one (its real effective route table when " +
 					"it belongs to a running VM), or a scale-set instance's (" +
 					"`…/virtualMachineScaleSets/{vmss}/virtualMachines/{i}/networkInterfaces/{nic}`, computed routes). Exactly " +
-					"one of `cluster_id`, `subnet_id` and `network_interface_id`.",
+					"one of `cluster_id`, `subnet_id` and `network_interface_id`."),
 				Validators: []validator.String{validators.ResourceID(nicType, vmssNICType)},
 			},
 			"destinations": schema.ListAttribute{

@@ -54,7 +54,7 @@ func (d *privateDNSLinksDataSource) Schema(ctx context.Context, _ datasource.Sch
 			"id": str("The virtual network id."),
 			"virtual_network_id": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "Resource id of the virtual network whose zone links to find.",
+				MarkdownDescription: idDescription("Resource id of the virtual network whose zone links to find."),
 				Validators:          []validator.String{validators.ResourceID(vnetType)},
 			},
 			"zone_subscription_ids": schema.ListAttribute{

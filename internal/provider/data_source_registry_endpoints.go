@@ -58,7 +58,7 @@ func (d *registryEndpointsDataSource) Schema(ctx context.Context, _ datasource.S
 			"id": str("The registry id."),
 			"registry_id": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "Resource id of the Azure Container Registry.",
+				MarkdownDescription: idDescription("Resource id of the Azure Container Registry."),
 				Validators:          []validator.String{validators.ResourceID(registryType)},
 			},
 			"login_server":          str("The login server, e.g. `contosoreg.azurecr.io`: the only name nodes should use (the `privatelink` name is not on the certificate)."),

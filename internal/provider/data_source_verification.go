@@ -107,17 +107,17 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 		Attributes: map[string]schema.Attribute{
 			"cluster_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of the AKS cluster whose node pools pull. The provider reads its pools " +
+				MarkdownDescription: idDescription("Resource id of the AKS cluster whose node pools pull. The provider reads its pools " +
 					"(System and User, at zero nodes too), their subnets, scale sets and NICs, and the kubelet identity " +
-					"(`identityProfile.kubeletidentity`) the nodes pull with. Exactly one of `cluster_id` and `node_subnet_ids`.",
+					"(`identityProfile.kubeletidentity`) the nodes pull with. Exactly one of `cluster_id` and `node_subnet_ids`."),
 				Validators: []validator.String{validators.ResourceID(clusterType)},
 			},
 			"node_subnet_ids": schema.ListAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
-				MarkdownDescription: "Subnet ids for nodes that are not (yet) an AKS cluster: each subnet is checked as one " +
+				MarkdownDescription: idDescription("Subnet ids for nodes that are not (yet) an AKS cluster: each subnet is checked as one " +
 					"pool named after it, with routes and DNS but without a pull identity. Exactly one of `cluster_id` and " +
-					"`node_subnet_ids`.",
+					"`node_subnet_ids`."),
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.UniqueValues(),
@@ -138,9 +138,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 			},
 			"registry_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of the Azure Container Registry. The provider derives every hostname a " +
+				MarkdownDescription: idDescription("Resource id of the Azure Container Registry. The provider derives every hostname a " +
 					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
-					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`.",
+					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`."),
 				Validators: []validator.String{validators.ResourceID(registryType)},
 			},
 			"enforce": schema.BoolAttribute{
@@ -240,7 +240,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Optional:    true,
 						ElementType: types.StringType,
 						MarkdownDescription: "Every hostname a pull touches, in order: login, auth realm, blob or " +
-							"redirect hosts. Required in the block. Names only: no scheme, port, path or wildcard.",
+							"redirect hosts. Required in the block. Names only: no scheme, port, path or wildcard. Compared " +
+							"as DNS compares names: case-insensitively and without a trailing dot, and reported in lower case.",
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
@@ -251,7 +252,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Optional:    true,
 						ElementType: types.StringType,
 						MarkdownDescription: "Addresses (host → IP) of hosts that no Azure private DNS zone resolves, " +
-							"such as names served by an on-premises DNS server. Keys must be among `hosts`.",
+							"such as names served by an on-premises DNS server. Keys must be among `hosts` (in any casing); values are " +
+							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
 							mapvalidator.KeysAre(hostnameValidator{}),
@@ -302,6 +304,9 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	addrs, addrsKnown := knownStringMap(ctx, block.Addresses)
 	if !hostsKnown || !addrsKnown {
 		return
+	}
+	for _, msg := range duplicateHosts(hosts) {
+		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
 	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)

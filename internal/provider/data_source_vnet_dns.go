@@ -65,13 +65,13 @@ func (d *vnetDNSDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 			"id": str("The virtual network id."),
 			"virtual_network_id": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "Resource id of the virtual network (typically the one holding the node subnet).",
+				MarkdownDescription: idDescription("Resource id of the virtual network (typically the one holding the node subnet)."),
 				Validators:          []validator.String{validators.ResourceID(vnetType)},
 			},
 			"network_interface_id": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Resource id of a network interface whose own DNS servers (which override the virtual network's) to take " +
-					"into account: a standalone NIC, or a scale-set instance's NIC (" + "`…/virtualMachineScaleSets/{vmss}/virtualMachines/{i}/networkInterfaces/{nic}`).",
+				MarkdownDescription: idDescription("Resource id of a network interface whose own DNS servers (which override the virtual network's) to take " +
+					"into account: a standalone NIC, or a scale-set instance's NIC (" + "`…/virtualMachineScaleSets/{vmss}/virtualMachines/{i}/networkInterfaces/{nic}`)."),
 				Validators: []validator.String{validators.ResourceID(nicType, vmssNICType)},
 			},
 			"dns_servers": list("The virtual network's DNS servers (`dhcpOptions.dnsServers`). Empty means Azure-provided DNS."),

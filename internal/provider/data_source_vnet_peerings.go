@@ -71,7 +71,7 @@ func (d *vnetPeeringsDataSource) Schema(ctx context.Context, _ datasource.Schema
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The virtual network id."},
 			"virtual_network_id": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "Resource id of the virtual network whose peerings to read.",
+				MarkdownDescription: idDescription("Resource id of the virtual network whose peerings to read."),
 				Validators:          []validator.String{validators.ResourceID(vnetType)},
 			},
 			"peerings": schema.ListNestedAttribute{

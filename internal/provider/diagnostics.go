@@ -55,6 +55,10 @@ func readFailure(attr path.Path, what string, id model.ResourceID, err error, ga
 
 // describeReadFailure is readFailure's text, as a pure function for tests.
 func describeReadFailure(what string, id model.ResourceID, err error, gap model.Gap, timeout time.Duration) (summary, detail string) {
+	var signIn *azure.SignInError
+	if errors.As(err, &signIn) {
+		return signInText(err)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("Timed out reading the %s", what),
 			fmt.Sprintf("Reading the %s %s did not finish within the read timeout (%s). "+
@@ -119,4 +123,25 @@ func gapWarning(subject string, gap model.Gap, consequence string) diag.Diagnost
 	}
 	return diag.NewWarningDiagnostic("Could not read "+subject,
 		fmt.Sprintf("Reading %s (%s) failed: %s. %s", subject, gap.ResourceID, why, consequence))
+}
+
+// signInFailure is the diagnostic for a credential that does not work
+// (azure.SignInError), or for a read timeout while signing in.
+func signInFailure(err error) diag.Diagnostic {
+	summary, detail := signInText(err)
+	return diag.NewErrorDiagnostic(summary, detail)
+}
+
+func signInText(err error) (summary, detail string) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "Timed out signing in to Azure",
+			fmt.Sprintf("Getting a token from Microsoft Entra ID did not finish within the read timeout: %v. Nothing was read. "+
+				"Check that the machine can reach the Entra ID endpoint of the configured environment (proxy, firewall), "+
+				"or raise timeouts { read = \"…\" }.", err)
+	}
+	return "Could not sign in to Azure",
+		fmt.Sprintf("%v.\n\nNothing was read. Fix the credentials the provider is configured with (the provider block or the "+
+			"ARM_* environment variables): a client secret or certificate that is wrong or expired, a tenant_id or "+
+			"client_id of another tenant or application, or a federated token that Entra ID does not trust. To work "+
+			"without Azure, set snapshot_file.", err)
 }

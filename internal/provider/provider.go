@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -183,6 +184,25 @@ func (p *pullpathProvider) Configure(ctx context.Context, req provider.Configure
 		resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 	}
 	resp.DataSourceData = data
+	logConfigured(ctx, data)
+}
+
+// logConfigured writes which mode the provider runs in to the provider log
+// (DEBUG). It names files and the subscription, never an argument that can
+// hold a secret.
+func logConfigured(ctx context.Context, d *providerData) {
+	if d.deferred() {
+		tflog.Debug(ctx, "pullpath provider configured with unknown arguments", map[string]any{"unknown": d.unknown})
+		return
+	}
+	mode := "live"
+	switch {
+	case d.session.Offline():
+		mode = "snapshot"
+	case d.session.Recording():
+		mode = "record"
+	}
+	tflog.Debug(ctx, "pullpath provider configured", map[string]any{"mode": mode, "subscription_id": d.session.SubscriptionID})
 }
 
 func (p *pullpathProvider) Resources(context.Context) []func() resource.Resource { return nil }

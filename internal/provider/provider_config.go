@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -21,6 +22,13 @@ import (
 
 // getenv is the environment the provider falls back to; tests replace it.
 var getenv = os.Getenv
+
+// testTransport, when set, replaces the live HTTP client of every session
+// configured from now on, for the token requests of the credential and for
+// ARM alike (azure.Config.WithTransport). Only tests set it (export_test.go),
+// to run the real credential and pipeline against fake endpoints; nothing a
+// user configures reaches it.
+var testTransport policy.Transporter
 
 // arguments lists the provider block's values by argument name, in schema
 // order, for unknown-value detection.
@@ -114,6 +122,9 @@ func configure(m providerModel, version string, env func(string) string) (*provi
 		return &providerData{version: version, unknown: unknown}, diags
 	}
 	cfg := m.toConfig(version).WithEnvironment(env)
+	if testTransport != nil {
+		cfg = cfg.WithTransport(testTransport)
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, configDiagnostics(err)
 	}

@@ -96,6 +96,13 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 		return nil, ctx, noop
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// Sign in before reading: a credential that does not work is one error
+	// about the configuration, not a failed read of every resource (which
+	// the verification would report as unverified evidence).
+	if err := b.data.session.SignIn(ctx); err != nil {
+		diags.Append(signInFailure(err))
+		return nil, ctx, cancel
+	}
 	reader := gather.New(b.data.session.Clients)
 	if b.data.concurrency > 0 {
 		reader.SetConcurrency(b.data.concurrency)

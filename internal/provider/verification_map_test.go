@@ -35,6 +35,12 @@ func TestCheckHostname(t *testing.T) {
 		"-harbor.corp":                   "hyphen",
 		"härbor.corp":                    "punycode",
 		strings.Repeat("a", 64) + ".com": "longer than 63",
+		" harbor.corp.example":           "leading or trailing whitespace",
+		"harbor.corp.example\n":          "leading or trailing whitespace",
+		"harbor.corp.example blob.corp":  "contains whitespace",
+		"http://harbor.corp.example":     "is a URL; remove the scheme",
+		"harbor.corp.example/v2/library": "contains a path",
+		"[fd00::5]":                      "port or is an IP address",
 	} {
 		if msg := checkHostname(bad); !strings.Contains(msg, want) {
 			t.Errorf("%q: got %q, want it to say %q", bad, msg, want)
@@ -54,6 +60,9 @@ func TestCheckIPAddress(t *testing.T) {
 		"fe80::1%eth0": "zone",
 		"127.0.0.1":    "loopback",
 		"0.0.0.0":      "unspecified",
+		" 10.0.2.5":    "leading or trailing spaces",
+		"10.0.2.256":   "not an IP address",
+		"":             "not an IP address",
 	} {
 		if msg := checkIPAddress(bad); !strings.Contains(msg, want) {
 			t.Errorf("%q: got %q, want it to say %q", bad, msg, want)
@@ -195,5 +204,15 @@ func TestVerificationRequest(t *testing.T) {
 	if q.Declared == nil || q.Declared.Hosts[0] != "Harbor.corp.example" || q.Declared.Addresses["harbor.corp.example"].String() != "192.168.10.20" ||
 		len(q.NodePools) != 1 || len(q.ZoneSubscriptionIDs) != 1 || q.ClusterID.Name() != "aks1" || !q.RegistryID.IsZero() {
 		t.Errorf("request = %+v declared %+v", q, q.Declared)
+	}
+}
+
+func TestDuplicateHosts(t *testing.T) {
+	if got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example"}); len(got) != 0 {
+		t.Errorf("distinct hosts reported: %v", got)
+	}
+	got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example", "Harbor.Corp.Example."})
+	if len(got) != 1 || !strings.Contains(got[0], `"harbor.corp.example" and "Harbor.Corp.Example."`) || !strings.Contains(got[0], "Keep one") {
+		t.Errorf("got %v", got)
 	}
 }

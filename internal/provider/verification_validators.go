@@ -20,7 +20,10 @@ var poolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 
 // hostnameValidator accepts a DNS hostname as a registry host: at least two
 // labels of letters, digits and hyphens (1 to 63 characters, no hyphen at
-// either end), 253 characters at most, an optional trailing dot. The
+// either end), 253 characters at most, an optional trailing dot. Upper
+// case is accepted: DNS names are case-insensitive, and the verification
+// compares them in lower case without the trailing dot (verify.normalizeHost),
+// so "Harbor.Corp.Example." and "harbor.corp.example" are the same host. The
 // messages say what to remove when a URL, a port or a wildcard was given.
 type hostnameValidator struct{}
 
@@ -47,6 +50,10 @@ func checkHostname(s string) string {
 	switch {
 	case s == "":
 		return bad("it is empty")
+	case strings.TrimSpace(s) != s:
+		return bad("it has leading or trailing whitespace; remove it")
+	case strings.ContainsAny(s, " \t\n"):
+		return bad("it contains whitespace; give one name per list element")
 	case strings.Contains(s, "://"):
 		return bad("it is a URL; remove the scheme and any path")
 	case strings.ContainsAny(s, "/"):
@@ -111,6 +118,8 @@ func checkIPAddress(s string) string {
 	switch {
 	case err != nil && strings.Contains(s, "/"):
 		return fmt.Sprintf("%q is a prefix, not an address: give the single address the host answers at.", s)
+	case err != nil && strings.TrimSpace(s) != s:
+		return fmt.Sprintf("%q has leading or trailing spaces; remove them.", s)
 	case err != nil:
 		return fmt.Sprintf("%q is not an IP address (IPv4 such as 10.20.0.5, or IPv6).", s)
 	case a.Zone() != "":
@@ -146,3 +155,22 @@ func addressKeysNotInHosts(hosts []string, addresses map[string]string) []string
 }
 
 func normHost(h string) string { return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".") }
+
+// duplicateHosts returns a message for every host that is listed again in
+// another spelling (casing, trailing dot): the list validator sees distinct
+// strings, but they are one host, and checking it twice would double its
+// paths and findings.
+func duplicateHosts(hosts []string) []string {
+	first := map[string]string{}
+	var out []string
+	for _, h := range hosts {
+		n := normHost(h)
+		if prev, ok := first[n]; ok && prev != h {
+			out = append(out, fmt.Sprintf("registry.hosts lists %q and %q, which are the same host (DNS names are case-insensitive "+
+				"and a trailing dot changes nothing). Keep one of them.", prev, h))
+			continue
+		}
+		first[n] = h
+	}
+	return out
+}

@@ -83,7 +83,13 @@ func CheckResourceID(s string, fullTypes ...string) string {
 			return msg + ". " + hint
 		}
 	}
-	return msg
+	// Otherwise show the shape, so that the fix is clear even when the
+	// wrong id came from an unrelated output.
+	shapes := make([]string, len(fullTypes))
+	for i, t := range fullTypes {
+		shapes[i] = exampleID(t)
+	}
+	return fmt.Sprintf("%s. Give the id of the %s itself instead, shaped like %s.", msg, want, strings.Join(shapes, " or "))
 }
 
 // relativeHint suggests the ancestor id when the given id is a child of the
