@@ -100,7 +100,7 @@ var nrSpokeComputed = knownvalue.ListExact([]knownvalue.Check{
 // Hops of the baseline from the spoke's nodes.
 const (
 	nrHopPE  = "subnet vnet-spoke/snet-aks → route 10.0.2.5/32 InterfaceEndpoint (private endpoint pe-acr) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)"
-	nrHopNVA = "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-nva (10.0.1.4)"
+	nrHopNVA = "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-nva (nic-vm-nva 10.0.1.4)"
 )
 
 // Baseline: every pool (a scale-set pool and one at zero nodes, on the same
