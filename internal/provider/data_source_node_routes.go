@@ -308,9 +308,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 
-	destGaps := includeSecurityEvidence(ctx, run.reader, n, sets, dests)
+	includeSecurityEvidence(ctx, run.reader, n, sets, dests)
 	engines := newNodeEngines(n)
-	engines.destGaps = destGaps
 	results := make([]nodeRouteSetResult, 0, len(sets))
 	for _, set := range sets {
 		results = append(results, evaluateNodeRouteSet(engines.forSet(set), set, dests))

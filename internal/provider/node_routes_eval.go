@@ -108,8 +108,6 @@ type nodeEngines struct {
 	net    *model.Network
 	by     map[string]*nodeEvaluator
 	spaces func(model.ResourceID) security.Space
-	// destGaps are destinations whose NIC is unknown (includeSecurityEvidence).
-	destGaps map[netip.Addr]model.Gap
 }
 
 // nodeEvaluator is a route engine with what evaluating the security rules
@@ -118,7 +116,6 @@ type nodeEvaluator struct {
 	*routing.Engine
 	net    *model.Network
 	spaces func(model.ResourceID) security.Space
-	owner  *nodeEngines
 }
 
 func newNodeEngines(net *model.Network) *nodeEngines {
@@ -135,7 +132,7 @@ func (ne *nodeEngines) forSet(set *nodeRouteSet) *nodeEvaluator {
 	if e, ok := ne.by[key]; ok {
 		return e
 	}
-	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces, owner: ne}
+	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces}
 	ne.by[key] = e
 	return e
 }
@@ -313,13 +310,6 @@ func (e *nodeEvaluator) checkSecurity(set *nodeRouteSet, d nodeDestination, r ro
 	for _, g := range sr.Gaps {
 		t.Findings = append(t.Findings, nodeRoutesGapFinding(g, set.Pool, d.Text,
 			"the security rules from "+nodeSubnetLabel(set.SubnetID)+" to "+d.Addr.String()))
-	}
-	// Delivered to a subnet, not a known NIC: when the NIC holding the
-	// address could not be looked for, its own group is unknown, and the
-	// flow is not assumed allowed.
-	if g, ok := e.owner.destGaps[d.Addr]; ok && r.Arrival.Kind == routing.ArrivalSubnet && len(sr.Findings) == 0 {
-		t.Findings = append(t.Findings, nodeRoutesGapFinding(g, set.Pool, d.Text,
-			"the security group of the network interface that holds "+d.Addr.String()))
 	}
 }
 

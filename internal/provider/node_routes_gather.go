@@ -317,11 +317,10 @@ func nodeDestinations(values []string) ([]nodeDestination, diag.Diagnostics) {
 // every subnet, of the private endpoints' and the appliances' NICs): the
 // NIC-level groups of the route sets (a scale set's NIC configuration's, a
 // node NIC's), and, for each destination in a VNet of the closure, the NIC
-// that holds the address with its group (a registry VM, a DNS server). It
-// returns, per destination, the gap that leaves its NIC unknown: some NIC
-// of the destination's subnet could not be read, so a group on the
-// destination's NIC may exist unseen. n.Gaps is refreshed.
-func includeSecurityEvidence(ctx context.Context, r *gather.Reader, n *model.Network, sets []*nodeRouteSet, dests []nodeDestination) map[netip.Addr]model.Gap {
+// that holds the address with its group (a registry VM, a DNS server). A
+// destination whose NIC could not be determined is in n.AddressGaps (its
+// trace is then unverified). n.Gaps is refreshed.
+func includeSecurityEvidence(ctx context.Context, r *gather.Reader, n *model.Network, sets []*nodeRouteSet, dests []nodeDestination) {
 	var groups []model.ResourceID
 	for _, set := range sets {
 		if !set.NICGroupID.IsZero() {
@@ -331,63 +330,10 @@ func includeSecurityEvidence(ctx context.Context, r *gather.Reader, n *model.Net
 			groups = append(groups, set.NodeNIC.NSGID)
 		}
 	}
-	unknown := map[netip.Addr]model.Gap{}
-	for _, d := range dests {
-		if nodeNICWithAddress(n, d.Addr) != nil {
-			continue // a private endpoint's or an appliance's, read with the closure
-		}
-		vnet, subnet := nodeVNetHolding(n, d.Addr)
-		if vnet == nil {
-			continue // outside the closure: on premises, Internet, or unreachable anyway
-		}
-		nic, err := r.NICByAddress(ctx, vnet, d.Addr)
-		switch {
-		case nic != nil:
-			n.NICs[nic.ID.Key()] = nic
-			if !nic.NSGID.IsZero() {
-				groups = append(groups, nic.NSGID)
-			}
-		case err != nil && subnet != nil:
-			g := gapOf(subnet.ID, err, nil)
-			g.ResourceID, g.Permission = subnet.ID, "Microsoft.Network/networkInterfaces/read"
-			g.Detail = "a network interface in it could not be read, so whether one holds " + d.Addr.String() +
-				" with a security group of its own is unknown: " + g.Detail
-			unknown[d.Addr] = g
-		}
+	addrs := make([]netip.Addr, len(dests))
+	for i, d := range dests {
+		addrs[i] = d.Addr
 	}
+	r.IncludeNICsAt(ctx, n, addrs)
 	r.IncludeSecurityGroups(ctx, n, groups)
-	return unknown
-}
-
-// nodeNICWithAddress is the NIC of the network holding addr, or nil.
-func nodeNICWithAddress(n *model.Network, addr netip.Addr) *model.NIC {
-	for _, nic := range n.NICs {
-		for _, a := range nic.PrivateIPs {
-			if a == addr {
-				return nic
-			}
-		}
-	}
-	return nil
-}
-
-// nodeVNetHolding is the VNet of the network whose address space holds
-// addr, and its subnet that does (nil when none does).
-func nodeVNetHolding(n *model.Network, addr netip.Addr) (*model.VNet, *model.Subnet) {
-	for _, v := range n.VNets {
-		for _, p := range v.AddressSpace {
-			if !p.Contains(addr) {
-				continue
-			}
-			for _, s := range v.Subnets {
-				for _, sp := range s.Prefixes {
-					if sp.Contains(addr) {
-						return v, s
-					}
-				}
-			}
-			return v, nil
-		}
-	}
-	return nil, nil
 }

@@ -462,15 +462,15 @@ func TestEvaluateNodeRouteSetSecurity(t *testing.T) {
 		},
 		{
 			name: "destination NIC unknown",
-			edit: func(_ *model.Network, _ *nodeRouteSet, ne *nodeEngines) {
-				ne.destGaps = map[netip.Addr]model.Gap{nrtAddr("10.0.1.9"): {ResourceID: nrtNVASub, Kind: model.GapPermissionDenied, Detail: "403"}}
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				n.AddAddressGap(nrtAddr("10.0.1.9"), model.Gap{ResourceID: nrtNVASub, Kind: model.GapPermissionDenied, Detail: "403"})
 			},
 			dest: "10.0.1.9", verdict: model.Unverified, codes: []string{"EVIDENCE_PERMISSION_DENIED"},
 		},
 		{
 			name: "destination NIC unknown does not matter for a known private endpoint",
-			edit: func(_ *model.Network, _ *nodeRouteSet, ne *nodeEngines) {
-				ne.destGaps = map[netip.Addr]model.Gap{nrtAddr("10.0.2.5"): {ResourceID: nrtPESub, Kind: model.GapPermissionDenied, Detail: "403"}}
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				n.AddAddressGap(nrtAddr("10.0.2.5"), model.Gap{ResourceID: nrtPESub, Kind: model.GapPermissionDenied, Detail: "403"})
 			},
 			dest: "10.0.2.5", verdict: model.Reachable, codes: []string{},
 		},

@@ -219,6 +219,12 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		if dsub != nil {
 			add(&inGroups, dsub.NSGID, security.LevelSubnet, dspace)
 		}
+		// No NIC is known at the address; when it could not be looked
+		// for, a NIC with a group of its own may be there unseen.
+		if g, found := n.AddressGaps[sf.Dest]; found && sf.Dest.IsValid() {
+			out.Gaps = append(out.Gaps, g)
+			ok = false
+		}
 	}
 	if !ok {
 		out.Gaps = uniqueGaps(out.Gaps)

@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -415,5 +416,82 @@ func TestSecurityAtApplianceGroupUnread(t *testing.T) {
 	}
 	if len(findingsOf(res, model.EvidencePermissionDenied)) == 0 {
 		t.Fatalf("no EVIDENCE_PERMISSION_DENIED in %+v", res.Findings)
+	}
+}
+
+// A registry on a VM (a declared registry at 10.0.1.20 in the hub): inbound
+// at its subnet and then its NIC; when its NIC could not be determined, a
+// group of its own may be there unseen, so the flow is unverified.
+func TestSecurityAtRegistryVM(t *testing.T) {
+	const host = "harbor.corp.example"
+	vmNIC := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-harbor")
+	nsgVM := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkSecurityGroups/nsg-harbor")
+	nsgSnet := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkSecurityGroups/nsg-snet-nva")
+	tests := []struct {
+		name    string
+		edit    func(f Facts)
+		verdict model.Verdict
+		code    model.Code
+		want    []string
+	}{
+		{name: "no group on the VM", edit: func(Facts) {}, verdict: model.Reachable},
+		{
+			name: "VM NIC group denies https from the spoke",
+			edit: func(f Facts) {
+				withNSG(f, "", nsgVM, secRule("DenySpoke", 300, "Inbound", "Deny", "Tcp", "10.1.0.0/16", "*", "443"))
+				f.Network.NIC(vmNIC).NSGID = nsgVM
+			},
+			verdict: model.Unreachable, code: model.SecurityInboundDenied,
+			want: []string{"nsg-harbor", "destination NIC", "DenySpoke", "priority 300", "TCP 10.1.0.0/22 -> 10.0.1.20:443"},
+		},
+		{
+			name: "VM subnet group allows by its own rule",
+			edit: func(f Facts) {
+				withNSG(f, nvaSubnetID, nsgSnet, secRule("AllowSpoke", 100, "Inbound", "Allow", "Tcp", "10.1.0.0/16", "*", "443"))
+			},
+			verdict: model.Reachable,
+		},
+		{
+			name: "VM subnet group denies",
+			edit: func(f Facts) {
+				withNSG(f, nvaSubnetID, nsgSnet, secRule("DenyAll", 4096, "Inbound", "Deny", "*", "*", "*", "*"))
+			},
+			verdict: model.Unreachable, code: model.SecurityInboundDenied,
+			want: []string{"nsg-snet-nva", "destination subnet", "DenyAll", "priority 4096"},
+		},
+		{
+			name: "VM NIC could not be determined",
+			edit: func(f Facts) {
+				delete(f.Network.NICs, vmNIC.Key())
+				f.Network.AddAddressGap(ip("10.0.1.20"), model.Gap{ResourceID: nvaSubnetID, Kind: model.GapPermissionDenied, Detail: "403"})
+			},
+			verdict: model.Unverified, code: model.EvidencePermissionDenied,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := baselineFacts()
+			f.Registry = nil
+			f.Declared = &DeclaredRegistry{Hosts: []string{host}, Addresses: map[string]netip.Addr{host: ip("10.0.1.20")}}
+			f.Network.NICs[vmNIC.Key()] = &model.NIC{ID: vmNIC, Name: "nic-harbor", SubnetID: nvaSubnetID, PrivateIPs: ips("10.0.1.20"),
+				VMID: id("/resourceGroups/rg-hub/providers/Microsoft.Compute/virtualMachines/harbor")}
+			tc.edit(f)
+			res := Run(f)
+			if res.Verdict != tc.verdict {
+				t.Fatalf("verdict %s, want %s: %+v", res.Verdict, tc.verdict, res.Findings)
+			}
+			if tc.code == "" {
+				return
+			}
+			fs := findingsOf(res, tc.code)
+			if len(fs) == 0 {
+				t.Fatalf("no %s in %+v", tc.code, res.Findings)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(fs[0].Message, w) {
+					t.Errorf("message %q lacks %q", fs[0].Message, w)
+				}
+			}
+		})
 	}
 }
