@@ -138,11 +138,10 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	// joins the source prefixes from there on; ASG membership is then no
 	// longer one NIC's.
 	type stage struct {
-		app       routing.Appliance
-		in, out   []security.Applied
-		src       security.Endpoint
-		nicName   string
-		subnetLbl string
+		app     routing.Appliance
+		in, out []security.Applied
+		src     security.Endpoint // the possible sources arriving at it
+		nicName string
 	}
 	var stages []stage
 	src := flow.Source
