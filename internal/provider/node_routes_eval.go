@@ -50,6 +50,9 @@ type nodeRouteSet struct {
 	// one of the scale set's NIC configuration, which every new instance
 	// gets.
 	NICGroupID model.ResourceID
+	// NICGroupGap is set for a scale-set pool whose scale set was not read:
+	// the group of its NIC configuration is unknown.
+	NICGroupGap *model.Gap
 	// Notes are findings about the whole set made while gathering (an
 	// effective route table that could not be read, a subnet that could
 	// not be determined).
@@ -299,7 +302,7 @@ func (e *nodeEvaluator) checkSecurity(set *nodeRouteSet, d nodeDestination, r ro
 			return
 		}
 	}
-	sf := verify.SecurityFlow{SubnetID: set.SubnetID, NIC: set.NodeNIC, NICGroupID: set.NICGroupID,
+	sf := verify.SecurityFlow{SubnetID: set.SubnetID, NIC: set.NodeNIC, NICGroupID: set.NICGroupID, NICGroupGap: set.NICGroupGap,
 		Dest: d.Addr, Protocol: nodeFlowProtocol, Port: nodeFlowPort}
 	sr := verify.CheckSecurity(e.net, sf, r, e.spaces)
 	t.Hops = append(t.Hops, sr.Hops...)

@@ -134,6 +134,9 @@ func poolRouteSet(ctx context.Context, r *gather.Reader, cl *model.Cluster, p *m
 		return set
 	}
 	set.NICGroupID = p.NSGID
+	if !strings.EqualFold(p.Type, nodePoolTypeVMs) && p.ScaleSetID.IsZero() {
+		set.NICGroupGap = scaleSetGap(cl, p, r.Gaps())
+	}
 	nics := poolNICsIn(p, p.SubnetID)
 	if len(nics) > 0 && nics[0].SubnetID.Equal(p.SubnetID) {
 		set.Source = nics[0].PrivateIPs[0]
@@ -336,4 +339,17 @@ func includeSecurityEvidence(ctx context.Context, r *gather.Reader, n *model.Net
 	}
 	r.IncludeNICsAt(ctx, n, addrs)
 	r.IncludeSecurityGroups(ctx, n, groups)
+}
+
+// scaleSetGap is why the NIC configuration of a scale-set pool is unknown:
+// the node resource group's scale sets could not be listed, or none is
+// tagged for the pool. Its security group then cannot be evaluated.
+func scaleSetGap(cl *model.Cluster, p *model.NodePool, gaps model.Gaps) *model.Gap {
+	list := model.ResourceID(fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets",
+		cl.ID.Subscription(), cl.NodeResourceGroup))
+	if g, ok := gaps.Lookup(list); ok {
+		return &g
+	}
+	return &model.Gap{ResourceID: list, Kind: model.GapNotFound,
+		Detail: "no scale set tagged for node pool " + p.Name + " was found, so the security group of its NIC configuration is unknown"}
 }

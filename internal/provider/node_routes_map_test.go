@@ -461,6 +461,14 @@ func TestEvaluateNodeRouteSetSecurity(t *testing.T) {
 			dest: "10.0.2.5", verdict: model.Unverified, codes: []string{"EVIDENCE_NOT_FOUND"},
 		},
 		{
+			name: "scale set not read: the NIC configuration's group is unknown",
+			edit: func(_ *model.Network, set *nodeRouteSet, _ *nodeEngines) {
+				set.NICGroupGap = &model.Gap{ResourceID: model.ResourceID(nrtSub + "/resourceGroups/MC_rg/providers/Microsoft.Compute/virtualMachineScaleSets"),
+					Kind: model.GapPermissionDenied, Detail: "403"}
+			},
+			dest: "10.0.2.5", verdict: model.Unverified, codes: []string{"EVIDENCE_PERMISSION_DENIED"},
+		},
+		{
 			name: "destination NIC unknown",
 			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
 				n.AddAddressGap(nrtAddr("10.0.1.9"), model.Gap{ResourceID: nrtNVASub, Kind: model.GapPermissionDenied, Detail: "403"})

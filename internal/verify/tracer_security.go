@@ -51,6 +51,10 @@ type SecurityFlow struct {
 	// the one of a scale set's NIC configuration, which every new instance
 	// gets.
 	NICGroupID model.ResourceID
+	// NICGroupGap, when set, says the NIC-level group cannot be known (a
+	// scale-set pool whose scale set could not be read): the flow is then
+	// unverified, never allowed without it.
+	NICGroupGap *model.Gap
 	// Dest is the destination address; Public marks an Internet address
 	// Resource Manager does not name (Dest is then invalid).
 	Dest   netip.Addr
@@ -130,6 +134,10 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	nicNSG := sf.NICGroupID
 	if nicNSG.IsZero() && sf.NIC != nil {
 		nicNSG = sf.NIC.NSGID
+	}
+	if sf.NICGroupGap != nil && nicNSG.IsZero() {
+		out.Gaps = append(out.Gaps, *sf.NICGroupGap)
+		ok = false
 	}
 	add(&outGroups, nicNSG, security.LevelNIC, space)
 	add(&outGroups, subnet.NSGID, security.LevelSubnet, space)

@@ -495,3 +495,29 @@ func TestSecurityAtRegistryVM(t *testing.T) {
 		})
 	}
 }
+
+// CheckSecurity on its own: a flow whose NIC-level group is unknown is not
+// allowed by the subnet's group alone; with the group known it is.
+func TestCheckSecurityNICGroupUnknown(t *testing.T) {
+	f := baselineFacts()
+	withNSG(f, aksSubnetID, nsgAKSID)
+	e := routing.NewEngine(f.Network, routing.Options{})
+	res := e.Trace(aksSubnetID, ip("10.0.2.5"))
+	spaces := SpacesOf(f.Network)
+	sf := SecurityFlow{SubnetID: aksSubnetID, Dest: ip("10.0.2.5"), Protocol: "Tcp", Port: 443}
+
+	ok := CheckSecurity(f.Network, sf, res, spaces)
+	if len(ok.Gaps) != 0 || len(ok.Findings) != 0 || !slices.Contains(ok.Hops, "nsg nsg-aks (subnet) allows TCP 443 by rule AllowVnetOutBound (65000)") {
+		t.Fatalf("known groups: %+v", ok)
+	}
+	gap := model.Gap{ResourceID: scaleSetID, Kind: model.GapPermissionDenied, Detail: "403"}
+	sf.NICGroupGap = &gap
+	unknown := CheckSecurity(f.Network, sf, res, spaces)
+	if len(unknown.Gaps) != 1 || !unknown.Gaps[0].ResourceID.Equal(scaleSetID) || len(unknown.Hops) != 0 {
+		t.Fatalf("unknown NIC group: %+v", unknown)
+	}
+	sf.NICGroupID = nsgAKSID // known after all: the gap no longer matters
+	if known := CheckSecurity(f.Network, sf, res, spaces); len(known.Gaps) != 0 {
+		t.Fatalf("NIC group known: %+v", known)
+	}
+}
