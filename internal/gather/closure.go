@@ -3,9 +3,11 @@ package gather
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"sync"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -240,4 +242,71 @@ func (r *Reader) IncludeSecurityGroups(ctx context.Context, n *model.Network, id
 	}
 	fanOut(r.concurrency(), tasks)
 	n.Gaps = r.Gaps()
+}
+
+// IncludeNICsAt looks for the network interface at each address that lies
+// in a VNet of n and is not already a NIC of n (a registry VM, a DNS server
+// VM: destinations whose own security group decides inbound flows), and
+// adds it with its security group. When a NIC of the address's subnet could
+// not be read, the address gets an entry in n.AddressGaps: whether a NIC
+// with a group of its own holds it is unknown. n.Gaps is refreshed.
+func (r *Reader) IncludeNICsAt(ctx context.Context, n *model.Network, addrs []netip.Addr) {
+	var mu sync.Mutex
+	var tasks []func()
+	seen := map[netip.Addr]bool{}
+	for _, a := range addrs {
+		if !a.IsValid() || seen[a] || nicHolding(n, a) != nil {
+			continue
+		}
+		seen[a] = true
+		v := vnetHolding(n, a)
+		if v == nil {
+			continue // outside the network: on premises, Internet
+		}
+		tasks = append(tasks, func() { r.includeNICAt(ctx, n, &mu, v, a) })
+	}
+	fanOut(r.concurrency(), tasks)
+	n.Gaps = r.Gaps()
+}
+
+// includeNICAt adds the NIC at a in v, with its group, or records why it is
+// unknown; mu guards n.
+func (r *Reader) includeNICAt(ctx context.Context, n *model.Network, mu *sync.Mutex, v *model.VNet, a netip.Addr) {
+	nic, err := r.NICByAddress(ctx, v, a)
+	switch {
+	case nic != nil:
+		mu.Lock()
+		n.NICs[nic.ID.Key()] = nic
+		mu.Unlock()
+		if !nic.NSGID.IsZero() {
+			r.securityGroupTask(ctx, n, mu, nic.NSGID)()
+		}
+	case err != nil:
+		where := v.ID
+		for _, s := range v.Subnets {
+			for _, p := range s.Prefixes {
+				if p.Contains(a) {
+					where = s.ID
+				}
+			}
+		}
+		g := azure.Gap(where, permNICRead, err)
+		g.Detail = "a network interface in it could not be read, so whether one holds " + a.String() +
+			" with a security group of its own is unknown: " + g.Detail
+		mu.Lock()
+		n.AddAddressGap(a, g)
+		mu.Unlock()
+	}
+}
+
+// nicHolding is the NIC of n that holds addr, or nil.
+func nicHolding(n *model.Network, addr netip.Addr) *model.NIC {
+	for _, nic := range n.NICs {
+		for _, x := range nic.PrivateIPs {
+			if x == addr {
+				return nic
+			}
+		}
+	}
+	return nil
 }

@@ -166,6 +166,10 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		}
 	}
 	d.ZoneSearchComplete = zonesErr == nil
+	// The NICs behind the addresses a pull may connect to that are not
+	// private endpoints (a registry VM named by a zone record or declared
+	// in the configuration): their security groups decide inbound flows.
+	r.IncludeNICsAt(ctx, n, registryAddresses(d, q.Declared))
 	for _, rs := range dnsView.resolvers {
 		d.Resolvers[rs.ID.Key()] = rs
 	}
@@ -734,16 +738,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 					azureVNets[rs.VNetID.Key()] = rs.VNetID
 					mu.Unlock()
 				case v != nil:
-					nic, err := r.NICByAddress(ctx, v, a)
-					if err != nil || nic == nil {
-						return
-					}
-					mu.Lock()
-					n.NICs[nic.ID.Key()] = nic
-					mu.Unlock()
-					if !nic.NSGID.IsZero() {
-						r.securityGroupTask(ctx, n, &mu, nic.NSGID)()
-					}
+					r.includeNICAt(ctx, n, &mu, v, a)
 				}
 			})
 		}
@@ -819,4 +814,41 @@ func ruleCovers(rule model.ForwardingRule, names []string) bool {
 		}
 	}
 	return false
+}
+
+// registryAddresses are the addresses a pull may connect to as the DNS
+// zones and the configuration know them: every A record of the zones read
+// (they were read for the names a pull resolves) and the declared
+// addresses, in a stable order.
+func registryAddresses(d *model.DNS, declared *verify.DeclaredRegistry) []netip.Addr {
+	var out []netip.Addr
+	keys := make([]string, 0, len(d.Zones))
+	for k := range d.Zones {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		z := d.Zones[k]
+		names := make([]string, 0, len(z.Records))
+		for name := range z.Records {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if rs := z.Records[name]; rs != nil && strings.EqualFold(rs.Type, "A") {
+				out = append(out, rs.Addrs...)
+			}
+		}
+	}
+	if declared != nil {
+		hosts := make([]string, 0, len(declared.Addresses))
+		for h := range declared.Addresses {
+			hosts = append(hosts, h)
+		}
+		sort.Strings(hosts)
+		for _, h := range hosts {
+			out = append(out, declared.Addresses[h])
+		}
+	}
+	return out
 }

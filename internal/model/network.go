@@ -18,6 +18,19 @@ type Network struct {
 	SecurityGroups   map[string]*SecurityGroup
 
 	Gaps Gaps
+	// AddressGaps are addresses in a VNet of the network whose network
+	// interface was looked for but could not be determined (a NIC of the
+	// subnet could not be read): a NIC there, with a security group of its
+	// own, may be unseen, so a flow delivered to the address is unverified.
+	AddressGaps map[netip.Addr]Gap
+}
+
+// AddAddressGap records that the NIC holding addr could not be determined.
+func (n *Network) AddAddressGap(addr netip.Addr, g Gap) {
+	if n.AddressGaps == nil {
+		n.AddressGaps = map[netip.Addr]Gap{}
+	}
+	n.AddressGaps[addr] = g
 }
 
 // NewNetwork returns an empty network with every map allocated.
@@ -31,6 +44,7 @@ func NewNetwork() *Network {
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
 		Gaps:             Gaps{},
+		AddressGaps:      map[netip.Addr]Gap{},
 	}
 }
 

@@ -73,6 +73,15 @@ const nodeRoutesDescription = "The routes a node really has, and where a packet 
 	"have no effective-route API: their routes are computed from configuration — the subnet's route table, the VNet's " +
 	"address space, peerings, private endpoints, gateway routes (`source = \"computed\"`, `COVERAGE_ROUTES_COMPUTED`). " +
 	"Pools on the same subnet share one computed table.\n\n" +
+	"Every trace that arrives is also checked against the network security groups on its path, statically, as Azure " +
+	"applies them: outbound at the node (the NIC's group — for a scale-set pool the one of the scale set's NIC " +
+	"configuration — then the node subnet's), in and out of every virtual appliance the path crosses, and inbound at " +
+	"the destination (its subnet's group — for a private endpoint only when the subnet's private endpoint network " +
+	"policies enable security groups — then the NIC's, for a VM found at that address). Destinations are addresses " +
+	"without a port: the flow checked is the pull's, TCP 443. A denying rule is `SECURITY_RULE_OUTBOUND_DENIED` or " +
+	"`SECURITY_RULE_INBOUND_DENIED` with the group, rule, priority and flow; a deciding rule whose service tag or " +
+	"application security group cannot be resolved offline is `SECURITY_RULE_UNVERIFIED`; the groups passed are " +
+	"hops. With `subnet_id` only the subnet's group is known (a NIC's own group needs `network_interface_id`).\n\n" +
 	"Evidence the provider cannot read (403, 404, throttling) never counts as reachable: the verdict is `unverified`, " +
 	"with an `EVIDENCE_*` finding that names the resource and the permission. Nothing is sent to the destinations."
 
@@ -96,12 +105,13 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 	findingAttrs := map[string]schema.Attribute{
 		"code":     str("The catalogue code, e.g. `ROUTE_BLACKHOLE`. Codes are a public contract and are never renamed."),
 		"severity": str("`error`, `warning` or `info`."),
-		"condition": str("The link of the chain: `route`, `return_route`, `coverage` or `evidence` (the catalogue's other " +
-			"conditions do not arise from routes)."),
+		"condition": str("The link of the chain: `route` (security rules included), `return_route`, `coverage` or " +
+			"`evidence` (the catalogue's other conditions do not arise from routes)."),
 		"owner":       str("Who acts: `network` or `operator`."),
 		"node_pool":   str("The node pool the finding is about; null for `subnet_id` and `network_interface_id`."),
 		"destination": str("The destination (as given in `destinations`) the finding is about; null when it is about the whole route set."),
-		"resource_id": str("The resource to change (route table, peering, gateway, network interface), or the one that could not be read."),
+		"resource_id": str("The resource to change (route table, peering, gateway, network interface, network security " +
+			"group), or the one that could not be read."),
 		"message":     str("What is wrong, with the concrete names, addresses and prefixes."),
 		"remediation": str("What to change, and what will not help."),
 	}
@@ -158,7 +168,8 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				Optional:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "IP addresses (IPv4 or IPv6) to trace from every route set, such as a registry's private " +
-					"endpoint addresses or an on-premises host. Without them only the route sets are read.",
+					"endpoint addresses or an on-premises host. Without them only the route sets are read. The security rules " +
+					"on each path are checked for TCP 443, the flow an image pull needs.",
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
 					listvalidator.ValueStringsAre(destinationValidator{}),
@@ -198,7 +209,9 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The path " +
 						"from the node subnet, one string per subnet that routes the packet: the route it selects and where " +
 						"that leads, e.g. `subnet vnet-spoke/snet-aks → route 10.0.2.5/32 InterfaceEndpoint (private endpoint " +
-						"pe-acr) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)`."},
+						"pe-acr) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)`; then one string per network security group " +
+						"the TCP 443 flow passes, in path order, e.g. `nsg nsg-aks (subnet) allows TCP 443 by rule AllowVnetOutBound " +
+						"(65000)` or `… at appliance 10.0.1.4 (nic-vm-nva)`, ending with the one that denies it."},
 					"verdict": str("`reachable`, `unreachable` (an `error` finding) or `unverified` (evidence is missing, or the " +
 						"network interface's effective routes disagree with the configuration so the real path cannot be " +
 						"followed). Never `reachable` by default."),
@@ -210,8 +223,8 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				})},
 			},
 			"findings": findingList("Every finding once per route set: `COVERAGE_ROUTES_COMPUTED` for computed route sets, " +
-				"the evidence a route set lacks (`EVIDENCE_*`), and each trace's route, return route and " +
-				"`COVERAGE_MODEL_DRIFT` findings with their destination. Errors first, then warnings, then info."),
+				"the evidence a route set lacks (`EVIDENCE_*`), and each trace's route, security rule (`SECURITY_RULE_*`), " +
+				"return route and `COVERAGE_MODEL_DRIFT` findings with their destination. Errors first, then warnings, then info."),
 			"stats": schema.SingleNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "What the read cost.",
@@ -299,6 +312,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 
+	includeSecurityEvidence(ctx, run.reader, n, sets, dests)
 	engines := newNodeEngines(n)
 	results := make([]nodeRouteSetResult, 0, len(sets))
 	for _, set := range sets {

@@ -6,6 +6,7 @@ package provider_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ var nrSpokeComputed = knownvalue.ListExact([]knownvalue.Check{
 // Hops of the baseline from the spoke's nodes.
 const (
 	nrHopPE  = "subnet vnet-spoke/snet-aks → route 10.0.2.5/32 InterfaceEndpoint (private endpoint pe-acr) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)"
-	nrHopNVA = "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-nva (10.0.1.4)"
+	nrHopNVA = "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-nva (nic-vm-nva 10.0.1.4)"
 )
 
 // Baseline: every pool (a scale-set pool and one at zero nodes, on the same
@@ -608,4 +609,126 @@ func nrJSON(t *testing.T, s string) any {
 		t.Fatalf("test JSON: %v", err)
 	}
 	return v
+}
+
+// nrDerived is a derived scenario's snapshot (derive.json), built into a
+// temporary file.
+func nrDerived(t *testing.T, name string) string {
+	t.Helper()
+	return scenario{Name: name, Dir: filepath.Join(scenariosDir, name), Derived: true}.snapshotPath(t)
+}
+
+// nsg_outbound_deny: nsg-aks on the node subnet denies TCP 443 to the
+// private endpoint subnet (DenyAcrHttps, 100) and allows it to the rest of
+// the hub (AllowHubHttps, 200). The trace to the private endpoint is
+// unreachable with the rule named; the one to the hub VM passes the group,
+// which shows in its hops.
+func TestAccNodeRoutes_securityOutboundDeny(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nrConfig(nrDerived(t, "nsg_outbound_deny"), fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["10.0.2.5", "10.0.1.4"]`, nrCluster)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				nrCheck(nrTrace(0).AtMapKey("hops"), strList(nrHopPE, "nsg nsg-aks (subnet) denies TCP 443 by rule DenyAcrHttps (100, outbound)")),
+				nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("SECURITY_RULE_OUTBOUND_DENIED")),
+				nrCheck(nrTrace(0).AtMapKey("findings").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"code": nrStr("SECURITY_RULE_OUTBOUND_DENIED"), "severity": nrStr("error"), "condition": nrStr("route"), "owner": nrStr("network"),
+					"node_pool": nrStr("system"), "destination": nrStr("10.0.2.5"),
+					"resource_id": nrStr("/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network/networkSecurityGroups/nsg-aks"),
+					"message": knownvalue.StringRegexp(regexp.MustCompile(
+						`nsg-aks on the node subnet denies outbound TCP .*\(flow TCP 10\.1\.0\.0/22 -> 10\.0\.2\.5:443\): rule DenyAcrHttps \(priority 100, outbound\)`)),
+					"remediation": knownvalue.StringRegexp(regexp.MustCompile(`priority number lower than 100`)),
+				})),
+				nrCheck(nrTrace(1).AtMapKey("hops"), strList(nrHopNVA, "nsg nsg-aks (subnet) allows TCP 443 by rule AllowHubHttps (200)")),
+				nrCheck(nrTrace(1).AtMapKey("verdict"), nrStr("reachable")),
+				nrCheck(nrTrace(1).AtMapKey("findings"), knownvalue.ListExact([]knownvalue.Check{})),
+				nrCheck(tfjsonpath.New("findings"), nrCodes("SECURITY_RULE_OUTBOUND_DENIED", "COVERAGE_ROUTES_COMPUTED")),
+			},
+		}},
+	})
+}
+
+// nsg_inbound_deny: snet-pe enables network policies for private
+// endpoints, so its group nsg-pe applies to pe-acr and denies TCP 443 from
+// the spoke (DenySpokeHttps, 100).
+func TestAccNodeRoutes_securityInboundDeny(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nrConfig(nrDerived(t, "nsg_inbound_deny"), fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["10.0.2.5"]`, nrCluster)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				nrCheck(nrTrace(0).AtMapKey("hops"), strList(nrHopPE, "nsg nsg-pe (subnet) denies TCP 443 by rule DenySpokeHttps (100, inbound)")),
+				nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("SECURITY_RULE_INBOUND_DENIED")),
+				nrCheck(nrTrace(0).AtMapKey("findings").AtSliceIndex(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
+					`nsg-pe on the destination subnet denies inbound TCP .*rule DenySpokeHttps \(priority 100, inbound\)`))),
+			},
+		}},
+	})
+}
+
+// nsg_unverified_tag: a deny to the service tag AzureCloud comes before the
+// allow; whether the private endpoint is in AzureCloud cannot be known
+// offline, so the trace is unverified, never reachable.
+func TestAccNodeRoutes_securityUnverifiedTag(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nrConfig(nrDerived(t, "nsg_unverified_tag"), fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["10.0.2.5"]`, nrCluster)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unverified")),
+				nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("SECURITY_RULE_UNVERIFIED")),
+				nrCheck(nrTrace(0).AtMapKey("findings").AtSliceIndex(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
+					`DenyAzureCloud \(priority 100, outbound\).*uses AzureCloud`))),
+			},
+		}},
+	})
+}
+
+// nsg_appliance_deny: rt-aks sends the hub range through the appliance
+// 10.0.1.4, whose NIC group nsg-nva denies TCP 443 from the spoke. The
+// trace names the appliance's group; nva_forwarded, without the group,
+// passes the appliance (the return path stays unverified: its source NAT
+// is not in ARM).
+func TestAccNodeRoutes_securityAppliance(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: nrConfig(nrDerived(t, "nsg_appliance_deny"), fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["10.0.2.5"]`, nrCluster)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unreachable")),
+					nrCheck(nrTrace(0).AtMapKey("hops"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						2: nrStr("nsg nsg-nva (nic) denies TCP 443 by rule DenySpokeHttpsIn (100, inbound) at appliance 10.0.1.4 (nic-vm-nva)"),
+					})),
+					nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("RETURN_ROUTE_UNVERIFIED", "SECURITY_RULE_INBOUND_DENIED")),
+					nrCheck(nrTrace(0).AtMapKey("findings").AtSliceIndex(1).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
+						`nsg-nva on the NIC of appliance 10\.0\.1\.4 \(nic-vm-nva\) denies inbound TCP .*rule DenySpokeHttpsIn \(priority 100, inbound\)`))),
+				},
+			},
+			{
+				Config: nrConfig(nrDerived(t, "nva_forwarded"), fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["10.0.2.5"]`, nrCluster)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unverified")),
+					nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("RETURN_ROUTE_UNVERIFIED")),
+				},
+			},
+		},
+	})
 }

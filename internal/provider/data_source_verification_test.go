@@ -150,6 +150,7 @@ var coveredCodes = []model.Code{
 	model.EndpointDataNotCovered, model.EndpointPENotApproved, model.DNSRecordMismatch, model.IdentityABACRoleRequired,
 	model.TLSNameNotCovered, model.RoutePeeringAccessDisabled, model.RouteNVAForwardingDisabled,
 	model.DNSForwardingRuleDiverts, model.EvidencePermissionDenied, model.ReturnRouteMissing,
+	model.SecurityOutboundDenied, model.SecurityInboundDenied, model.SecurityUnverified,
 }
 
 // TestAccVerificationScenarios runs every scenario folder through the real

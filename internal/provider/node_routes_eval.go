@@ -11,6 +11,8 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
+	"github.com/pullpath/terraform-provider-pullpath/internal/security"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 // Route sources of pullpath_node_routes (route_sets[*].source,
@@ -40,6 +42,17 @@ type nodeRouteSet struct {
 	// Source is the node address flows start from; invalid means the first
 	// address Azure hands out in the subnet (a pool at zero nodes).
 	Source netip.Addr
+	// NodeNIC is a node's network interface in the subnet (its application
+	// security groups, and its security group unless NICGroupID is set);
+	// nil for a pool at zero nodes and for subnet_id.
+	NodeNIC *model.NIC
+	// NICGroupID is the NIC-level security group of a scale-set pool: the
+	// one of the scale set's NIC configuration, which every new instance
+	// gets.
+	NICGroupID model.ResourceID
+	// NICGroupGap is set for a scale-set pool whose scale set was not read:
+	// the group of its NIC configuration is unknown.
+	NICGroupGap *model.Gap
 	// Notes are findings about the whole set made while gathering (an
 	// effective route table that could not be read, a subnet that could
 	// not be determined).
@@ -92,17 +105,28 @@ type nodeTraceResult struct {
 // for an effective route set is computed with the same reserved ranges as
 // the comparison (routing.Engine.CompareNIC) and the real table itself.
 // Sets with the same ranges share an engine, and so its computed tables.
+// Every engine shares one memo of what the VirtualNetwork service tag
+// means per VNet, for the security rules on the traced paths.
 type nodeEngines struct {
-	net *model.Network
-	by  map[string]*routing.Engine
+	net    *model.Network
+	by     map[string]*nodeEvaluator
+	spaces func(model.ResourceID) security.Space
+}
+
+// nodeEvaluator is a route engine with what evaluating the security rules
+// on its paths needs: the network and the VirtualNetwork tag spaces.
+type nodeEvaluator struct {
+	*routing.Engine
+	net    *model.Network
+	spaces func(model.ResourceID) security.Space
 }
 
 func newNodeEngines(net *model.Network) *nodeEngines {
-	return &nodeEngines{net: net, by: map[string]*routing.Engine{}}
+	return &nodeEngines{net: net, by: map[string]*nodeEvaluator{}, spaces: verify.SpacesOf(net)}
 }
 
 // forSet returns the engine for a route set.
-func (ne *nodeEngines) forSet(set *nodeRouteSet) *routing.Engine {
+func (ne *nodeEngines) forSet(set *nodeRouteSet) *nodeEvaluator {
 	var reserved []netip.Prefix
 	if set.Effective != nil {
 		reserved = routing.ReservedNoneFromEffective(set.Effective)
@@ -111,7 +135,7 @@ func (ne *nodeEngines) forSet(set *nodeRouteSet) *routing.Engine {
 	if e, ok := ne.by[key]; ok {
 		return e
 	}
-	e := routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved})
+	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces}
 	ne.by[key] = e
 	return e
 }
@@ -127,7 +151,7 @@ func (ne *nodeEngines) forSet(set *nodeRouteSet) *routing.Engine {
 // destination; when they do not (COVERAGE_MODEL_DRIFT) the model cannot
 // follow the route Azure really takes, so the trace stops after the first
 // hop: unreachable when the real route drops the packet, else unverified.
-func evaluateNodeRouteSet(e *routing.Engine, set *nodeRouteSet, dests []nodeDestination) nodeRouteSetResult {
+func evaluateNodeRouteSet(e *nodeEvaluator, set *nodeRouteSet, dests []nodeDestination) nodeRouteSetResult {
 	res := nodeRouteSetResult{Set: set, Source: nodeRouteSourceComputed, Routes: []model.Route{}}
 	if set.Effective != nil {
 		res.Source = nodeRouteSourceEffective
@@ -188,7 +212,7 @@ func blockedTrace(set *nodeRouteSet, d nodeDestination) nodeTraceResult {
 }
 
 // computedTrace traces with the routes computed from configuration.
-func computedTrace(e *routing.Engine, set *nodeRouteSet, comp *routing.Computed, d nodeDestination) nodeTraceResult {
+func computedTrace(e *nodeEvaluator, set *nodeRouteSet, comp *routing.Computed, d nodeDestination) nodeTraceResult {
 	r := traceFrom(e, set, d.Addr)
 	t := nodeTraceResult{Destination: d, Source: r.Source, Hops: nonNilStrings(r.Path())}
 	if comp != nil {
@@ -198,13 +222,14 @@ func computedTrace(e *routing.Engine, set *nodeRouteSet, comp *routing.Computed,
 	}
 	t.Findings = routeResultFindings(r, set, d)
 	t.Suspected = suspectedFindings(r, set.Pool, d)
+	e.checkSecurity(set, d, r, &t)
 	t.Verdict = nodeTraceVerdict(t.Findings)
 	t.ReturnVerdict, t.ReturnNote = r.Return.Verdict, r.Return.Note
 	return t
 }
 
 // effectiveTrace traces a set whose NIC has a real effective route table.
-func effectiveTrace(e *routing.Engine, set *nodeRouteSet, realTable *routing.Table, d nodeDestination) nodeTraceResult {
+func effectiveTrace(e *nodeEvaluator, set *nodeRouteSet, realTable *routing.Table, d nodeDestination) nodeTraceResult {
 	r := traceFrom(e, set, d.Addr)
 	t := nodeTraceResult{Destination: d, Source: r.Source}
 	realRoute, realFound := realTable.Lookup(d.Addr)
@@ -220,6 +245,7 @@ func effectiveTrace(e *routing.Engine, set *nodeRouteSet, realTable *routing.Tab
 		t.Hops = nonNilStrings(r.Path())
 		t.Findings = routeResultFindings(r, set, d)
 		t.Suspected = suspectedFindings(r, set.Pool, d)
+		e.checkSecurity(set, d, r, &t)
 		t.Verdict = nodeTraceVerdict(t.Findings)
 		t.ReturnVerdict, t.ReturnNote = r.Return.Verdict, r.Return.Note
 		return t
@@ -254,9 +280,45 @@ func effectiveTrace(e *routing.Engine, set *nodeRouteSet, realTable *routing.Tab
 	return t
 }
 
+// nodeFlowProtocol and nodeFlowPort are the flow traced to every
+// destination: destinations are addresses without a port, and the flow an
+// image pull needs is HTTPS to the registry's endpoints.
+const (
+	nodeFlowProtocol = "Tcp"
+	nodeFlowPort     = 443
+)
+
+// checkSecurity evaluates the network security groups on a trace that
+// arrived, with the code verification uses (verify.CheckSecurity): the
+// node NIC's group (a scale-set pool's NIC configuration's) and the node
+// subnet's outbound, those of every appliance on the path in and out, and
+// the destination's subnet and NIC inbound. The groups passed are appended
+// to the hops; a denial, an undecidable rule or a group that could not be
+// read becomes a finding of the trace. A trace that already failed is left
+// alone: a dropped packet meets no security rule.
+func (e *nodeEvaluator) checkSecurity(set *nodeRouteSet, d nodeDestination, r routing.Result, t *nodeTraceResult) {
+	for _, f := range t.Findings {
+		if f.Severity == model.SeverityError {
+			return
+		}
+	}
+	sf := verify.SecurityFlow{SubnetID: set.SubnetID, NIC: set.NodeNIC, NICGroupID: set.NICGroupID, NICGroupGap: set.NICGroupGap,
+		Dest: d.Addr, Protocol: nodeFlowProtocol, Port: nodeFlowPort}
+	sr := verify.CheckSecurity(e.net, sf, r, e.spaces)
+	t.Hops = append(t.Hops, sr.Hops...)
+	for _, f := range sr.Findings {
+		f.NodePool, f.Endpoint = set.Pool, d.Text
+		t.Findings = append(t.Findings, f)
+	}
+	for _, g := range sr.Gaps {
+		t.Findings = append(t.Findings, nodeRoutesGapFinding(g, set.Pool, d.Text,
+			"the security rules from "+nodeSubnetLabel(set.SubnetID)+" to "+d.Addr.String()))
+	}
+}
+
 // traceFrom traces from the set's node address, or from the subnet's first
 // host address when no node address is known.
-func traceFrom(e *routing.Engine, set *nodeRouteSet, dst netip.Addr) routing.Result {
+func traceFrom(e *nodeEvaluator, set *nodeRouteSet, dst netip.Addr) routing.Result {
 	if set.Source.IsValid() {
 		return e.TraceFrom(set.SubnetID, set.Source, dst)
 	}

@@ -133,9 +133,14 @@ func poolRouteSet(ctx context.Context, r *gather.Reader, cl *model.Cluster, p *m
 		set.Notes = append(set.Notes, poolWithoutSubnetFinding(cl, p, r.Gaps()))
 		return set
 	}
+	set.NICGroupID = p.NSGID
+	if !strings.EqualFold(p.Type, nodePoolTypeVMs) && p.ScaleSetID.IsZero() {
+		set.NICGroupGap = scaleSetGap(cl, p, r.Gaps())
+	}
 	nics := poolNICsIn(p, p.SubnetID)
 	if len(nics) > 0 && nics[0].SubnetID.Equal(p.SubnetID) {
 		set.Source = nics[0].PrivateIPs[0]
+		set.NodeNIC = nics[0]
 	}
 	switch {
 	case strings.EqualFold(p.Type, nodePoolTypeVMs) && len(nics) > 0 && nics[0].SubnetID.Equal(p.SubnetID):
@@ -148,7 +153,7 @@ func poolRouteSet(ctx context.Context, r *gather.Reader, cl *model.Cluster, p *m
 			tries++
 			routes, err := r.EffectiveRoutes(ctx, nic.ID)
 			if err == nil {
-				set.NIC, set.Effective, set.Source = nic, routes, nic.PrivateIPs[0]
+				set.NIC, set.Effective, set.Source, set.NodeNIC = nic, routes, nic.PrivateIPs[0], nic
 				return set
 			}
 			gap := gapOf(effectiveRouteTableID(nic.ID), err, r.Gaps())
@@ -227,7 +232,7 @@ func nicRouteSet(ctx context.Context, r *gather.Reader, nicID model.ResourceID, 
 		return nil, nil, diags
 	}
 	n, _ := r.Network(ctx, []model.ResourceID{nic.SubnetID})
-	set := &nodeRouteSet{SubnetID: nic.SubnetID, NIC: nic}
+	set := &nodeRouteSet{SubnetID: nic.SubnetID, NIC: nic, NodeNIC: nic}
 	if len(nic.PrivateIPs) > 0 {
 		set.Source = nic.PrivateIPs[0]
 	}
@@ -308,4 +313,43 @@ func nodeDestinations(values []string) ([]nodeDestination, diag.Diagnostics) {
 		out = append(out, nodeDestination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
 	}
 	return out, diags
+}
+
+// includeSecurityEvidence reads what the security rules on the traced
+// paths need beyond the network closure (which already holds the groups of
+// every subnet, of the private endpoints' and the appliances' NICs): the
+// NIC-level groups of the route sets (a scale set's NIC configuration's, a
+// node NIC's), and, for each destination in a VNet of the closure, the NIC
+// that holds the address with its group (a registry VM, a DNS server). A
+// destination whose NIC could not be determined is in n.AddressGaps (its
+// trace is then unverified). n.Gaps is refreshed.
+func includeSecurityEvidence(ctx context.Context, r *gather.Reader, n *model.Network, sets []*nodeRouteSet, dests []nodeDestination) {
+	var groups []model.ResourceID
+	for _, set := range sets {
+		if !set.NICGroupID.IsZero() {
+			groups = append(groups, set.NICGroupID)
+		}
+		if set.NodeNIC != nil && !set.NodeNIC.NSGID.IsZero() {
+			groups = append(groups, set.NodeNIC.NSGID)
+		}
+	}
+	addrs := make([]netip.Addr, len(dests))
+	for i, d := range dests {
+		addrs[i] = d.Addr
+	}
+	r.IncludeNICsAt(ctx, n, addrs)
+	r.IncludeSecurityGroups(ctx, n, groups)
+}
+
+// scaleSetGap is why the NIC configuration of a scale-set pool is unknown:
+// the node resource group's scale sets could not be listed, or none is
+// tagged for the pool. Its security group then cannot be evaluated.
+func scaleSetGap(cl *model.Cluster, p *model.NodePool, gaps model.Gaps) *model.Gap {
+	list := model.ResourceID(fmt.Sprintf("/subscriptions/%s/resourceGroups/%s/providers/Microsoft.Compute/virtualMachineScaleSets",
+		cl.ID.Subscription(), cl.NodeResourceGroup))
+	if g, ok := gaps.Lookup(list); ok {
+		return &g
+	}
+	return &model.Gap{ResourceID: list, Kind: model.GapNotFound,
+		Detail: "no scale set tagged for node pool " + p.Name + " was found, so the security group of its NIC configuration is unknown"}
 }

@@ -404,3 +404,104 @@ func TestRoutesComputedFinding(t *testing.T) {
 		t.Errorf("got %+v", f)
 	}
 }
+
+// Security groups on node_routes traces: every level that applies must
+// allow; the groups passed show in the hops; a denial names the rule; a
+// NIC-level group of a scale set's NIC configuration counts; a destination
+// whose NIC could not be looked for is unverified, never reachable.
+func TestEvaluateNodeRouteSetSecurity(t *testing.T) {
+	nsgID := func(name string) model.ResourceID {
+		return model.ResourceID(nrtSub + "/resourceGroups/rg/providers/Microsoft.Network/networkSecurityGroups/" + name)
+	}
+	rule := func(name string, prio int32, dir, access, dst string) model.SecurityRule {
+		return model.SecurityRule{Name: name, Priority: prio, Direction: dir, Access: access, Protocol: "Tcp",
+			SourcePrefixes: []string{"*"}, DestinationPrefixes: []string{dst}, SourcePorts: []string{"*"}, DestinationPorts: []string{"443"}}
+	}
+	tests := []struct {
+		name    string
+		edit    func(n *model.Network, set *nodeRouteSet, ne *nodeEngines)
+		dest    string
+		verdict model.Verdict
+		codes   []string
+		hop     string
+	}{
+		{
+			name: "subnet group allows by its rule; the hop shows it",
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				g := nsgID("nsg-aks")
+				n.SecurityGroups[g.Key()] = &model.SecurityGroup{ID: g, Name: "nsg-aks", Rules: []model.SecurityRule{rule("AllowHub", 200, "Outbound", "Allow", "10.0.0.0/16")}}
+				n.Subnet(nrtAKS).NSGID = g
+			},
+			dest: "10.0.2.5", verdict: model.Reachable, codes: []string{}, hop: "nsg nsg-aks (subnet) allows TCP 443 by rule AllowHub (200)",
+		},
+		{
+			name: "scale-set NIC configuration group denies",
+			edit: func(n *model.Network, set *nodeRouteSet, _ *nodeEngines) {
+				g := nsgID("aks-agentpool-nsg")
+				n.SecurityGroups[g.Key()] = &model.SecurityGroup{ID: g, Name: "aks-agentpool-nsg", Rules: []model.SecurityRule{rule("DenyPE", 300, "Outbound", "Deny", "10.0.2.0/24")}}
+				set.NICGroupID = g
+			},
+			dest: "10.0.2.5", verdict: model.Unreachable, codes: []string{"SECURITY_RULE_OUTBOUND_DENIED"},
+			hop: "nsg aks-agentpool-nsg (nic) denies TCP 443 by rule DenyPE (300, outbound)",
+		},
+		{
+			name: "destination NIC group denies inbound",
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				g := nsgID("nsg-nva")
+				n.SecurityGroups[g.Key()] = &model.SecurityGroup{ID: g, Name: "nsg-nva", Rules: []model.SecurityRule{rule("DenyIn", 100, "Inbound", "Deny", "*")}}
+				n.NIC(nrtNVANIC).NSGID = g
+			},
+			dest: "10.0.1.4", verdict: model.Unreachable, codes: []string{"SECURITY_RULE_INBOUND_DENIED"},
+		},
+		{
+			name: "group that could not be read",
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				n.Subnet(nrtAKS).NSGID = nsgID("nsg-unread")
+			},
+			dest: "10.0.2.5", verdict: model.Unverified, codes: []string{"EVIDENCE_NOT_FOUND"},
+		},
+		{
+			name: "scale set not read: the NIC configuration's group is unknown",
+			edit: func(_ *model.Network, set *nodeRouteSet, _ *nodeEngines) {
+				set.NICGroupGap = &model.Gap{ResourceID: model.ResourceID(nrtSub + "/resourceGroups/MC_rg/providers/Microsoft.Compute/virtualMachineScaleSets"),
+					Kind: model.GapPermissionDenied, Detail: "403"}
+			},
+			dest: "10.0.2.5", verdict: model.Unverified, codes: []string{"EVIDENCE_PERMISSION_DENIED"},
+		},
+		{
+			name: "destination NIC unknown",
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				n.AddAddressGap(nrtAddr("10.0.1.9"), model.Gap{ResourceID: nrtNVASub, Kind: model.GapPermissionDenied, Detail: "403"})
+			},
+			dest: "10.0.1.9", verdict: model.Unverified, codes: []string{"EVIDENCE_PERMISSION_DENIED"},
+		},
+		{
+			name: "destination NIC unknown does not matter for a known private endpoint",
+			edit: func(n *model.Network, _ *nodeRouteSet, _ *nodeEngines) {
+				n.AddAddressGap(nrtAddr("10.0.2.5"), model.Gap{ResourceID: nrtPESub, Kind: model.GapPermissionDenied, Detail: "403"})
+			},
+			dest: "10.0.2.5", verdict: model.Reachable, codes: []string{},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := nrtNetwork()
+			set := &nodeRouteSet{Pool: "system", SubnetID: nrtAKS, Source: nrtAddr("10.1.0.4"), ComputedWhy: "it is a scale-set pool"}
+			ne := newNodeEngines(n)
+			tc.edit(n, set, ne)
+			res := evaluateNodeRouteSet(ne.forSet(set), set, nrtDests(tc.dest))
+			tr := res.Traces[0]
+			if tr.Verdict != tc.verdict || !slices.Equal(nrtCodes(tr.Findings), tc.codes) {
+				t.Fatalf("verdict %s codes %v, want %s %v: %+v", tr.Verdict, nrtCodes(tr.Findings), tc.verdict, tc.codes, tr.Findings)
+			}
+			for _, f := range tr.Findings {
+				if f.NodePool != "system" || f.Endpoint != tc.dest {
+					t.Errorf("finding not about the pool and destination: %+v", f)
+				}
+			}
+			if tc.hop != "" && !slices.Contains(tr.Hops, tc.hop) {
+				t.Errorf("no hop %q in %q", tc.hop, tr.Hops)
+			}
+		})
+	}
+}

@@ -393,9 +393,25 @@ func (e *evaluator) side(name string, prefixes []string, asgs []model.ResourceID
 	if len(prefixes) == 0 {
 		return fact{t: unknown, key: name + ":empty", tag: "empty " + name + " address"}.resolve(assume)
 	}
+	// The rule's addresses (CIDRs and single addresses) are one set: an
+	// end that may have several addresses (nodes, or an appliance that may
+	// source-NAT) matches when each lies in some of them. Judged one by
+	// one, each would cover only part of the end and leave the rule
+	// undecided.
 	var fs []fact
+	var set []netip.Prefix
+	var labels []string
 	for _, p := range prefixes {
-		fs = append(fs, e.prefix(name, strings.TrimSpace(p), ep).resolve(assume))
+		p = strings.TrimSpace(p)
+		if pfx, ok := parsePrefix(p); ok && len(ep.Prefixes) > 0 {
+			set = append(set, pfx)
+			labels = append(labels, pfx.String())
+			continue
+		}
+		fs = append(fs, e.prefix(name, p, ep).resolve(assume))
+	}
+	if len(set) > 0 {
+		fs = append(fs, contained(name, strings.Join(labels, ", "), ep.Prefixes, set).resolve(assume))
 	}
 	return or(fs...)
 }

@@ -182,6 +182,31 @@ func TestEvaluate(t *testing.T) {
 		{name: "unknowable tag on another port cannot decide", dir: Outbound, rules: []r{
 			rl("DenyAzureCloud", 100, Outbound, "Deny", "Tcp", l("*"), l("AzureCloud"), l("22")),
 		}, flow: nodeFlow("Tcp", pe, 443), want: Allowed, rule: "AllowVnetOutBound"},
+
+		// A rule's address list is one set; an end with several possible
+		// addresses (nodes, or an appliance that may source-NAT) matches
+		// when each lies in it.
+		{name: "address list covering every possible source matches", dir: Outbound, rules: []r{
+			rl("AllowOut", 100, Outbound, "Allow", "Tcp", l("10.1.0.0/16", "10.0.1.4"), l("10.0.2.0/24"), l("443")),
+			rl("DenyRest", 200, Outbound, "Deny", "*", l("*"), l("*"), l("*")),
+		}, flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22", "10.0.1.4/32")}, Dest: Endpoint{Prefixes: pfxs(pe)}},
+			want: Allowed, rule: "AllowOut"},
+		{name: "address list covering one possible source is undecided", dir: Outbound, rules: []r{
+			rl("AllowOut", 100, Outbound, "Allow", "Tcp", l("10.1.0.0/16", "10.2.0.0/16"), l("10.0.2.0/24"), l("443")),
+			rl("DenyRest", 200, Outbound, "Deny", "*", l("*"), l("*"), l("*")),
+		}, flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22", "10.0.1.4/32")}, Dest: Endpoint{Prefixes: pfxs(pe)}},
+			want: Unverified, rule: "AllowOut"},
+		{name: "address list covering no possible source does not match", dir: Outbound, rules: []r{
+			rl("DenyOut", 100, Outbound, "Deny", "Tcp", l("10.5.0.0/16", "10.6.0.4"), l("*"), l("443")),
+		}, flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22", "10.0.1.4/32")}, Dest: Endpoint{Prefixes: pfxs(pe)}},
+			want: Allowed, rule: "AllowVnetOutBound"},
+		// DNS flows: UDP and TCP are separate flows.
+		{name: "udp 53 deny does not touch tcp 53", dir: Outbound, rules: []r{
+			rl("DenyDnsUdp", 100, Outbound, "Deny", "Udp", l("*"), l("*"), l("53")),
+		}, flow: nodeFlow("Tcp", "10.0.1.10/32", 53), want: Allowed, rule: "AllowVnetOutBound"},
+		{name: "udp 53 deny denies udp 53", dir: Outbound, rules: []r{
+			rl("DenyDnsUdp", 100, Outbound, "Deny", "Udp", l("*"), l("*"), l("53")),
+		}, flow: nodeFlow("Udp", "10.0.1.10/32", 53), want: Denied, rule: "DenyDnsUdp"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -125,18 +125,22 @@ func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
 	return res
 }
 
-// checkResolverRoute traces UDP 53 from the node subnet to a custom DNS
-// server. An error on the way makes the server unreachable; the route
-// engine's cause goes into one DNS_SERVER_UNREACHABLE finding (the server
-// is the dns owner's choice; the message names the route that drops it),
-// and its warnings are kept as they are.
+// checkResolverRoute traces DNS (UDP and TCP 53) from the node subnet to a
+// custom DNS server. An error on the way makes the server unreachable: a
+// route that drops it goes into one DNS_SERVER_UNREACHABLE finding (the
+// server is the dns owner's choice; the message names the route), a
+// security group that denies it is reported as the group's
+// SECURITY_RULE_*_DENIED finding alone (network owner; not also as
+// DNS_SERVER_UNREACHABLE, which means "no route"). Warnings are kept as
+// they are.
 func (r *run) checkResolverRoute(pc *poolCtx, res *resolver) {
 	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Protocol: "Udp", Port: 53}, res.Addr.String())
-	var cause *model.Finding
-	for i, f := range inContext(pc, "DNS server "+res.Label, "", rr.Findings) {
+	var cause, shown *model.Finding
+	fs := inContext(pc, "DNS server "+res.Label, "", rr.Findings)
+	for i, f := range fs {
 		if f.Severity == model.SeverityError {
 			if cause == nil {
-				cause = &rr.Findings[i]
+				cause, shown = &rr.Findings[i], &fs[i]
 			}
 			continue
 		}
@@ -146,6 +150,19 @@ func (r *run) checkResolverRoute(pc *poolCtx, res *resolver) {
 		return
 	}
 	res.Reachable = false
+	if cause.Code == model.SecurityOutboundDenied || cause.Code == model.SecurityInboundDenied {
+		// A security rule is the cause, not a missing route: the catalogue
+		// reports each problem once, by its most specific code, and
+		// DNS_SERVER_UNREACHABLE means "no route". The security finding
+		// names the group, the rule, its priority and the flow; it gains
+		// what the denial does to name resolution.
+		f := *shown
+		f.Message = fmt.Sprintf("%s Without an answer from %s (set by %s), the registry names do not resolve.",
+			ensurePeriod(f.Message), res.Label, pc.dnsOrigin)
+		f.Remediation = ensurePeriod(f.Remediation) + " Or point the nodes at a DNS server whose traffic the groups allow. A pod dnsConfig or a hosts entry does not change the node's resolver."
+		pc.shared = append(pc.shared, f)
+		return
+	}
 	msg := fmt.Sprintf("%s uses the DNS server %s, set by %s, but DNS traffic from the node subnet does not get there: %s (%s). Without an answer, the registry names do not resolve.",
 		pc.label, res.Label, pc.dnsOrigin, strings.TrimSuffix(cause.Message, "."), cause.Code)
 	fix := fmt.Sprintf("For the route to %s: %s Or point the nodes at a DNS server they can reach. A pod dnsConfig or a hosts entry does not change the node's resolver.",

@@ -30,3 +30,11 @@ func (c *spaceMemo) get(n *model.Network, vnetID model.ResourceID) security.Spac
 	c.m[k] = s
 	return s
 }
+
+// SpacesOf returns what the VirtualNetwork tag means per VNet of n, each
+// VNet's space computed once (for CheckSecurity callers other than the
+// RoutingTracer). Not safe for concurrent use.
+func SpacesOf(n *model.Network) func(model.ResourceID) security.Space {
+	memo := &spaceMemo{}
+	return func(id model.ResourceID) security.Space { return memo.get(n, id) }
+}

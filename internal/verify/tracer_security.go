@@ -13,51 +13,103 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/security"
 )
 
-// checkSecurity evaluates the network security groups on a flow whose
-// route delivers it: outbound at the node (the NIC's group — for a
-// scale-set pool the one of the scale set's NIC configuration — then the
-// node subnet's), inbound at the destination (the subnet's group, for a
-// private endpoint only when the subnet's private endpoint network
-// policies enable security groups, then the destination NIC's). The groups
-// passed become hops; a denial or an undecidable rule becomes a finding; a
-// group that could not be read becomes a gap.
+// checkSecurity runs CheckSecurity for a route query of verification: the
+// node NIC is the pool's first NIC in the subnet, the NIC-level group the
+// one of the scale set's NIC configuration (else that NIC's). It adds
+// nothing when the route already failed: a packet that is dropped meets no
+// security rule.
 func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *RouteResult, spaces func(model.ResourceID) security.Space) {
 	for _, f := range out.Findings {
 		if f.Severity == model.SeverityError {
 			return
 		}
 	}
-	if res.Arrival.Kind == routing.ArrivalNone || len(res.Gaps) > 0 {
-		return
-	}
-	subnet := n.Subnet(q.SubnetID)
-	if subnet == nil {
-		return
-	}
-	flow := security.Flow{Protocol: q.Protocol, Port: q.Port, Source: security.Endpoint{Prefixes: subnet.Prefixes}}
-	var nodeNIC *model.NIC
+	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, Protocol: q.Protocol, Port: q.Port}
 	if _, nic := poolSource(q, n); nic != nil {
-		nodeNIC = nic
+		sf.NIC = nic
 	}
-	if nodeNIC != nil {
-		flow.Source.ASGs, flow.Source.ASGsKnown = nodeNIC.ASGIDs, true
+	if q.Pool != nil {
+		sf.NICGroupID = q.Pool.NSGID
 	}
-	if q.Public {
+	sr := CheckSecurity(n, sf, res, spaces)
+	out.Hops = append(out.Hops, sr.Hops...)
+	out.Findings = append(out.Findings, sr.Findings...)
+	out.Gaps = append(out.Gaps, sr.Gaps...)
+}
+
+// SecurityFlow is one flow from a node subnet whose network security groups
+// are checked once the route engine has delivered it.
+type SecurityFlow struct {
+	// SubnetID is the node subnet; its prefixes are the flow's source (any
+	// node of it).
+	SubnetID model.ResourceID
+	// NIC is a node NIC in the subnet, nil when none is known (a pool at
+	// zero nodes, a bare subnet). Its application security groups are the
+	// source's; its group applies at NIC level unless NICGroupID is set.
+	NIC *model.NIC
+	// NICGroupID is the NIC-level group when it is known apart from a NIC:
+	// the one of a scale set's NIC configuration, which every new instance
+	// gets.
+	NICGroupID model.ResourceID
+	// NICGroupGap, when set, says the NIC-level group cannot be known (a
+	// scale-set pool whose scale set could not be read): the flow is then
+	// unverified, never allowed without it.
+	NICGroupGap *model.Gap
+	// Dest is the destination address; Public marks an Internet address
+	// Resource Manager does not name (Dest is then invalid).
+	Dest   netip.Addr
+	Public bool
+	// Protocol (Tcp, Udp) and Port. Port 53 is DNS: UDP and TCP are both
+	// evaluated, whatever Protocol says.
+	Protocol string
+	Port     uint16
+}
+
+// SecurityResult is what the groups on a flow's path concluded: the groups
+// passed as hops (in path order), a finding for the group that denies or
+// cannot be decided, and the groups that could not be read.
+type SecurityResult struct {
+	Hops     []string
+	Findings []model.Finding
+	Gaps     []model.Gap
+}
+
+// CheckSecurity evaluates the network security groups on a flow whose route
+// delivers it, as Azure applies them:
+//   - outbound at the node: the NIC's group (for a scale-set pool the one of
+//     the scale set's NIC configuration), then the node subnet's;
+//   - at every virtual appliance the path crosses: inbound at its subnet,
+//     then its NIC, and outbound at its NIC, then its subnet. The packet
+//     still carries the final destination; its source is the node's, or
+//     the appliance's own when the appliance source-NATs (ARM does not say
+//     which, so a rule must decide alike for both);
+//   - inbound at the destination: the subnet's group (for a private
+//     endpoint only when the subnet's private endpoint network policies
+//     enable security groups), then the destination NIC's.
+//
+// Every group must allow. Groups are stateful, so replies need no rule. A
+// route result that did not arrive, or that depends on missing evidence,
+// is not evaluated (the route's own findings say why). The result is pure:
+// the same network, flow and route give the same answer.
+func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces func(model.ResourceID) security.Space) SecurityResult {
+	var out SecurityResult
+	if res.Arrival.Kind == routing.ArrivalNone || len(res.Gaps) > 0 {
+		return out
+	}
+	subnet := n.Subnet(sf.SubnetID)
+	if subnet == nil {
+		return out
+	}
+	flow := security.Flow{Protocol: sf.Protocol, Port: sf.Port, Source: security.Endpoint{Prefixes: subnet.Prefixes}}
+	if sf.NIC != nil {
+		flow.Source.ASGs, flow.Source.ASGsKnown = sf.NIC.ASGIDs, true
+	}
+	if sf.Public {
 		flow.Dest = security.Endpoint{ASGsKnown: true}
-	} else if q.Dest.IsValid() {
-		flow.Dest = security.Endpoint{Prefixes: []netip.Prefix{netip.PrefixFrom(q.Dest, q.Dest.BitLen())}}
+	} else if sf.Dest.IsValid() {
+		flow.Dest = security.Endpoint{Prefixes: []netip.Prefix{netip.PrefixFrom(sf.Dest, sf.Dest.BitLen())}}
 	}
 
-	// Outbound at the node: NIC, then subnet.
-	space := spaces(subnet.VNetID)
-	var outGroups []security.Applied
-	nicNSG := model.ResourceID("")
-	if q.Pool != nil {
-		nicNSG = q.Pool.NSGID
-	}
-	if nicNSG.IsZero() && nodeNIC != nil {
-		nicNSG = nodeNIC.NSGID
-	}
 	ok := true
 	add := func(list *[]security.Applied, id model.ResourceID, level string, sp security.Space) {
 		if id.IsZero() {
@@ -75,10 +127,68 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 		}
 		*list = append(*list, security.Applied{Group: g, Level: level, Space: sp})
 	}
+
+	// Outbound at the node: NIC, then subnet.
+	space := spaces(subnet.VNetID)
+	var outGroups []security.Applied
+	nicNSG := sf.NICGroupID
+	if nicNSG.IsZero() && sf.NIC != nil {
+		nicNSG = sf.NIC.NSGID
+	}
+	if sf.NICGroupGap != nil && nicNSG.IsZero() {
+		out.Gaps = append(out.Gaps, *sf.NICGroupGap)
+		ok = false
+	}
 	add(&outGroups, nicNSG, security.LevelNIC, space)
 	add(&outGroups, subnet.NSGID, security.LevelSubnet, space)
-	if !ok {
-		return
+
+	// Appliances on the way. Each source an appliance may put on the packet
+	// joins the source prefixes from there on; ASG membership is then no
+	// longer one NIC's.
+	type stage struct {
+		app     routing.Appliance
+		in, out []security.Applied
+		src     security.Endpoint // the possible sources arriving at it
+		nicName string
+	}
+	var stages []stage
+	src := flow.Source
+	for _, app := range res.Appliances {
+		st := stage{app: app}
+		asub := n.Subnet(app.SubnetID)
+		vnetID := app.VNetID
+		if vnetID.IsZero() && asub != nil {
+			vnetID = asub.VNetID
+		}
+		asp := spaces(vnetID)
+		var nic *model.NIC
+		if !app.NICID.IsZero() {
+			if nic = n.NIC(app.NICID); nic == nil {
+				gap, found := n.Gaps.Lookup(app.NICID)
+				if !found {
+					gap = model.Gap{ResourceID: app.NICID, Kind: model.GapNotFound, Detail: "the appliance's network interface was not read"}
+				}
+				out.Gaps = append(out.Gaps, gap)
+				ok = false
+			}
+		}
+		if asub != nil {
+			add(&st.in, asub.NSGID, security.LevelSubnet, asp)
+		}
+		if nic != nil {
+			add(&st.in, nic.NSGID, security.LevelNIC, asp)
+			add(&st.out, nic.NSGID, security.LevelNIC, asp)
+			st.nicName = nic.Name
+		}
+		if asub != nil {
+			add(&st.out, asub.NSGID, security.LevelSubnet, asp)
+		}
+		st.src = src
+		if app.IP.IsValid() {
+			src.Prefixes = append(append([]netip.Prefix{}, src.Prefixes...), netip.PrefixFrom(app.IP, app.IP.BitLen()))
+			src.ASGs, src.ASGsKnown = nil, false
+		}
+		stages = append(stages, st)
 	}
 
 	// Inbound at the destination: subnet, then NIC.
@@ -91,14 +201,7 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 	}
 	dspace := spaces(vnetID)
 	inFlow := flow
-	for _, app := range res.Appliances {
-		// An appliance may source-NAT the flow: the destination then sees
-		// its address instead of the node's.
-		if app.IP.IsValid() {
-			inFlow.Source.Prefixes = append(append([]netip.Prefix{}, inFlow.Source.Prefixes...), netip.PrefixFrom(app.IP, app.IP.BitLen()))
-			inFlow.Source.ASGsKnown = false
-		}
-	}
+	inFlow.Source = src
 	switch a.Kind {
 	case routing.ArrivalPrivateEndpoint:
 		if dsub != nil && dsub.SecurityGroupPoliciesApply() {
@@ -123,77 +226,157 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 		if dsub != nil {
 			add(&inGroups, dsub.NSGID, security.LevelSubnet, dspace)
 		}
+		// No NIC is known at the address; when it could not be looked
+		// for, a NIC with a group of its own may be there unseen.
+		if g, found := n.AddressGaps[sf.Dest]; found && sf.Dest.IsValid() {
+			out.Gaps = append(out.Gaps, g)
+			ok = false
+		}
 	}
 	if !ok {
-		return
+		out.Gaps = uniqueGaps(out.Gaps)
+		return out
 	}
-	// DNS needs both protocols: UDP, and TCP for answers too long for UDP.
-	protocols := []string{q.Protocol}
-	if q.Port == 53 {
+
+	// DNS needs both protocols: nodes ask over UDP first, and retry over TCP
+	// when an answer is too long for UDP.
+	protocols := []string{sf.Protocol}
+	if sf.Port == 53 {
 		protocols = []string{"Udp", "Tcp"}
 	}
 	for _, proto := range protocols {
-		pq := q
-		pq.Protocol = proto
-		flow.Protocol, inFlow.Protocol = proto, proto
-		if !securityHops(security.Chain(security.Outbound, flow, outGroups), flow, pq, out, security.Outbound) {
-			return
+		pf := sf
+		pf.Protocol = proto
+		f := flow
+		f.Protocol = proto
+		if !out.step(security.Chain(security.Outbound, f, outGroups), f, pf, security.Outbound, "node") {
+			return out
 		}
-		if !securityHops(security.Chain(security.Inbound, inFlow, inGroups), inFlow, pq, out, security.Inbound) {
-			return
+		for _, st := range stages {
+			af := f
+			af.Source = st.src
+			where := applianceLabel(st.app, st.nicName)
+			if !out.step(security.Chain(security.Inbound, af, st.in), af, pf, security.Inbound, where) {
+				return out
+			}
+			// Leaving the appliance, the source may be its own address.
+			if st.app.IP.IsValid() {
+				af.Source.Prefixes = append(append([]netip.Prefix{}, af.Source.Prefixes...), netip.PrefixFrom(st.app.IP, st.app.IP.BitLen()))
+				af.Source.ASGs, af.Source.ASGsKnown = nil, false
+			}
+			if !out.step(security.Chain(security.Outbound, af, st.out), af, pf, security.Outbound, where) {
+				return out
+			}
+		}
+		inF := inFlow
+		inF.Protocol = proto
+		if !out.step(security.Chain(security.Inbound, inF, inGroups), inF, pf, security.Inbound, "destination") {
+			return out
 		}
 	}
+	return out
 }
 
-// securityHops records the groups passed as hops and turns a denial or an
+// uniqueGaps keeps the first gap per resource (an appliance's group is
+// asked for on the way in and on the way out).
+func uniqueGaps(gs []model.Gap) []model.Gap {
+	seen := map[string]bool{}
+	out := gs[:0:0]
+	for _, g := range gs {
+		if !seen[g.ResourceID.Key()] {
+			seen[g.ResourceID.Key()] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// applianceLabel is how messages call an appliance: "appliance 10.0.1.4
+// (nic-vm-nva)".
+func applianceLabel(app routing.Appliance, nicName string) string {
+	s := "appliance " + app.IP.String()
+	if nicName != "" {
+		s += " (" + nicName + ")"
+	}
+	return s
+}
+
+// step records the groups passed as hops and turns a denial or an
 // undecidable rule into a finding; it reports whether every group allowed.
-func securityHops(ds []security.Decision, f security.Flow, q RouteQuery, out *RouteResult, dir string) bool {
+// at is "node", "destination" or an appliance's label.
+func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf SecurityFlow, dir, at string) bool {
 	for _, d := range ds {
-		out.Hops = append(out.Hops, d.Describe(f))
+		h := d.Describe(f)
+		if at != "node" && at != "destination" {
+			h += " at " + at
+		}
+		out.Hops = append(out.Hops, h)
 	}
 	d := security.Verdict(ds)
 	if d.Outcome == security.Allowed {
 		return true
 	}
-	proto := strings.ToUpper(q.Protocol)
+	proto := strings.ToUpper(sf.Protocol)
 	src := prefixList(f.Source.Prefixes)
 	dst := "the registry's public address"
-	if !q.Public && q.Dest.IsValid() {
-		dst = q.Dest.String()
+	if !sf.Public && sf.Dest.IsValid() {
+		dst = sf.Dest.String()
 	}
-	where := "the node subnet"
-	if d.Level == security.LevelNIC {
-		where = "the node NIC"
-	}
-	if dir == security.Inbound {
+	var where string
+	switch at {
+	case "node":
+		where = "the node subnet"
+		if d.Level == security.LevelNIC {
+			where = "the node NIC"
+		}
+	case "destination":
 		where = "the destination subnet"
 		if d.Level == security.LevelNIC {
 			where = "the destination NIC"
+		}
+	default:
+		where = "the subnet of " + at
+		if d.Level == security.LevelNIC {
+			where = "the NIC of " + at
 		}
 	}
 	kind := "rule"
 	if d.Default {
 		kind = "default rule"
 	}
-	flow := fmt.Sprintf("%s from %s to %s port %d", proto, src, dst, q.Port)
+	flow := fmt.Sprintf("%s from %s to %s port %d", proto, src, dst, sf.Port)
+	short := fmt.Sprintf("%s %s -> %s:%d", proto, src, dst, sf.Port)
+	why := flowConsequence(sf)
 	switch d.Outcome {
 	case security.Denied:
 		code := model.SecurityOutboundDenied
 		if dir == security.Inbound {
 			code = model.SecurityInboundDenied
 		}
-		msg := fmt.Sprintf("Network security group %s on %s denies %s %s: %s %s (priority %d, %s) decides it.",
-			d.GroupName, where, strings.ToLower(dir), flow, kind, d.Rule, d.Priority, strings.ToLower(dir))
-		fix := fmt.Sprintf("In %s, add an %s rule that allows %s with a priority number lower than %d, or narrow rule %s.",
+		msg := fmt.Sprintf("Network security group %s on %s denies %s %s (flow %s): %s %s (priority %d, %s) decides it.%s",
+			d.GroupName, where, strings.ToLower(dir), flow, short, kind, d.Rule, d.Priority, strings.ToLower(dir), why)
+		fix := fmt.Sprintf("In %s, add an %s rule that allows %s with a priority number lower than %d, or narrow rule %s. Credentials and imagePullSecrets are irrelevant here.",
 			d.GroupName, strings.ToLower(dir), flow, d.Priority, d.Rule)
 		out.Findings = append(out.Findings, model.NewFinding(code, "", "", d.GroupID, msg, fix))
 	case security.Unverified:
-		msg := fmt.Sprintf("Network security group %s on %s: %s %s (priority %d, %s) could decide %s %s, but it uses %s, whose members cannot be resolved offline; the flow is not assumed allowed.",
-			d.GroupName, where, kind, d.Rule, d.Priority, strings.ToLower(dir), strings.ToLower(dir), flow, d.Tag)
+		msg := fmt.Sprintf("Network security group %s on %s: %s %s (priority %d, %s) could decide %s %s (flow %s), but it uses %s, whose members cannot be resolved offline; the flow is not assumed allowed.",
+			d.GroupName, where, kind, d.Rule, d.Priority, strings.ToLower(dir), strings.ToLower(dir), flow, short, d.Tag)
 		fix := fmt.Sprintf("Check whether %s covers the flow, or add an explicit rule for %s with a priority number lower than %d.", d.Tag, flow, d.Priority)
 		out.Findings = append(out.Findings, model.NewFinding(model.SecurityUnverified, "", "", d.GroupID, msg, fix))
 	}
 	return false
+}
+
+// flowConsequence says what losing the flow means for DNS, where one of the
+// two protocols may still pass.
+func flowConsequence(sf SecurityFlow) string {
+	if sf.Port != 53 {
+		return ""
+	}
+	if strings.EqualFold(sf.Protocol, "Udp") {
+		return " Nodes send DNS queries over UDP first, so name resolution through this server fails even where TCP 53 is allowed."
+	}
+	return " UDP 53 passes, but resolvers retry over TCP when an answer is too long for UDP (truncated), and those lookups fail."
 }
 
 func prefixList(ps []netip.Prefix) string {

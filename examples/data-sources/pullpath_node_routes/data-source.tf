@@ -37,6 +37,17 @@ output "route_findings" {
   ]
 }
 
+# Security rules on the paths (TCP 443, the pull's flow): the hops list every
+# network security group passed (node NIC and subnet, appliances, the
+# destination's subnet and NIC); a denial names the group, rule and priority.
+output "security_denials" {
+  value = [
+    for f in data.pullpath_node_routes.aks.findings :
+    "${f.code} ${f.resource_id} (${coalesce(f.node_pool, "-")} -> ${f.destination}): ${f.message}"
+    if startswith(f.code, "SECURITY_RULE_")
+  ]
+}
+
 # The effective (or computed) route table of each pool, as Azure lists it.
 output "route_tables" {
   value = {
