@@ -27,6 +27,8 @@ type VerificationInput struct {
 	RegistryID string
 	// RegistryHosts is registry { hosts }, instead of RegistryID.
 	RegistryHosts []string
+	// RegistryAddresses is registry { addresses }.
+	RegistryAddresses map[string]string
 	// ReadTimeout is timeouts { read }; empty means the default.
 	ReadTimeout string
 	// Concurrency bounds the requests in flight; 0 means the default.
@@ -93,7 +95,14 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		if d.HasError() {
 			return VerificationOutcome{}, fmt.Errorf("hosts: %v", d)
 		}
-		registry = types.ObjectValueMust(registryTypes, map[string]attr.Value{"hosts": hosts, "addresses": types.MapNull(types.StringType)})
+		addresses := types.MapNull(types.StringType)
+		if len(in.RegistryAddresses) > 0 {
+			addresses, d = types.MapValueFrom(ctx, types.StringType, in.RegistryAddresses)
+			if d.HasError() {
+				return VerificationOutcome{}, fmt.Errorf("addresses: %v", d)
+			}
+		}
+		registry = types.ObjectValueMust(registryTypes, map[string]attr.Value{"hosts": hosts, "addresses": addresses})
 	}
 	m := verificationModel{
 		ClusterID:           strOrNull(in.ClusterID),
