@@ -100,6 +100,7 @@ func (c *ReadCache) Do(req *policy.Request) (*http.Response, error) {
 		select {
 		case <-e.done:
 		case <-raw.Context().Done():
+			noteInterrupted(raw)
 			return nil, raw.Context().Err()
 		}
 		if e.ok {

@@ -230,7 +230,9 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				MarkdownDescription: "What the read cost.",
 				Attributes: map[string]schema.Attribute{
 					"arm_requests": schema.Int64Attribute{Computed: true, MarkdownDescription: "HTTP requests sent to " +
-						"Azure Resource Manager (or answered by the snapshot) for this read, retries, pages and polls included."},
+						"Azure Resource Manager (or answered by the snapshot) for this read, retries, pages and polls included. " +
+						"Reads answered from the provider's request cache (a resource another data source of the same plan " +
+						"already read) send nothing and are not counted."},
 					"duration_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "Wall-clock time of the read " +
 						"in milliseconds."},
 				},
@@ -307,8 +309,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		resp.Diagnostics.AddError("Timed out reading the routes",
 			fmt.Sprintf("Reading what the routes of %s depend on did not finish within the read timeout (%s), so nothing can be "+
-				"concluded. Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider "+
-				"log (TF_LOG=DEBUG).", nodeRoutesSubject(q), run.timeout))
+				"concluded.%s Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider "+
+				"log (TF_LOG=DEBUG).", nodeRoutesSubject(q), run.timeout, stillReading(azure.Interrupted(ctx))))
 		return
 	}
 

@@ -221,7 +221,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				MarkdownDescription: "What the read cost.",
 				Attributes: map[string]schema.Attribute{
 					"arm_requests": schema.Int64Attribute{Computed: true, MarkdownDescription: "HTTP requests sent to " +
-						"Azure Resource Manager (or answered by the snapshot) for this read, retries, pages and polls included."},
+						"Azure Resource Manager (or answered by the snapshot) for this read, retries, pages and polls included. " +
+						"Reads answered from the provider's request cache (a resource another data source of the same plan " +
+						"already read) send nothing and are not counted."},
 					"duration_ms": schema.Int64Attribute{Computed: true, MarkdownDescription: "Wall-clock time of the read " +
 						"in milliseconds."},
 				},
@@ -336,7 +338,7 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	ctx, requests := azure.CountRequests(ctx)
 	facts, err := run.reader.VerificationFacts(ctx, q)
 	if err != nil {
-		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout))
+		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
 		return
 	}
 	res := verify.Run(facts)
@@ -361,11 +363,11 @@ func verificationFailedSummary(err error) string {
 	return "Could not verify the pull path"
 }
 
-func verificationFailedDetail(err error, timeout time.Duration) string {
+func verificationFailedDetail(err error, timeout time.Duration, interrupted []string) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("Reading what the pull path depends on did not finish within the read timeout (%s), so nothing "+
-			"can be concluded. Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) "+
-			"in the provider log (TF_LOG=DEBUG).", timeout)
+			"can be concluded.%s Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) "+
+			"in the provider log (TF_LOG=DEBUG).", timeout, stillReading(interrupted))
 	}
 	return fmt.Sprintf("The verification stopped before it could conclude anything: %v.", err)
 }

@@ -534,7 +534,7 @@ func TestAccVerification_timeout(t *testing.T) {
   timeouts {
     read = "2s"
   }`, accCluster, accRegistry)),
-			ExpectError: regexp.MustCompile(`(?s)Timed out verifying the pull path.*read\s+timeout\s+\(2s\).*Raise\s+timeouts\s+\{\s+read\s+=.*on\s+this\s+data\s+source`),
+			ExpectError: regexp.MustCompile(`(?s)Timed out verifying the pull path.*read\s+timeout\s+\(2s\).*Still\s+being\s+read\s+when\s+the\s+time\s+ran\s+out:\s+GET\s+/subscriptions/.*Raise\s+timeouts\s+\{\s+read\s+=.*on\s+this\s+data\s+source`),
 		}},
 	})
 	// Generous: the CLI starts and plans more than once; the point is that

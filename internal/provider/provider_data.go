@@ -147,3 +147,13 @@ func shortDuration(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// stillReading names, for a timeout message, the requests the deadline cut
+// off (azure.Interrupted): where the time went, usually one slow or
+// throttled resource.
+func stillReading(interrupted []string) string {
+	if len(interrupted) == 0 {
+		return ""
+	}
+	return " Still being read when the time ran out: " + strings.Join(interrupted, ", ") + "."
+}

@@ -441,9 +441,12 @@ func TestVerificationCancellation(t *testing.T) {
 		timeout       string
 		cancelAfter   time.Duration
 		summary, want string
+		// stillReading: the message names the reads the deadline cut off
+		// (every read waits 10 minutes; the cluster is the first).
+		stillReading bool
 	}{
 		{name: "read timeout", timeout: "1s", summary: "Timed out verifying the pull path",
-			want: `did not finish within the read timeout (1s), so nothing can be concluded. Raise timeouts { read = "…" }`},
+			want: `did not finish within the read timeout (1s), so nothing can be concluded.`, stillReading: true},
 		{name: "cancelled", cancelAfter: time.Second, summary: "Could not verify the pull path",
 			want: "The verification stopped before it could conclude anything"},
 	} {
@@ -468,6 +471,12 @@ func TestVerificationCancellation(t *testing.T) {
 			d := out.Diagnostics.Errors()[0]
 			if d.Summary() != tc.summary || !strings.Contains(d.Detail(), tc.want) {
 				t.Errorf("diagnostic %q: %s\nwant %q containing %q", d.Summary(), d.Detail(), tc.summary, tc.want)
+			}
+			if tc.stillReading {
+				still := regexp.MustCompile(`Still being read when the time ran out: .*GET ` + regexp.QuoteMeta(accCluster) + `[,.].* Raise timeouts \{ read = "…" \}`)
+				if !still.MatchString(d.Detail()) {
+					t.Errorf("the timeout message does not name the cluster read that was cut off:\n%s", d.Detail())
+				}
 			}
 			if n := waitGoroutines(t, before); n > before {
 				t.Errorf("%d goroutines still running 10 s after the read returned, %d before it:\n%s", n, before, goroutineDump())
