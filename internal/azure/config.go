@@ -238,9 +238,10 @@ func (c Config) Validate() error {
 	if _, err := c.Cloud(); err != nil {
 		errs = append(errs, err)
 	}
-	if c.SubscriptionID != "" && !isGUID(c.SubscriptionID) {
-		add("%s %q is not a subscription id: it must be a GUID such as 00000000-0000-0000-0000-000000000000 (see `az account show --query id`)",
-			argRef(argSubscriptionID), c.SubscriptionID)
+	if c.SubscriptionID != "" {
+		if msg := CheckSubscriptionID(c.SubscriptionID); msg != "" {
+			add("%s %s", argRef(argSubscriptionID), msg)
+		}
 	}
 	if !c.offline() {
 		errs = append(errs, c.validateAuth()...)
@@ -251,8 +252,10 @@ func (c Config) Validate() error {
 func (c Config) validateAuth() []error {
 	var errs []error
 	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	if c.TenantID != "" && !validTenantID(c.TenantID) {
-		add("%s %q is not a tenant: use the tenant's GUID or its domain name (see `az account show --query tenantId`)", argRef(argTenantID), c.TenantID)
+	if c.TenantID != "" {
+		if msg := CheckTenantID(c.TenantID); msg != "" {
+			add("%s %s", argRef(argTenantID), msg)
+		}
 	}
 	if c.ClientCertificatePath != "" {
 		if err := checkFile(c.ClientCertificatePath); err != nil {
@@ -344,6 +347,24 @@ func checkFile(path string) error {
 		return fmt.Errorf("%s is a directory, not a file", path)
 	}
 	return nil
+}
+
+// CheckSubscriptionID returns "" for a subscription id, else what is wrong
+// with it and where to find the right one (the provider checks a literal
+// subscription_id at validate time with it, the environment's at configure).
+func CheckSubscriptionID(s string) string {
+	if isGUID(s) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not a subscription id: it must be a GUID such as 00000000-0000-0000-0000-000000000000 (see `az account show --query id`)", s)
+}
+
+// CheckTenantID is CheckSubscriptionID for tenant_id: a GUID or a domain.
+func CheckTenantID(s string) string {
+	if validTenantID(s) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not a tenant: use the tenant's GUID or its domain name (see `az account show --query tenantId`)", s)
 }
 
 // isGUID reports the 8-4-4-4-12 hex form ARM uses for subscription ids.

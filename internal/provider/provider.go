@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
@@ -99,8 +100,10 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"offline from an ARM snapshot and no credential is created.",
 		Attributes: map[string]schema.Attribute{
 			"subscription_id": str("The default subscription (a GUID), used where an id does not name one. "+
-				"Falls back to `ARM_SUBSCRIPTION_ID`.", false, notEmpty),
-			"tenant_id": str("The Microsoft Entra tenant (GUID or domain) to sign in to. Falls back to `ARM_TENANT_ID`.", false, notEmpty),
+				"Falls back to `ARM_SUBSCRIPTION_ID`.", false, notEmpty,
+				stringCheck{summary: "Invalid subscription id", check: azure.CheckSubscriptionID, what: "a subscription GUID"}),
+			"tenant_id": str("The Microsoft Entra tenant (GUID or domain) to sign in to. Falls back to `ARM_TENANT_ID`.", false, notEmpty,
+				stringCheck{summary: "Invalid tenant", check: azure.CheckTenantID, what: "a tenant GUID or domain name"}),
 			"client_id": str("The client (application) id of a service principal, or of a user-assigned managed identity "+
 				"with `use_msi`. Falls back to `ARM_CLIENT_ID`.", false, notEmpty),
 			"client_secret": str("The service principal's client secret. Falls back to `ARM_CLIENT_SECRET`.", true, notEmpty),

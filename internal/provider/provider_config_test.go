@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
@@ -302,5 +303,40 @@ func TestShortDuration(t *testing.T) {
 		if got := shortDuration(d); got != want {
 			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// A literal subscription_id or tenant_id that cannot be one fails at
+// validate time, on the argument, with the message Configure would give.
+func TestProviderSchema_idArgumentsValidated(t *testing.T) {
+	var resp provider.SchemaResponse
+	New("test")().Schema(context.Background(), provider.SchemaRequest{}, &resp)
+	for _, tc := range []struct {
+		attr, value string
+		want        string // "" when valid
+	}{
+		{"subscription_id", "00000000-0000-0000-0000-000000000001", ""},
+		{"subscription_id", "my-subscription", `"my-subscription" is not a subscription id: it must be a GUID`},
+		{"subscription_id", "/subscriptions/00000000-0000-0000-0000-000000000001", "is not a subscription id"},
+		{"tenant_id", "contoso.onmicrosoft.com", ""},
+		{"tenant_id", "72f988bf-86f1-41af-91ab-2d7cd011db47", ""},
+		{"tenant_id", "https://login.microsoftonline.com/contoso", "is not a tenant: use the tenant's GUID or its domain name"},
+	} {
+		attr := resp.Schema.Attributes[tc.attr].(interface {
+			StringValidators() []validator.String
+		})
+		var diags diag.Diagnostics
+		for _, v := range attr.StringValidators() {
+			var vr validator.StringResponse
+			v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root(tc.attr), ConfigValue: types.StringValue(tc.value)}, &vr)
+			diags.Append(vr.Diagnostics...)
+		}
+		if tc.want == "" {
+			if diags.HasError() {
+				t.Errorf("%s = %q: %v", tc.attr, tc.value, diags)
+			}
+			continue
+		}
+		assertAttributeError(t, diags, tc.attr, tc.want)
 	}
 }
