@@ -51,6 +51,7 @@ type nodeRoutesModel struct {
 	SubnetID           types.String   `tfsdk:"subnet_id"`
 	NetworkInterfaceID types.String   `tfsdk:"network_interface_id"`
 	Destinations       types.List     `tfsdk:"destinations"`
+	IncludeRoutes      types.Bool     `tfsdk:"include_routes"`
 	Timeouts           timeouts.Value `tfsdk:"timeouts"`
 
 	RouteSets []nodeRouteSetModel      `tfsdk:"route_sets"`
@@ -175,6 +176,13 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 					listvalidator.ValueStringsAre(destinationValidator{}),
 				},
 			},
+			"include_routes": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "List every route of each route set in `route_sets[*].routes` (default `true`). Set it to " +
+					"`false` when the nodes' subnets carry thousands of routes learned by a hub gateway and only the `traces` " +
+					"matter: every route would otherwise be stored in the state once per node pool. Tracing, findings and " +
+					"`route_count` are the same either way.",
+			},
 
 			"route_sets": schema.ListNestedAttribute{
 				Computed: true,
@@ -183,10 +191,12 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				NestedObject: schema.NestedAttributeObject{Attributes: mergeAttributes(setIdentity("The "), map[string]schema.Attribute{
 					"source": str("`effective` (the network interface's real effective route table, read from Azure) or " +
 						"`computed` (from configuration: scale-set instances and pools at zero nodes have no effective-route API)."),
+					"route_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many routes the set has " +
+						"(the length of `routes` when `include_routes` is true)."},
 					"routes": schema.ListNestedAttribute{
 						Computed: true,
 						MarkdownDescription: "Every route, as Azure lists an effective route table, Invalid ones included. Empty " +
-							"when the routes cannot be determined (see `findings`).",
+							"when the routes cannot be determined (see `findings`), or when `include_routes` is false.",
 						NestedObject: schema.NestedAttributeObject{Attributes: routeAttrs},
 					},
 				})},
@@ -320,7 +330,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	for _, set := range sets {
 		results = append(results, evaluateNodeRouteSet(engines.forSet(set), set, dests))
 	}
-	out := nodeRoutesToState(results)
+	out := nodeRoutesToState(results, m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
 
 	m.ID = types.StringValue(nodeRoutesSubject(q))
 	m.RouteSets, m.Traces, m.Findings = out.RouteSets, out.Traces, out.Findings

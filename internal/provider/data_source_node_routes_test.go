@@ -98,6 +98,32 @@ var nrSpokeComputed = knownvalue.ListExact([]knownvalue.Check{
 	nrRoute("10.0.2.6/32", "InterfaceEndpoint", "", "Default", "Active", "private endpoint pe-acr"),
 })
 
+// include_routes = false keeps the routes out of the state (a hub with
+// thousands of learned routes would put them there once per pool) and
+// changes nothing else: the count, the traces and their verdicts stay.
+func TestAccNodeRoutes_withoutRoutes(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nrConfig(nrScenario(t, "baseline_ok"), fmt.Sprintf(`
+  cluster_id     = %q
+  destinations   = ["10.0.2.5", "10.0.1.4"]
+  include_routes = false`, nrCluster)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				nrCheck(tfjsonpath.New("route_sets"), knownvalue.ListSizeExact(2)),
+				nrCheck(nrSet(0).AtMapKey("routes"), knownvalue.ListSizeExact(0)),
+				nrCheck(nrSet(0).AtMapKey("route_count"), knownvalue.Int64Exact(18)),
+				nrCheck(nrSet(1).AtMapKey("routes"), knownvalue.ListSizeExact(0)),
+				nrCheck(nrSet(1).AtMapKey("route_count"), knownvalue.Int64Exact(18)),
+				nrCheck(tfjsonpath.New("traces"), knownvalue.ListSizeExact(4)),
+				nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("reachable")),
+				nrCheck(nrTrace(0).AtMapKey("selected_route").AtMapKey("next_hop_type"), nrStr("InterfaceEndpoint")),
+				nrCheck(nrTrace(3).AtMapKey("verdict"), nrStr("reachable")),
+			},
+		}},
+	})
+}
+
 // Hops of the baseline from the spoke's nodes.
 const (
 	nrHopPE  = "subnet vnet-spoke/snet-aks → route 10.0.2.5/32 InterfaceEndpoint (private endpoint pe-acr) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)"
@@ -126,6 +152,7 @@ func TestAccNodeRoutes_baseline(t *testing.T) {
 				nrCheck(nrSet(0).AtMapKey("network_interface_id"), knownvalue.Null()),
 				nrCheck(nrSet(0).AtMapKey("source"), nrStr("computed")),
 				nrCheck(nrSet(0).AtMapKey("routes"), nrSpokeComputed),
+				nrCheck(nrSet(0).AtMapKey("route_count"), knownvalue.Int64Exact(18)),
 				nrCheck(nrSet(1).AtMapKey("node_pool"), nrStr("user")),
 				nrCheck(nrSet(1).AtMapKey("source"), nrStr("computed")),
 				nrCheck(nrSet(1).AtMapKey("routes"), nrSpokeComputed),

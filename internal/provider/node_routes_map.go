@@ -28,6 +28,7 @@ type nodeRouteSetModel struct {
 	SubnetID           types.String     `tfsdk:"subnet_id"`
 	NetworkInterfaceID types.String     `tfsdk:"network_interface_id"`
 	Source             types.String     `tfsdk:"source"`
+	RouteCount         types.Int64      `tfsdk:"route_count"`
 	Routes             []nodeRouteModel `tfsdk:"routes"`
 }
 
@@ -170,15 +171,25 @@ func nodeTraceToModel(res nodeRouteSetResult, t nodeTraceResult) nodeTraceModel 
 // already reports (same code, resource and pool). They are ordered errors
 // first, then warnings, then info, keeping route set and destination order
 // within a severity.
-func nodeRoutesToState(results []nodeRouteSetResult) nodeRoutesOutput {
+//
+// Without includeRoutes, each set's routes list is empty and only its
+// route_count says how many there are: a hub that learns thousands of BGP
+// routes would otherwise put every one of them into the state once per
+// node pool.
+func nodeRoutesToState(results []nodeRouteSetResult, includeRoutes bool) nodeRoutesOutput {
 	out := nodeRoutesOutput{RouteSets: []nodeRouteSetModel{}, Traces: []nodeTraceModel{}}
 	var all []model.Finding
 	for _, res := range results {
 		pool, subnet, nic := nodeRouteSetIdentity(res.Set)
+		routes := []nodeRouteModel{}
+		if includeRoutes {
+			routes = nodeRoutesToModel(res.Routes)
+		}
 		out.RouteSets = append(out.RouteSets, nodeRouteSetModel{
 			NodePool: pool, SubnetID: subnet, NetworkInterfaceID: nic,
-			Source: types.StringValue(res.Source),
-			Routes: nodeRoutesToModel(res.Routes),
+			Source:     types.StringValue(res.Source),
+			RouteCount: types.Int64Value(int64(len(res.Routes))),
+			Routes:     routes,
 		})
 		setLevel := map[string]bool{}
 		for _, f := range res.Findings {

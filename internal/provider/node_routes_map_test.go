@@ -241,7 +241,7 @@ func TestNodeRoutesToState(t *testing.T) {
 	denied := &nodeRouteSet{Pool: "user", SubnetID: nrtAKS}
 	deniedRes := evaluateNodeRouteSet(newNodeEngines(n).forSet(denied), denied, nrtDests("10.0.2.5", "192.168.1.1"))
 
-	out := nodeRoutesToState([]nodeRouteSetResult{okRes, deniedRes})
+	out := nodeRoutesToState([]nodeRouteSetResult{okRes, deniedRes}, true)
 	if len(out.RouteSets) != 2 || len(out.Traces) != 4 {
 		t.Fatalf("%d route sets, %d traces", len(out.RouteSets), len(out.Traces))
 	}
