@@ -74,20 +74,10 @@ func (r *Reader) zonesInSubscription(ctx context.Context, sub string) ([]*armpri
 // group may point into another subscription) with its links and records.
 func (r *Reader) ZoneByID(ctx context.Context, id model.ResourceID) (*model.PrivateZone, error) {
 	z, err := read(r, "zone-get", id, permPrivateZoneRead, func() (*armprivatedns.PrivateZone, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "privateDnsZones")
-		if err != nil {
-			return nil, err
-		}
-		f, err := r.clients.PrivateDNS(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewPrivateZonesClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
+		resp, err := armGet(ctx, r, id, "Microsoft.Network", "privateDnsZones", r.clients.PrivateDNS,
+			func(f *armprivatedns.ClientFactory, rg, name string) (armprivatedns.PrivateZonesClientGetResponse, error) {
+				return f.NewPrivateZonesClient().Get(ctx, rg, name, nil)
+			})
 		if err != nil {
 			return nil, err
 		}

@@ -54,20 +54,9 @@ func (r *Reader) VNet(ctx context.Context, id model.ResourceID) (*model.VNet, er
 // vnetGet is the memoised GET of a virtual network, without Peering.Global.
 func (r *Reader) vnetGet(ctx context.Context, id model.ResourceID) (*model.VNet, error) {
 	return read(r, "vnet-get", id, permVNetRead, func() (*model.VNet, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworks")
-		if err != nil {
-			return nil, err
-		}
-		f, err := r.clients.Network(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewVirtualNetworksClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
+		resp, err := networkGet(ctx, r, id, "virtualNetworks", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.VirtualNetworksClientGetResponse, error) {
+			return f.NewVirtualNetworksClient().Get(ctx, rg, name, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -117,17 +106,18 @@ func (r *Reader) SecurityGroup(ctx context.Context, id model.ResourceID) (*model
 	})
 }
 
-// networkGet is one GET of a top-level Microsoft.Network resource: typed id
-// check, the subscription's clients, and the call held within the Reader's
+// armGet is one GET of a top-level resource of namespace: typed id check,
+// the subscription's client factory, and the call held within the Reader's
 // concurrency bound (released as soon as the answer is in, so that nested
 // reads cannot deadlock).
-func networkGet[T any](ctx context.Context, r *Reader, id model.ResourceID, resourceType string, get func(f *armnetwork.ClientFactory, resourceGroup, name string) (T, error)) (T, error) {
+func armGet[F, T any](ctx context.Context, r *Reader, id model.ResourceID, namespace, resourceType string,
+	factory func(subscription string) (F, error), get func(f F, resourceGroup, name string) (T, error)) (T, error) {
 	var zero T
-	a, err := parseTyped(id, "Microsoft.Network", resourceType)
+	a, err := parseTyped(id, namespace, resourceType)
 	if err != nil {
 		return zero, err
 	}
-	f, err := r.clients.Network(a.Subscription)
+	f, err := factory(a.Subscription)
 	if err != nil {
 		return zero, err
 	}
@@ -137,6 +127,11 @@ func networkGet[T any](ctx context.Context, r *Reader, id model.ResourceID, reso
 	}
 	defer release()
 	return get(f, a.ResourceGroup, a.Names[0])
+}
+
+// networkGet is armGet for Microsoft.Network resources.
+func networkGet[T any](ctx context.Context, r *Reader, id model.ResourceID, resourceType string, get func(f *armnetwork.ClientFactory, resourceGroup, name string) (T, error)) (T, error) {
+	return armGet(ctx, r, id, "Microsoft.Network", resourceType, r.clients.Network, get)
 }
 
 // NIC reads a network interface: a standalone one
@@ -446,20 +441,9 @@ func (r *Reader) connectionsInGroup(ctx context.Context, sub, group string) ([]*
 // localGateway reads a local network gateway.
 func (r *Reader) localGateway(ctx context.Context, id model.ResourceID) (*armnetwork.LocalNetworkGateway, error) {
 	return read(r, "lgw", id, permLocalGatewayRead, func() (*armnetwork.LocalNetworkGateway, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "localNetworkGateways")
-		if err != nil {
-			return nil, err
-		}
-		f, err := r.clients.Network(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewLocalNetworkGatewaysClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
+		resp, err := networkGet(ctx, r, id, "localNetworkGateways", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.LocalNetworkGatewaysClientGetResponse, error) {
+			return f.NewLocalNetworkGatewaysClient().Get(ctx, rg, name, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
