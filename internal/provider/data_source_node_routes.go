@@ -303,12 +303,11 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		NICID:     model.ResourceID(m.NetworkInterfaceID.ValueString()),
 	}
 
-	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
-	defer cancel()
+	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer done()
 	if run == nil {
 		return
 	}
-	defer run.finish(&resp.Diagnostics)
 	ctx, requests := azure.CountRequests(ctx)
 
 	sets, n, diags := gatherNodeRouteSets(ctx, run.reader, q, run.timeout)

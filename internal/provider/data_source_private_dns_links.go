@@ -96,12 +96,11 @@ func (d *privateDNSLinksDataSource) Read(ctx context.Context, req datasource.Rea
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
-	defer cancel()
+	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer done()
 	if run == nil {
 		return
 	}
-	defer run.finish(&resp.Diagnostics)
 	r := run.reader
 
 	// The VNet is read (not only named) so that a wrong id fails with a

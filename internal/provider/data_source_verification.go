@@ -328,12 +328,11 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 
-	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
-	defer cancel()
+	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer done()
 	if run == nil {
 		return
 	}
-	defer run.finish(&resp.Diagnostics)
 
 	ctx, requests := azure.CountRequests(ctx)
 	facts, err := run.reader.VerificationFacts(ctx, q)

@@ -129,12 +129,11 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
-	defer cancel()
+	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer done()
 	if run == nil {
 		return
 	}
-	defer run.finish(&resp.Diagnostics)
 	r := run.reader
 
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())

@@ -100,12 +100,11 @@ func (d *vnetPeeringsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	run, ctx, cancel := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
-	defer cancel()
+	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
+	defer done()
 	if run == nil {
 		return
 	}
-	defer run.finish(&resp.Diagnostics)
 
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := run.reader.VNet(ctx, vnetID)

@@ -74,8 +74,10 @@ type readRun struct {
 }
 
 // startRead checks that the provider can read, applies timeouts.read to ctx
-// and returns the run. The caller must call cancel and finish.
-func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags *diag.Diagnostics) (*readRun, context.Context, context.CancelFunc) {
+// and returns the run (nil when the read cannot start; diags say why). The
+// caller defers done in every case: it writes the recording of a run that
+// started, then releases the timeout.
+func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags *diag.Diagnostics) (*readRun, context.Context, func()) {
 	noop := func() {}
 	switch {
 	case b.data == nil || (b.data.session == nil && !b.data.deferred()):
@@ -103,21 +105,23 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 		diags.Append(signInFailure(err))
 		return nil, ctx, cancel
 	}
+
 	reader := gather.New(b.data.session.Clients)
 	if b.data.concurrency > 0 {
 		reader.SetConcurrency(b.data.concurrency)
 	} else {
 		reader.SetLimiter(b.data.limiter)
 	}
-	return &readRun{session: b.data.session, reader: reader, timeout: timeout}, ctx, cancel
+	run := &readRun{session: b.data.session, reader: reader, timeout: timeout}
+	return run, ctx, func() {
+		run.finish(diags)
+		cancel()
+	}
 }
 
 // finish writes the recording (record_file), which must happen after every
 // read because Terraform has no end-of-run hook for providers.
 func (r *readRun) finish(diags *diag.Diagnostics) {
-	if r == nil {
-		return
-	}
 	writeBenchStats(r.session)
 	if err := r.session.Flush(); err != nil {
 		diags.AddError("Could not write the recording",
