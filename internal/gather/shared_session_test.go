@@ -80,3 +80,36 @@ func TestReadersSharingASessionSendEachRequestOnce(t *testing.T) {
 		})
 	}
 }
+
+// max_concurrent_reads holds for all data sources together: Readers given
+// one Limiter take their request slots from it, not each from its own.
+func TestReadersSharingALimiterShareTheBound(t *testing.T) {
+	l := NewLimiter(3)
+	a, b := New(nil), New(nil)
+	a.SetLimiter(l)
+	b.SetLimiter(l)
+	ctx := context.Background()
+	var releases []func()
+	for _, r := range []*Reader{a, b, a} {
+		release, err := r.acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, release)
+	}
+	// Three slots are taken across both Readers: a fourth ask waits.
+	waiting, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := b.acquire(waiting); err == nil {
+		t.Fatal("a fourth request got a slot beyond max_concurrent_reads = 3 shared by two readers")
+	}
+	releases[0]()
+	if release, err := b.acquire(ctx); err != nil {
+		t.Fatalf("a freed slot was not handed on: %v", err)
+	} else {
+		release()
+	}
+	if a.concurrency() != 3 || b.concurrency() != 3 {
+		t.Errorf("fan-out widths %d and %d, want the limiter's 3", a.concurrency(), b.concurrency())
+	}
+}
