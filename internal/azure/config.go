@@ -3,6 +3,7 @@ package azure
 import (
 	"errors"
 	"fmt"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"os"
 	"path/filepath"
 	"slices"
@@ -280,16 +281,27 @@ func (c Config) validateAuth() []error {
 // Names are case-insensitive; azurerm's long names are accepted too. An
 // empty environment is the public cloud.
 func (c Config) Cloud() (cloud.Configuration, error) {
-	switch strings.ToLower(strings.TrimSpace(c.Environment)) {
-	case "", "public", "azurepubliccloud":
-		return cloud.AzurePublic, nil
-	case "usgovernment", "azureusgovernmentcloud", "azureusgovernment":
-		return cloud.AzureGovernment, nil
-	case "china", "azurechinacloud":
-		return cloud.AzureChina, nil
+	if m, ok := model.LookupCloud(c.Environment); ok {
+		return armClouds[m.Name], nil
 	}
-	return cloud.Configuration{}, fmt.Errorf("%s %q is not a known Azure cloud: use public, usgovernment or china (azurerm's AzurePublicCloud, AzureUSGovernmentCloud and AzureChinaCloud work too)",
-		argRef(argEnvironment), c.Environment)
+	return cloud.Configuration{}, fmt.Errorf("%s %q is not a known Azure cloud: use %s (azurerm's AzurePublicCloud, AzureUSGovernmentCloud and AzureChinaCloud work too)",
+		argRef(argEnvironment), c.Environment, orList(model.CloudNames()))
+}
+
+// orList is "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// armClouds are the Entra ID and ARM endpoints of each cloud of
+// model.Clouds, by its Name.
+var armClouds = map[string]cloud.Configuration{
+	model.PublicCloud.Name:       cloud.AzurePublic,
+	model.USGovernmentCloud.Name: cloud.AzureGovernment,
+	model.ChinaCloud.Name:        cloud.AzureChina,
 }
 
 // WithTransport returns c with the live HTTP client replaced by t, for the

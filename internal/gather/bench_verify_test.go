@@ -24,7 +24,7 @@ import (
 // largeFacts gathers, once and without simulated latency, the facts of the
 // large benchmark topology of issue 6 (20 pools on 5 subnets in 3 spokes,
 // 10,000 learned BGP routes, 4 replicas).
-func largeFacts(tb testing.TB) verify.Facts {
+func largeFacts(tb testing.TB) model.Facts {
 	tb.Helper()
 	topo, err := gentopo.Generate(gentopo.Defaults())
 	if err != nil {

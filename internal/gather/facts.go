@@ -12,7 +12,6 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/authorization/armauthorization/v2"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
-	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 // permRoleDefinitionRead is the action a GET of a role definition needs
@@ -40,7 +39,7 @@ type VerificationRequest struct {
 	RegistryID model.ResourceID
 	// Declared is a registry other than ACR: its hosts and, optionally,
 	// their addresses.
-	Declared *verify.DeclaredRegistry
+	Declared *model.DeclaredRegistry
 
 	// ZoneSubscriptionIDs are further subscriptions to search for private
 	// DNS zones, beyond the cluster's (or node subnets'), the registry's and
@@ -48,7 +47,7 @@ type VerificationRequest struct {
 	ZoneSubscriptionIDs []string
 	// Cloud names the registry and private link domains; the zero value
 	// derives them from the login server (public cloud by default).
-	Cloud verify.Cloud
+	Cloud model.Cloud
 }
 
 // Validate rejects a request that names neither or both of a pair. The data
@@ -91,11 +90,11 @@ func (q VerificationRequest) Validate() error {
 // never a guess and never an error: the cluster or registry itself included.
 // The error is non-nil only for an unusable request or when ctx ended (the
 // read timeout), with the facts gathered so far.
-func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (verify.Facts, error) {
+func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (model.Facts, error) {
 	if err := q.Validate(); err != nil {
-		return verify.Facts{}, err
+		return model.Facts{}, err
 	}
-	f := verify.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
+	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1. Cluster ∥ registry.
 	var cluster *model.Cluster
@@ -284,7 +283,7 @@ func subnetPools(subnets []model.ResourceID) []*model.NodePool {
 // linked zone whose name is a suffix of the query: a zone per
 // <region>.data.privatelink.azurecr.io works as well as one
 // privatelink.azurecr.io, and a private zone azurecr.io would capture all).
-func dnsNames(f *verify.Facts) []string {
+func dnsNames(f *model.Facts) []string {
 	hosts := f.HostNames()
 	var out []string
 	seen := map[string]bool{}
@@ -296,7 +295,7 @@ func dnsNames(f *verify.Facts) []string {
 			}
 		}
 	}
-	cloud := registryCloud(f)
+	cloud := f.RegistryCloud()
 	for _, h := range hosts {
 		h = strings.TrimPrefix(h, "*.")
 		add(h)
@@ -306,27 +305,6 @@ func dnsNames(f *verify.Facts) []string {
 		}
 	}
 	return out
-}
-
-// registryCloud is the cloud of the facts' registry: the one given, or the
-// one whose registry suffix the login server carries.
-func registryCloud(f *verify.Facts) verify.Cloud {
-	if f.Cloud.RegistrySuffix != "" {
-		c := f.Cloud
-		if c.PrivateLinkZone == "" {
-			c.PrivateLinkZone = "privatelink." + c.RegistrySuffix
-		}
-		return c
-	}
-	if f.Registry != nil {
-		login := strings.ToLower(f.Registry.LoginServer)
-		for _, c := range []verify.Cloud{verify.USGovernmentCloud, verify.ChinaCloud} {
-			if strings.HasSuffix(login, "."+c.RegistrySuffix) {
-				return c
-			}
-		}
-	}
-	return verify.PublicCloud
 }
 
 // domainSuffixes returns name and its parent domains down to two labels
@@ -347,7 +325,7 @@ func domainSuffixes(name string) []string {
 // zoneSubscriptions are the subscriptions to search private DNS zones in:
 // the cluster's (or the node subnets'), the registry's, its private
 // endpoints' and the extra ones requested.
-func (r *Reader) zoneSubscriptions(f *verify.Facts, q VerificationRequest) []string {
+func (r *Reader) zoneSubscriptions(f *model.Facts, q VerificationRequest) []string {
 	var subs []string
 	subs = append(subs, q.ClusterID.Subscription())
 	for _, s := range q.NodeSubnetIDs {
@@ -415,7 +393,7 @@ func roleAssignmentsCollection(scope model.ResourceID) model.ResourceID {
 // role given to the wrong identity, are part of the answer), and the
 // definitions of the roles that the kubelet identity or a group holds there
 // and that verification does not know by their built-in id.
-func (r *Reader) pullRoles(ctx context.Context, f *verify.Facts) {
+func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 	if f.Registry == nil || f.Cluster == nil || len(f.Pools) == 0 || f.Registry.AnonymousPullEnabled ||
 		strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
 		return
@@ -430,7 +408,7 @@ func (r *Reader) pullRoles(ctx context.Context, f *verify.Facts) {
 	var defs []model.ResourceID
 	for _, a := range list {
 		relevant := strings.EqualFold(a.PrincipalID, f.Cluster.Kubelet.ObjectID) || strings.EqualFold(a.PrincipalType, "Group")
-		if relevant && !a.RoleDefinitionID.IsZero() && !verify.KnownRole(a.RoleDefinitionID) {
+		if relevant && !a.RoleDefinitionID.IsZero() && !model.KnownRole(a.RoleDefinitionID) {
 			defs = appendUniqueID(defs, a.RoleDefinitionID)
 		}
 	}
@@ -820,7 +798,7 @@ func ruleCovers(rule model.ForwardingRule, names []string) bool {
 // zones and the configuration know them: every A record of the zones read
 // (they were read for the names a pull resolves) and the declared
 // addresses, in a stable order.
-func registryAddresses(d *model.DNS, declared *verify.DeclaredRegistry) []netip.Addr {
+func registryAddresses(d *model.DNS, declared *model.DeclaredRegistry) []netip.Addr {
 	var out []netip.Addr
 	keys := make([]string, 0, len(d.Zones))
 	for k := range d.Zones {

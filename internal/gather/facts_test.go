@@ -18,10 +18,10 @@ import (
 var acrRequest = VerificationRequest{ClusterID: aks1, RegistryID: acr}
 
 // harborRequest is gateway_transit_missing's: a declared registry.
-var harborRequest = VerificationRequest{ClusterID: aks1, Declared: &verify.DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}}
+var harborRequest = VerificationRequest{ClusterID: aks1, Declared: &model.DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}}
 
 // verifyFacts gathers and verifies.
-func verifyFacts(t *testing.T, r *Reader, q VerificationRequest) (verify.Facts, verify.Result) {
+func verifyFacts(t *testing.T, r *Reader, q VerificationRequest) (model.Facts, verify.Result) {
 	t.Helper()
 	f, err := r.VerificationFacts(testCtx(t), q)
 	if err != nil {
@@ -303,7 +303,7 @@ func TestVerificationFactsErrors(t *testing.T) {
 		{RegistryID: acr},
 		{ClusterID: aks1},
 		{ClusterID: aks1, NodeSubnetIDs: ids(snetAKS), RegistryID: acr},
-		{ClusterID: aks1, Declared: &verify.DeclaredRegistry{}},
+		{ClusterID: aks1, Declared: &model.DeclaredRegistry{}},
 	} {
 		if _, err := r.VerificationFacts(testCtx(t), q); err == nil {
 			t.Errorf("%+v: no error", q)
@@ -326,7 +326,7 @@ func TestDomainSuffixesAndNames(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("suffixes = %v", got)
 	}
-	f := verify.Facts{Registry: &model.Registry{LoginServer: "contosoreg.azurecr.us", Location: "usgovvirginia", DataEndpointEnabled: true}}
+	f := model.Facts{Registry: &model.Registry{LoginServer: "contosoreg.azurecr.us", Location: "usgovvirginia", DataEndpointEnabled: true}}
 	names := strings.Join(dnsNames(&f), " ")
 	for _, n := range []string{"contosoreg.azurecr.us", "privatelink.azurecr.us", "usgovvirginia.data.privatelink.azurecr.us", "contosoreg.usgovvirginia.data.azurecr.us"} {
 		if !strings.Contains(" "+names+" ", " "+n+" ") {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
-	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 // The addresses whose NICs verification looks for: A records of the zones
@@ -27,7 +26,7 @@ func TestRegistryAddresses(t *testing.T) {
 	d.Zones["z1"] = &model.PrivateZone{Name: "privatelink.azurecr.io", Records: map[string]*model.RecordSet{
 		"contosoreg": {Name: "contosoreg", Type: "A", Addrs: []netip.Addr{a("10.0.2.5")}},
 	}}
-	declared := &verify.DeclaredRegistry{Hosts: []string{"b.example", "a.example"},
+	declared := &model.DeclaredRegistry{Hosts: []string{"b.example", "a.example"},
 		Addresses: map[string]netip.Addr{"b.example": a("10.0.1.31"), "a.example": a("10.0.1.30")}}
 	got := registryAddresses(d, declared)
 	want := []netip.Addr{a("10.0.2.5"), a("10.0.1.20"), a("10.0.1.30"), a("10.0.1.31")}

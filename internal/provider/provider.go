@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
@@ -77,7 +78,7 @@ type providerModel struct {
 // cloud lookup in package azure does; azurerm's long names
 // (AzurePublicCloud, …) are accepted only from ARM_ENVIRONMENT, where CI
 // systems set them, and are checked in Configure.
-var Environments = []string{"public", "usgovernment", "china"}
+var Environments = model.CloudNames()
 
 func (p *pullpathProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = TypeName

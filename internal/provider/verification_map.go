@@ -138,7 +138,7 @@ func verificationRequest(ctx context.Context, m verificationModel) (gather.Verif
 	if block != nil {
 		hosts, _ := knownStrings(ctx, block.Hosts)
 		addrs, _ := knownStringMap(ctx, block.Addresses)
-		decl := &verify.DeclaredRegistry{Hosts: hosts, Addresses: map[string]netip.Addr{}}
+		decl := &model.DeclaredRegistry{Hosts: hosts, Addresses: map[string]netip.Addr{}}
 		for h, a := range addrs {
 			ip, err := netip.ParseAddr(a)
 			if err != nil {

@@ -63,7 +63,7 @@ type dnsAnswer struct {
 // endpoint, answers with a CNAME to the private link name
 // (contosoreg.azurecr.io → contosoreg.privatelink.azurecr.io), resolved the
 // same way again.
-func (r *run) lookup(pc *poolCtx, h pullHost, vnetID model.ResourceID) dnsAnswer {
+func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dnsAnswer {
 	a := dnsAnswer{VNetID: vnetID}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
@@ -96,8 +96,8 @@ func (r *run) lookup(pc *poolCtx, h pullHost, vnetID model.ResourceID) dnsAnswer
 			rec := findRecord(zone, rel)
 			switch {
 			case rec != nil && strings.EqualFold(rec.Type, "CNAME") && rec.CNAME != "":
-				a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (zone %s)", name, normalizeHost(rec.CNAME), zone.Name))
-				name = normalizeHost(rec.CNAME)
+				a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (zone %s)", name, model.NormalizeHost(rec.CNAME), zone.Name))
+				name = model.NormalizeHost(rec.CNAME)
 				continue
 			case rec != nil:
 				a.Outcome, a.Zone, a.Record = answerPrivate, zone, rel
@@ -171,7 +171,7 @@ func (r *run) aliasUnread(name string) []model.ResourceID {
 // zone alone). known is false when the zone links or the zone list could
 // not be fully read, so that the answer is unknown; the evidence findings
 // are added to a.
-func (r *run) linkedZone(pc *poolCtx, h pullHost, vnetID model.ResourceID, name string, a *dnsAnswer) (zone *model.PrivateZone, known bool) {
+func (r *run) linkedZone(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string, a *dnsAnswer) (zone *model.PrivateZone, known bool) {
 	for _, z := range r.zonesFor(name) {
 		if !z.LinksKnown {
 			a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, z.ID,
@@ -197,7 +197,7 @@ func (r *run) linkedZone(pc *poolCtx, h pullHost, vnetID model.ResourceID, name 
 func (r *run) zonesFor(name string) []*model.PrivateZone {
 	var out []*model.PrivateZone
 	for _, z := range r.f.DNS.Zones {
-		zn := normalizeHost(z.Name)
+		zn := model.NormalizeHost(z.Name)
 		if name == zn || strings.HasSuffix(name, "."+zn) {
 			out = append(out, z)
 		}
@@ -244,7 +244,7 @@ func nxDomainRedirect(z *model.PrivateZone, vnetID model.ResourceID) bool {
 
 // relativeName is name relative to zone ("@" for the apex).
 func relativeName(name, zone string) string {
-	zone = normalizeHost(zone)
+	zone = model.NormalizeHost(zone)
 	if name == zone {
 		return "@"
 	}
@@ -285,11 +285,11 @@ func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.Forwa
 		}
 		for i := range rs.Rules {
 			rule := &rs.Rules[i]
-			domain := normalizeHost(rule.DomainName)
+			domain := model.NormalizeHost(rule.DomainName)
 			if !rule.Enabled || (name != domain && !strings.HasSuffix(name, "."+domain)) {
 				continue
 			}
-			if best == nil || len(domain) > len(normalizeHost(best.DomainName)) {
+			if best == nil || len(domain) > len(model.NormalizeHost(best.DomainName)) {
 				best, bestSet = rule, rs
 			}
 		}
@@ -323,19 +323,19 @@ func inboundResolver(d *model.DNS, addr netip.Addr) *model.Resolver {
 	return nil
 }
 
-func (r *run) divertsFinding(pc *poolCtx, h pullHost, vnetID model.ResourceID, name string, rs *model.Ruleset, rule *model.ForwardingRule) model.Finding {
+func (r *run) divertsFinding(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string, rs *model.Ruleset, rule *model.ForwardingRule) model.Finding {
 	targets := make([]string, len(rule.Targets))
 	for i, t := range rule.Targets {
 		targets[i] = r.describeAddr(t.Addr())
 	}
 	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s, but forwarding ruleset %s, linked to %s, sends %s (rule %s) to %s. The answer comes from there, not from the private zones Azure can read, so the address the nodes get is unverified.",
-		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), normalizeHost(rule.DomainName), rule.Name, strings.Join(targets, ", "))
+		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), model.NormalizeHost(rule.DomainName), rule.Name, strings.Join(targets, ", "))
 	fix := fmt.Sprintf("Make sure the target servers answer %s with the registry's private endpoint address (forward %s to a DNS private resolver inbound endpoint whose VNet is linked to the zone), or narrow rule %s so that the registry names stay with Azure DNS.",
 		name, r.cloud.PrivateLinkZone, rule.Name)
 	return model.NewFinding(model.DNSForwardingRuleDiverts, pc.pool.Name, h.Name, rs.ID, msg, fix)
 }
 
-func (r *run) loopFinding(pc *poolCtx, h pullHost) model.Finding {
+func (r *run) loopFinding(pc *poolCtx, h model.PullHost) model.Finding {
 	msg := fmt.Sprintf("%s: resolving %s did not end after %d CNAME or forwarding steps; the private zones or forwarding rules loop, so its address is unverified.", pc.label, h.Name, maxDNSSteps)
 	fix := "Check the CNAME records and forwarding rules for the registry names for a loop."
 	return model.NewFinding(model.EvidenceUnavailable, pc.pool.Name, h.Name, "", msg, fix)

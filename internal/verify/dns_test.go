@@ -48,13 +48,13 @@ func TestDNSServersOf(t *testing.T) {
 func TestZoneResolution(t *testing.T) {
 	tests := []struct {
 		name    string
-		mutate  func(f *Facts)
+		mutate  func(f *model.Facts)
 		want    []model.Code // besides COVERAGE_ROUTES_COMPUTED
 		verdict model.Verdict
 		check   func(t *testing.T, res Result)
 	}{
 		{
-			name: "zone linked to the node VNet answers with the private endpoint address", mutate: func(*Facts) {},
+			name: "zone linked to the node VNet answers with the private endpoint address", mutate: func(*model.Facts) {},
 			verdict: model.Reachable,
 			check: func(t *testing.T, res Result) {
 				p := pathOf(t, res, "system", dataHostWE)
@@ -66,7 +66,7 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name:   "zone linked only to the hub: DNS_ZONE_NOT_LINKED, not also ENDPOINT_PUBLIC_ACCESS_DENIED",
-			mutate: (*Facts).unlinkSpoke, want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
+			mutate: unlinkSpoke, want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
 				f := findingsWith(res, model.DNSZoneNotLinked)
 				if len(f) != 4 {
@@ -84,7 +84,7 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name:   "no zone exists at all: DNS_ZONE_NOT_LINKED on the VNet",
-			mutate: func(f *Facts) { delete(f.DNS.Zones, zoneID.Key()) }, want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
+			mutate: func(f *model.Facts) { delete(f.DNS.Zones, zoneID.Key()) }, want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
 				if f := findingsWith(res, model.DNSZoneNotLinked)[0]; !f.ResourceID.Equal(spokeID) {
 					t.Errorf("resource %s, want the VNet", f.ResourceID)
@@ -93,7 +93,7 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name:    "record missing: DNS_RECORD_MISSING on the data endpoint only",
-			mutate:  func(f *Facts) { delete(f.zone().Records, "contosoreg.westeurope.data") },
+			mutate:  func(f *model.Facts) { delete(zone(f).Records, "contosoreg.westeurope.data") },
 			want:    []model.Code{model.DNSRecordMissing},
 			verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
@@ -110,9 +110,9 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name: "record missing under NxDomainRedirect falls back to public: still DNS_RECORD_MISSING",
-			mutate: func(f *Facts) {
-				delete(f.zone().Records, "contosoreg.westeurope.data")
-				f.zone().Links[1].ResolutionPolicy = "NxDomainRedirect"
+			mutate: func(f *model.Facts) {
+				delete(zone(f).Records, "contosoreg.westeurope.data")
+				zone(f).Links[1].ResolutionPolicy = "NxDomainRedirect"
 			},
 			want: []model.Code{model.DNSRecordMissing}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
@@ -121,7 +121,7 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name:   "record points elsewhere: DNS_RECORD_MISMATCH",
-			mutate: func(f *Facts) { f.zone().Records["contosoreg"].Addrs = ips("10.0.2.9") },
+			mutate: func(f *model.Facts) { zone(f).Records["contosoreg"].Addrs = ips("10.0.2.9") },
 			want:   []model.Code{model.DNSRecordMismatch}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
 				f := findingsWith(res, model.DNSRecordMismatch)[0]
@@ -133,8 +133,8 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name: "a more specific per-region zone answers the data endpoint",
-			mutate: func(f *Facts) {
-				delete(f.zone().Records, "contosoreg.westeurope.data")
+			mutate: func(f *model.Facts) {
+				delete(zone(f).Records, "contosoreg.westeurope.data")
 				f.DNS.Zones[regionZone.Key()] = &model.PrivateZone{ID: regionZone, Name: "westeurope.data.privatelink.azurecr.io", LinksKnown: true, RecordsKnown: true,
 					Links:   []model.ZoneLink{{VNetID: spokeID}},
 					Records: map[string]*model.RecordSet{"contosoreg": {Type: "A", Addrs: ips("10.0.2.6")}}}
@@ -146,7 +146,7 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name: "the most specific linked zone is authoritative: its missing record is not filled from the parent zone",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.DNS.Zones[regionZone.Key()] = &model.PrivateZone{ID: regionZone, Name: "westeurope.data.privatelink.azurecr.io", LinksKnown: true, RecordsKnown: true,
 					Links: []model.ZoneLink{{VNetID: spokeID}}, Records: map[string]*model.RecordSet{}}
 			},
@@ -159,9 +159,9 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name: "a CNAME record in the zone is followed",
-			mutate: func(f *Facts) {
-				f.zone().Records["contosoreg"] = &model.RecordSet{Type: "CNAME", CNAME: "acr-login.privatelink.azurecr.io."}
-				f.zone().Records["acr-login"] = &model.RecordSet{Type: "A", Addrs: ips("10.0.2.5")}
+			mutate: func(f *model.Facts) {
+				zone(f).Records["contosoreg"] = &model.RecordSet{Type: "CNAME", CNAME: "acr-login.privatelink.azurecr.io."}
+				zone(f).Records["acr-login"] = &model.RecordSet{Type: "A", Addrs: ips("10.0.2.5")}
 			},
 			verdict: model.Reachable,
 			check: func(t *testing.T, res Result) {
@@ -170,17 +170,17 @@ func TestZoneResolution(t *testing.T) {
 		},
 		{
 			name: "a CNAME loop ends as unverified, not as a hang",
-			mutate: func(f *Facts) {
-				f.zone().Records["contosoreg"] = &model.RecordSet{Type: "CNAME", CNAME: "loop.privatelink.azurecr.io"}
-				f.zone().Records["loop"] = &model.RecordSet{Type: "CNAME", CNAME: "contosoreg.privatelink.azurecr.io"}
+			mutate: func(f *model.Facts) {
+				zone(f).Records["contosoreg"] = &model.RecordSet{Type: "CNAME", CNAME: "loop.privatelink.azurecr.io"}
+				zone(f).Records["loop"] = &model.RecordSet{Type: "CNAME", CNAME: "contosoreg.privatelink.azurecr.io"}
 			},
 			want: []model.Code{model.EvidenceUnavailable}, verdict: model.Unverified,
 		},
 		{
 			name: "a wildcard record answers",
-			mutate: func(f *Facts) {
-				delete(f.zone().Records, "contosoreg.westeurope.data")
-				f.zone().Records["*.westeurope.data"] = &model.RecordSet{Type: "A", Addrs: ips("10.0.2.6")}
+			mutate: func(f *model.Facts) {
+				delete(zone(f).Records, "contosoreg.westeurope.data")
+				zone(f).Records["*.westeurope.data"] = &model.RecordSet{Type: "A", Addrs: ips("10.0.2.6")}
 			},
 			verdict: model.Reachable,
 		},
@@ -204,7 +204,7 @@ func TestZoneResolution(t *testing.T) {
 func TestCustomDNSServers(t *testing.T) {
 	tests := []struct {
 		name    string
-		mutate  func(f *Facts)
+		mutate  func(f *model.Facts)
 		tracer  *fakeTracer
 		want    []model.Code
 		verdict model.Verdict
@@ -212,7 +212,7 @@ func TestCustomDNSServers(t *testing.T) {
 	}{
 		{
 			name:    "Azure DNS needs no route and no forwarder check",
-			mutate:  func(*Facts) {},
+			mutate:  func(*model.Facts) {},
 			verdict: model.Reachable,
 			check: func(t *testing.T, res Result, tr *fakeTracer) {
 				for _, q := range tr.queries {
@@ -224,7 +224,7 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name:    "a plain VM as DNS server: DNS_FORWARDER_UNVERIFIED, paths continue with the private endpoint address",
-			mutate:  func(f *Facts) { f.addDNSVM("vm-dns", "10.0.1.10"); f.setSpokeDNS("10.0.1.10") },
+			mutate:  func(f *model.Facts) { addDNSVM(f, "vm-dns", "10.0.1.10"); setSpokeDNS(f, "10.0.1.10") },
 			want:    []model.Code{model.DNSForwarderUnverified},
 			verdict: model.Unverified,
 			check: func(t *testing.T, res Result, tr *fakeTracer) {
@@ -242,7 +242,7 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name:    "an on-premises DNS server is unverified too",
-			mutate:  func(f *Facts) { f.setSpokeDNS("192.168.1.53") },
+			mutate:  func(f *model.Facts) { setSpokeDNS(f, "192.168.1.53") },
 			want:    []model.Code{model.DNSForwarderUnverified},
 			verdict: model.Unverified,
 			check: func(t *testing.T, res Result, _ *fakeTracer) {
@@ -251,7 +251,7 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name:    "no route to the DNS server: DNS_SERVER_UNREACHABLE, no name resolves",
-			mutate:  func(f *Facts) { f.addDNSVM("vm-dns", "10.0.1.10"); f.setSpokeDNS("10.0.1.10") },
+			mutate:  func(f *model.Facts) { addDNSVM(f, "vm-dns", "10.0.1.10"); setSpokeDNS(f, "10.0.1.10") },
 			tracer:  &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.1.10"): blackhole("10.0.1.10")}},
 			want:    []model.Code{model.DNSServerUnreachable},
 			verdict: model.Unreachable,
@@ -275,10 +275,10 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name: "a resolver inbound endpoint answers from the zones linked to its own VNet",
-			mutate: func(f *Facts) {
-				f.addResolver("dnspr-hub", hubID, "10.0.3.4")
-				f.setSpokeDNS("10.0.3.4")
-				f.unlinkSpoke()
+			mutate: func(f *model.Facts) {
+				addResolver(f, "dnspr-hub", hubID, "10.0.3.4")
+				setSpokeDNS(f, "10.0.3.4")
+				unlinkSpoke(f)
 			},
 			verdict: model.Reachable,
 			check: func(t *testing.T, res Result, tr *fakeTracer) {
@@ -290,10 +290,10 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name: "an inbound endpoint whose VNet is not linked: DNS_ZONE_NOT_LINKED names the resolver's VNet",
-			mutate: func(f *Facts) {
-				f.addResolver("dnspr-hub", hubID, "10.0.3.4")
-				f.setSpokeDNS("10.0.3.4")
-				f.zone().Links = f.zone().Links[1:] // spoke only
+			mutate: func(f *model.Facts) {
+				addResolver(f, "dnspr-hub", hubID, "10.0.3.4")
+				setSpokeDNS(f, "10.0.3.4")
+				zone(f).Links = zone(f).Links[1:] // spoke only
 			},
 			want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result, _ *fakeTracer) {
@@ -302,10 +302,10 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name: "behind an unreadable resolver, a declared host without address stays unresolved",
-			mutate: func(f *Facts) {
-				f.setSpokeDNS("192.168.1.53")
+			mutate: func(f *model.Facts) {
+				setSpokeDNS(f, "192.168.1.53")
 				f.Registry = nil
-				f.Declared = &DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}
+				f.Declared = &model.DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}
 			},
 			want:    []model.Code{model.DNSForwarderUnverified},
 			verdict: model.Unverified,
@@ -317,8 +317,8 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name: "behind an unreadable resolver, a registry without private endpoint is reached publicly",
-			mutate: func(f *Facts) {
-				f.setSpokeDNS("192.168.1.53")
+			mutate: func(f *model.Facts) {
+				setSpokeDNS(f, "192.168.1.53")
 				publicRegistry(f)
 			},
 			want: []model.Code{model.DNSForwarderUnverified}, verdict: model.Unverified,
@@ -332,9 +332,9 @@ func TestCustomDNSServers(t *testing.T) {
 		},
 		{
 			name: "a secondary server that is unreachable is an error although the first answers",
-			mutate: func(f *Facts) {
-				f.addResolver("dnspr-hub", hubID, "10.0.3.4")
-				f.setSpokeDNS("10.0.3.4", "10.0.3.5")
+			mutate: func(f *model.Facts) {
+				addResolver(f, "dnspr-hub", hubID, "10.0.3.4")
+				setSpokeDNS(f, "10.0.3.4", "10.0.3.5")
 			},
 			tracer: &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.3.5"): blackhole("10.0.3.5")}},
 			want:   []model.Code{model.DNSServerUnreachable}, verdict: model.Unreachable,
@@ -378,15 +378,15 @@ func requireDNSQuery(t *testing.T, tr *fakeTracer, server string) {
 func TestForwardingRulesets(t *testing.T) {
 	onPrem := netip.MustParseAddrPort("192.168.1.53:53")
 	inbound := netip.MustParseAddrPort("10.0.3.4:53")
-	ruleset := func(linked []model.ResourceID, rules ...model.ForwardingRule) func(f *Facts) {
-		return func(f *Facts) {
-			f.addResolver("dnspr-hub", hubID, "10.0.3.4")
+	ruleset := func(linked []model.ResourceID, rules ...model.ForwardingRule) func(f *model.Facts) {
+		return func(f *model.Facts) {
+			addResolver(f, "dnspr-hub", hubID, "10.0.3.4")
 			f.DNS.Rulesets[rulesetID.Key()] = &model.Ruleset{ID: rulesetID, Name: "rs-hub", LinkedVNets: linked, Rules: rules}
 		}
 	}
 	tests := []struct {
 		name    string
-		mutate  func(f *Facts)
+		mutate  func(f *model.Facts)
 		want    []model.Code
 		verdict model.Verdict
 	}{
@@ -437,24 +437,24 @@ func TestDNSEvidence(t *testing.T) {
 		Permission: "Microsoft.Network/privateDnsZones/read", Detail: "HTTP 403 AuthorizationFailed"}
 	tests := []struct {
 		name   string
-		mutate func(f *Facts)
+		mutate func(f *model.Facts)
 		want   []model.Code
 	}{
-		{"zone list incomplete and no linked zone found", func(f *Facts) {
-			f.unlinkSpoke()
+		{"zone list incomplete and no linked zone found", func(f *model.Facts) {
+			unlinkSpoke(f)
 			f.DNS.ZoneSearchComplete = false
 			f.DNS.Gaps.Add(zoneListGap)
 		}, []model.Code{model.EvidencePermissionDenied}},
-		{"zone list incomplete without a recorded gap", func(f *Facts) {
-			f.unlinkSpoke()
+		{"zone list incomplete without a recorded gap", func(f *model.Facts) {
+			unlinkSpoke(f)
 			f.DNS.ZoneSearchComplete = false
 		}, []model.Code{model.EvidenceUnavailable}},
-		{"zone links unreadable", func(f *Facts) {
-			f.zone().LinksKnown = false
-			f.zone().Links = nil
+		{"zone links unreadable", func(f *model.Facts) {
+			zone(f).LinksKnown = false
+			zone(f).Links = nil
 		}, []model.Code{model.EvidenceNotFound}},
-		{"zone records unreadable", func(f *Facts) {
-			f.zone().RecordsKnown = false
+		{"zone records unreadable", func(f *model.Facts) {
+			zone(f).RecordsKnown = false
 			f.DNS.Gaps.Add(model.Gap{ResourceID: zoneID + "/ALL", Kind: model.GapUnavailable, Detail: "HTTP 503"})
 		}, []model.Code{model.EvidenceUnavailable}},
 	}
@@ -475,7 +475,7 @@ func TestDNSEvidence(t *testing.T) {
 		})
 	}
 	f := baselineFacts()
-	f.unlinkSpoke()
+	unlinkSpoke(&f)
 	f.DNS.ZoneSearchComplete = false
 	f.DNS.Gaps.Add(zoneListGap)
 	e := findingsWith(verifyFake(t, f, nil), model.EvidencePermissionDenied)[0]

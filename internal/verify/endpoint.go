@@ -39,31 +39,12 @@ type endpoints struct {
 	unread []model.ResourceID
 }
 
-// registryPrivateEndpoints returns the private endpoints that connect to
-// the registry, sorted by id.
-func (f *Facts) registryPrivateEndpoints() []*model.PrivateEndpoint {
-	if f.Registry == nil || f.Network == nil {
-		return nil
-	}
-	var out []*model.PrivateEndpoint
-	for _, pe := range f.Network.PrivateEndpoints {
-		for _, c := range pe.Connections {
-			if c.TargetID.Equal(f.Registry.ID) {
-				out = append(out, pe)
-				break
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
-	return out
-}
-
-func newEndpoints(f *Facts) *endpoints {
+func newEndpoints(f *model.Facts) *endpoints {
 	e := &endpoints{served: map[string][]peService{}, status: map[string]string{}, connection: map[string]model.ResourceID{}}
 	if f.Registry == nil {
 		return e
 	}
-	e.pes = f.registryPrivateEndpoints()
+	e.pes = f.RegistryPrivateEndpoints()
 	known := map[string]bool{}
 	for _, pe := range e.pes {
 		known[pe.ID.Key()] = true
@@ -73,7 +54,7 @@ func newEndpoints(f *Facts) *endpoints {
 			}
 		}
 		for _, dc := range pe.DNSConfigs {
-			fqdn := normalizeHost(dc.FQDN)
+			fqdn := model.NormalizeHost(dc.FQDN)
 			e.served[fqdn] = append(e.served[fqdn], peService{PE: pe, Addrs: dc.Addresses})
 		}
 	}
@@ -92,7 +73,7 @@ func newEndpoints(f *Facts) *endpoints {
 }
 
 // servedBy returns the private endpoints whose customDnsConfigs list host.
-func (e *endpoints) servedBy(host string) []peService { return e.served[normalizeHost(host)] }
+func (e *endpoints) servedBy(host string) []peService { return e.served[model.NormalizeHost(host)] }
 
 // expected returns the private addresses the private endpoints give host.
 func (e *endpoints) expected(host string) []netip.Addr {
@@ -150,8 +131,8 @@ func (e *endpoints) statusWord(pe *model.PrivateEndpoint) string {
 //     the login server has a private address: manifests work, layers fail
 //     (ENDPOINT_DATA_NOT_COVERED, registry owner; linking zones or adding
 //     records cannot fix it, the private endpoint must serve the name).
-func (r *run) coverageFinding(pc *poolCtx, h pullHost) (model.Finding, bool) {
-	if r.f.Registry == nil || (h.Kind != hostLogin && h.Kind != hostRegional && h.Kind != hostData) {
+func (r *run) coverageFinding(pc *poolCtx, h model.PullHost) (model.Finding, bool) {
+	if r.f.Registry == nil || (h.Kind != model.HostLogin && h.Kind != model.HostRegional && h.Kind != model.HostData) {
 		return model.Finding{}, false
 	}
 	services := r.ep.servedBy(h.Name)
@@ -163,7 +144,7 @@ func (r *run) coverageFinding(pc *poolCtx, h pullHost) (model.Finding, bool) {
 	if len(services) > 0 {
 		return r.notApprovedFinding(pc, h, services[0].PE), true
 	}
-	if h.Kind != hostLogin && len(r.ep.expected(normalizeHost(r.f.Registry.LoginServer))) > 0 {
+	if h.Kind != model.HostLogin && len(r.ep.expected(model.NormalizeHost(r.f.Registry.LoginServer))) > 0 {
 		return r.dataNotCoveredFinding(pc, h), true
 	}
 	if pe := r.ep.pendingOnly(r.f.Registry); pe != nil {
@@ -197,9 +178,9 @@ func (e *endpoints) pendingOnly(reg *model.Registry) *model.PrivateEndpoint {
 
 // dataNotCoveredFinding: the login server has a private address, the data
 // (or regional) endpoint h has none.
-func (r *run) dataNotCoveredFinding(pc *poolCtx, h pullHost) model.Finding {
+func (r *run) dataNotCoveredFinding(pc *poolCtx, h model.PullHost) model.Finding {
 	reg := r.f.Registry
-	login := normalizeHost(reg.LoginServer)
+	login := model.NormalizeHost(reg.LoginServer)
 	pe := r.ep.servedBy(login)[0].PE
 	msg := fmt.Sprintf("%s pulls from registry %s: the login server %s has the private address %s (private endpoint %s), but no private endpoint of the registry serves the %s %s (its customDnsConfigs do not list it). Token exchange and manifests succeed; the 307 redirect for the layers then sends the node to %s, which has no private address, so the layer download fails.",
 		pc.label, reg.Name, login, joinAddrs(r.ep.expected(login)), pe.Name, h.Kind, h.Name, h.Name)
@@ -210,7 +191,7 @@ func (r *run) dataNotCoveredFinding(pc *poolCtx, h pullHost) model.Finding {
 
 // notApprovedFinding says that traffic to pe goes nowhere until its
 // connection is approved.
-func (r *run) notApprovedFinding(pc *poolCtx, h pullHost, pe *model.PrivateEndpoint) model.Finding {
+func (r *run) notApprovedFinding(pc *poolCtx, h model.PullHost, pe *model.PrivateEndpoint) model.Finding {
 	reg := r.f.Registry
 	msg := fmt.Sprintf("%s reaches %s through private endpoint %s, whose connection to registry %s is %s, not Approved. Until the registry owner approves it, the endpoint carries no traffic and the connection times out.",
 		pc.label, h.Name, pe.Name, reg.Name, r.ep.statusWord(pe))
@@ -222,7 +203,7 @@ func (r *run) notApprovedFinding(pc *poolCtx, h pullHost, pe *model.PrivateEndpo
 // publicAccessDeniedFinding: the node reaches the registry at a public
 // address while the registry refuses public network access (a 403 after
 // the connection, or a refused connection).
-func (r *run) publicAccessDeniedFinding(pc *poolCtx, h pullHost) model.Finding {
+func (r *run) publicAccessDeniedFinding(pc *poolCtx, h model.PullHost) model.Finding {
 	reg := r.f.Registry
 	why := "publicNetworkAccess is Disabled"
 	if reg.PublicNetworkAccess != "Disabled" {
@@ -244,7 +225,7 @@ func (r *run) publicAccessDeniedFinding(pc *poolCtx, h pullHost) model.Finding {
 
 // unresolvedFinding: a declared host whose address neither a private zone
 // nor the configuration gives.
-func (r *run) unresolvedFinding(pc *poolCtx, h pullHost, via string) model.Finding {
+func (r *run) unresolvedFinding(pc *poolCtx, h model.PullHost, via string) model.Finding {
 	msg := fmt.Sprintf("%s resolves %s through %s, but no private DNS zone the resolver answers from holds the name and the configuration declares no address for it; its address, and so its route, cannot be determined from Azure.",
 		pc.label, h.Name, via)
 	fix := fmt.Sprintf("Declare the address the nodes get for %s in the registry block's `addresses` (host → IP), or serve the name from a private DNS zone linked to the VNet the nodes resolve from. This is missing evidence, not a fault the provider saw.", h.Name)

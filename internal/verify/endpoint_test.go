@@ -12,7 +12,7 @@ import (
 
 // publicRegistry turns the baseline registry into one without private
 // endpoints or data endpoints: login server and blob storage are public.
-func publicRegistry(f *Facts) {
+func publicRegistry(f *model.Facts) {
 	f.Registry.DataEndpointEnabled = false
 	f.Registry.DataEndpointHosts = nil
 	f.Registry.PrivateEndpointConnections = nil
@@ -23,19 +23,19 @@ func publicRegistry(f *Facts) {
 func TestEndpointCoverage(t *testing.T) {
 	tests := []struct {
 		name    string
-		mutate  func(f *Facts)
+		mutate  func(f *model.Facts)
 		tracer  *fakeTracer
 		want    []model.Code
 		verdict model.Verdict
 		check   func(t *testing.T, res Result, tr *fakeTracer)
 	}{
 		{
-			name: "a replica whose data endpoint the private endpoint serves", mutate: func(f *Facts) { f.addReplica(true) },
+			name: "a replica whose data endpoint the private endpoint serves", mutate: func(f *model.Facts) { addReplica(f, true) },
 			verdict: model.Reachable,
 		},
 		{
 			name:   "a replica added after the private endpoint: ENDPOINT_DATA_NOT_COVERED on its data endpoint only",
-			mutate: func(f *Facts) { f.addReplica(false) }, want: []model.Code{model.EndpointDataNotCovered}, verdict: model.Unreachable,
+			mutate: func(f *model.Facts) { addReplica(f, false) }, want: []model.Code{model.EndpointDataNotCovered}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result, _ *fakeTracer) {
 				fs := findingsWith(res, model.EndpointDataNotCovered)
 				if len(fs) != 2 || fs[0].Endpoint != dataHostNE || !fs[0].ResourceID.Equal(registryID) || fs[0].Owner != model.OwnerRegistry {
@@ -50,15 +50,15 @@ func TestEndpointCoverage(t *testing.T) {
 		},
 		{
 			name: "served by the private endpoint but missing in the zone is DNS, not registry",
-			mutate: func(f *Facts) {
-				f.addReplica(true)
-				delete(f.zone().Records, "contosoreg.northeurope.data")
+			mutate: func(f *model.Facts) {
+				addReplica(f, true)
+				delete(zone(f).Records, "contosoreg.northeurope.data")
 			},
 			want: []model.Code{model.DNSRecordMissing}, verdict: model.Unreachable,
 		},
 		{
 			name: "private endpoint connection pending: ENDPOINT_PRIVATE_ENDPOINT_NOT_APPROVED on the connection",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.PrivateEndpointConnections[0].Status = "Pending"
 				f.Network.PrivateEndpoint(peID).Connections[0].Status = "Pending"
 			},
@@ -76,14 +76,14 @@ func TestEndpointCoverage(t *testing.T) {
 		},
 		{
 			name: "the registry's view of the connection wins over the endpoint's",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.PrivateEndpointConnections[0].Status = "Rejected"
 			},
 			want: []model.Code{model.EndpointPENotApproved}, verdict: model.Unreachable,
 		},
 		{
 			name: "pending connection without DNS configs still names the approval",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.PrivateEndpointConnections[0].Status = "Pending"
 				pe := f.Network.PrivateEndpoint(peID)
 				pe.Connections[0].Status = "Pending"
@@ -116,7 +116,7 @@ func TestEndpointCoverage(t *testing.T) {
 		},
 		{
 			name: "no private endpoint and public access disabled: ENDPOINT_PUBLIC_ACCESS_DENIED",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				publicRegistry(f)
 				f.Registry.PublicNetworkAccess = "Disabled"
 			},
@@ -130,7 +130,7 @@ func TestEndpointCoverage(t *testing.T) {
 		},
 		{
 			name: "default action Deny refuses public clients too",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				publicRegistry(f)
 				f.Registry.NetworkDefaultAction = "Deny"
 			},
@@ -168,14 +168,14 @@ func hostNamesOf(res Result, pool string) []string {
 }
 
 func TestDeclaredRegistry(t *testing.T) {
-	declared := func(hosts []string, addrs map[string]netip.Addr) func(f *Facts) {
-		return func(f *Facts) {
+	declared := func(hosts []string, addrs map[string]netip.Addr) func(f *model.Facts) {
+		return func(f *model.Facts) {
 			f.Registry = nil
-			f.Declared = &DeclaredRegistry{Hosts: hosts, Addresses: addrs}
+			f.Declared = &model.DeclaredRegistry{Hosts: hosts, Addresses: addrs}
 		}
 	}
-	corpZone := func(linked ...model.ResourceID) func(f *Facts) {
-		return func(f *Facts) {
+	corpZone := func(linked ...model.ResourceID) func(f *model.Facts) {
+		return func(f *model.Facts) {
 			z := &model.PrivateZone{ID: corpZoneID, Name: "corp.example", LinksKnown: true, RecordsKnown: true,
 				Records: map[string]*model.RecordSet{"harbor": {Type: "A", Addrs: ips("192.168.10.20")}}}
 			for _, v := range linked {
@@ -186,23 +186,23 @@ func TestDeclaredRegistry(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		mutate  []func(f *Facts)
+		mutate  []func(f *model.Facts)
 		want    []model.Code
 		verdict model.Verdict
 		address string
 	}{
-		{"declared address", []func(*Facts){declared([]string{"harbor.corp.example"}, map[string]netip.Addr{"Harbor.corp.example": ip("192.168.10.20")})},
+		{"declared address", []func(*model.Facts){declared([]string{"harbor.corp.example"}, map[string]netip.Addr{"Harbor.corp.example": ip("192.168.10.20")})},
 			nil, model.Reachable, "192.168.10.20"},
-		{"resolved by a linked private zone", []func(*Facts){declared([]string{"harbor.corp.example"}, nil), corpZone(spokeID)},
+		{"resolved by a linked private zone", []func(*model.Facts){declared([]string{"harbor.corp.example"}, nil), corpZone(spokeID)},
 			nil, model.Reachable, "192.168.10.20"},
-		{"neither zone nor address: ENDPOINT_UNRESOLVED", []func(*Facts){declared([]string{"harbor.corp.example"}, nil)},
+		{"neither zone nor address: ENDPOINT_UNRESOLVED", []func(*model.Facts){declared([]string{"harbor.corp.example"}, nil)},
 			[]model.Code{model.EndpointUnresolved}, model.Unverified, ""},
-		{"zone holding it not linked to the node VNet: DNS_ZONE_NOT_LINKED", []func(*Facts){declared([]string{"harbor.corp.example"}, nil), corpZone(hubID)},
+		{"zone holding it not linked to the node VNet: DNS_ZONE_NOT_LINKED", []func(*model.Facts){declared([]string{"harbor.corp.example"}, nil), corpZone(hubID)},
 			[]model.Code{model.DNSZoneNotLinked}, model.Unreachable, ""},
-		{"linked zone without the record: DNS_RECORD_MISSING", []func(*Facts){declared([]string{"registry.corp.example"}, nil), corpZone(spokeID)},
+		{"linked zone without the record: DNS_RECORD_MISSING", []func(*model.Facts){declared([]string{"registry.corp.example"}, nil), corpZone(spokeID)},
 			[]model.Code{model.DNSRecordMissing}, model.Unreachable, ""},
-		{"no pull identity check for a registry that is not an ACR", []func(*Facts){declared([]string{"harbor.corp.example"}, map[string]netip.Addr{"harbor.corp.example": ip("192.168.10.20")}),
-			func(f *Facts) { f.RoleAssignments = nil }}, nil, model.Reachable, "192.168.10.20"},
+		{"no pull identity check for a registry that is not an ACR", []func(*model.Facts){declared([]string{"harbor.corp.example"}, map[string]netip.Addr{"harbor.corp.example": ip("192.168.10.20")}),
+			func(f *model.Facts) { f.RoleAssignments = nil }}, nil, model.Reachable, "192.168.10.20"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 // mergeGaps collects the gaps of the facts, the network and the DNS view
 // into one set (the first reason per resource wins).
-func mergeGaps(f *Facts) model.Gaps {
+func mergeGaps(f *model.Facts) model.Gaps {
 	all := model.Gaps{}
 	for _, g := range []model.Gaps{f.Gaps, networkGaps(f.Network), dnsGaps(f.DNS)} {
 		for _, gap := range g.Sorted() {
@@ -106,7 +106,7 @@ func gapFinding(gap model.Gap, pool, endpoint, what string) model.Finding {
 
 // zoneSearchEvidence: some subscription's private DNS zones could not be
 // listed, so a zone that would answer may exist unseen.
-func (r *run) zoneSearchEvidence(pc *poolCtx, h pullHost) []model.Finding {
+func (r *run) zoneSearchEvidence(pc *poolCtx, h model.PullHost) []model.Finding {
 	what := "the complete list of private DNS zones"
 	var out []model.Finding
 	for _, gap := range dnsGaps(r.f.DNS).Sorted() {

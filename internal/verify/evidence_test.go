@@ -17,7 +17,7 @@ func TestEvidence(t *testing.T) {
 		Permission: "Microsoft.Network/virtualNetworks/subnets/read", Detail: "HTTP 403 AuthorizationFailed"}
 	tests := []struct {
 		name    string
-		mutate  func(f *Facts)
+		mutate  func(f *model.Facts)
 		tracer  *fakeTracer
 		want    []model.Code
 		check   func(t *testing.T, res Result)
@@ -25,7 +25,7 @@ func TestEvidence(t *testing.T) {
 	}{
 		{
 			name: "node subnet refused",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				delete(f.Network.Subnets, aksSubnetID.Key())
 				f.Network.Gaps.Add(deniedSubnet)
 			},
@@ -41,7 +41,7 @@ func TestEvidence(t *testing.T) {
 		},
 		{
 			name: "node VNet refused: the subnet's absence is explained by the VNet's gap",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				delete(f.Network.VNets, spokeID.Key())
 				delete(f.Network.Subnets, aksSubnetID.Key())
 				f.Network.Gaps.Add(model.Gap{ResourceID: spokeID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
@@ -57,7 +57,7 @@ func TestEvidence(t *testing.T) {
 		},
 		{
 			name:   "a pool without subnet",
-			mutate: func(f *Facts) { f.Pools[1].SubnetID = "" },
+			mutate: func(f *model.Facts) { f.Pools[1].SubnetID = "" },
 			want:   []model.Code{model.EvidenceNotFound}, verdict: model.Unverified,
 			check: func(t *testing.T, res Result) {
 				if p := pathOf(t, res, "system", loginHost); p.Verdict != model.Reachable {
@@ -67,12 +67,12 @@ func TestEvidence(t *testing.T) {
 		},
 		{
 			name:   "node subnet absent without a recorded gap",
-			mutate: func(f *Facts) { delete(f.Network.Subnets, aksSubnetID.Key()) },
+			mutate: func(f *model.Facts) { delete(f.Network.Subnets, aksSubnetID.Key()) },
 			want:   []model.Code{model.EvidenceNotFound}, verdict: model.Unverified,
 		},
 		{
 			name: "a gap no rule consumed is reported once, without a pool",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Gaps.Add(model.Gap{ResourceID: hubGatewayID, Kind: model.GapUnavailable, Detail: "HTTP 429 after retries"})
 			},
 			want: []model.Code{model.EvidenceUnavailable}, verdict: model.Unverified,
@@ -90,7 +90,7 @@ func TestEvidence(t *testing.T) {
 		},
 		{
 			name: "a gap the route engine depended on lands on the path",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Network.Gaps.Add(model.Gap{ResourceID: hubID, Kind: model.GapNotFound, Detail: "HTTP 404"})
 			},
 			tracer: &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.2.6"): {Gaps: []model.Gap{{ResourceID: hubID}}}}},
@@ -111,7 +111,7 @@ func TestEvidence(t *testing.T) {
 		},
 		{
 			name: "a private endpoint the registry names but nobody could read",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.PrivateEndpointConnections = append(f.Registry.PrivateEndpointConnections,
 					model.RegistryPEConnection{ID: registryID + "/privateEndpointConnections/other", PrivateEndpointID: peID + "-other", Status: "Approved"})
 				f.Gaps.Add(model.Gap{ResourceID: peID + "-other", Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/privateEndpoints/read"})

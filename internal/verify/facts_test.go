@@ -76,7 +76,7 @@ func peering(from, to model.ResourceID, name string, remote string) *model.Peeri
 }
 
 // baselineFacts is the public baseline_ok scenario: every pool can pull.
-func baselineFacts() Facts {
+func baselineFacts() model.Facts {
 	n := model.NewNetwork()
 	hub := &model.VNet{ID: hubID, Name: "vnet-hub", Location: "westeurope", AddressSpace: pfxs("10.0.0.0/16"),
 		Subnets: []*model.Subnet{subnet(hubID, "GatewaySubnet", "10.0.0.0/27"), subnet(hubID, "snet-nva", "10.0.1.0/24"),
@@ -124,7 +124,7 @@ func baselineFacts() Facts {
 		Kubelet: model.Identity{ResourceID: kubeletID, ClientID: "63a654a0-56fa-55d6-9af7-b2668daa8e63", ObjectID: kubeletObjectID},
 		Pools:   []*model.NodePool{system, user}}
 
-	return Facts{
+	return model.Facts{
 		Cluster:         cluster,
 		Pools:           []*model.NodePool{system, user},
 		Network:         n,
@@ -152,24 +152,26 @@ func roleAssignment(name string, scope, def model.ResourceID, principal string) 
 
 // Mutations used by several tests.
 
-func (f *Facts) zone() *model.PrivateZone { return f.DNS.Zones[zoneID.Key()] }
+func zone(f *model.Facts) *model.PrivateZone { return f.DNS.Zones[zoneID.Key()] }
 
-func (f *Facts) unlinkSpoke() {
-	z := f.zone()
+func unlinkSpoke(f *model.Facts) {
+	z := zone(f)
 	z.Links = slices.DeleteFunc(z.Links, func(l model.ZoneLink) bool { return l.VNetID.Equal(spokeID) })
 }
 
-func (f *Facts) setSpokeDNS(servers ...string) { f.Network.VNet(spokeID).DNSServers = ips(servers...) }
+func setSpokeDNS(f *model.Facts, servers ...string) {
+	f.Network.VNet(spokeID).DNSServers = ips(servers...)
+}
 
 // addDNSVM puts a plain VM with address addr in the hub's appliance subnet.
-func (f *Facts) addDNSVM(name, addr string) {
+func addDNSVM(f *model.Facts, name, addr string) {
 	nicID := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-" + name)
 	f.Network.NICs[nicID.Key()] = &model.NIC{ID: nicID, Name: "nic-" + name, SubnetID: nvaSubnetID, PrivateIPs: ips(addr),
 		VMID: id("/resourceGroups/rg-hub/providers/Microsoft.Compute/virtualMachines/" + name)}
 }
 
 // addResolver adds a DNS private resolver in vnet with an inbound endpoint.
-func (f *Facts) addResolver(name string, vnet model.ResourceID, inbound string) model.ResourceID {
+func addResolver(f *model.Facts, name string, vnet model.ResourceID, inbound string) model.ResourceID {
 	rid := id("/resourceGroups/rg-hub/providers/Microsoft.Network/dnsResolvers/" + name)
 	f.DNS.Resolvers[rid.Key()] = &model.Resolver{ID: rid, Name: name, VNetID: vnet,
 		Inbound: []model.ResolverEndpoint{{ID: rid + "/inboundEndpoints/in", Name: "in", SubnetID: dnsInSubnet, Address: ip(inbound)}}}
@@ -178,13 +180,13 @@ func (f *Facts) addResolver(name string, vnet model.ResourceID, inbound string) 
 
 // addReplica adds a northeurope replica; covered says whether the private
 // endpoint serves (and the zone holds) its data endpoint.
-func (f *Facts) addReplica(covered bool) {
+func addReplica(f *model.Facts, covered bool) {
 	f.Registry.Replicas = append(f.Registry.Replicas, model.Replica{ID: registryID + "/replications/northeurope", Location: "northeurope"})
 	f.Registry.DataEndpointHosts = append(f.Registry.DataEndpointHosts, dataHostNE)
 	if covered {
 		pe := f.Network.PrivateEndpoint(peID)
 		pe.DNSConfigs = append(pe.DNSConfigs, model.FQDNAddresses{FQDN: dataHostNE, Addresses: ips("10.0.2.7")})
-		f.zone().Records["contosoreg.northeurope.data"] = &model.RecordSet{Name: "contosoreg.northeurope.data", Type: "A", Addrs: ips("10.0.2.7")}
+		zone(f).Records["contosoreg.northeurope.data"] = &model.RecordSet{Name: "contosoreg.northeurope.data", Type: "A", Addrs: ips("10.0.2.7")}
 	}
 }
 
@@ -219,7 +221,7 @@ func blackhole(dest string) RouteResult {
 			"route quarantine-hub of route table rt-aks sends "+dest+" to None, so Azure drops the packet.", "Remove the route.")}}
 }
 
-func verifyFake(t *testing.T, f Facts, tr *fakeTracer) Result {
+func verifyFake(t *testing.T, f model.Facts, tr *fakeTracer) Result {
 	t.Helper()
 	if tr == nil {
 		tr = &fakeTracer{}

@@ -10,7 +10,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-func hostNames(hs []pullHost) []string {
+func hostNames(hs []model.PullHost) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = h.Name
@@ -21,17 +21,17 @@ func hostNames(hs []pullHost) []string {
 func TestPullHosts(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(f *Facts)
+		mutate func(f *model.Facts)
 		want   []string
 	}{
 		{
 			name:   "login server and the data endpoint of every replica region, home region first",
-			mutate: func(f *Facts) { f.addReplica(true) },
+			mutate: func(f *model.Facts) { addReplica(f, true) },
 			want:   []string{loginHost, dataHostWE, dataHostNE},
 		},
 		{
 			name: "with private endpoints the data endpoints are used even when not enabled, derived from the replicas",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.DataEndpointEnabled = false
 				f.Registry.DataEndpointHosts = nil
 				f.Registry.Replicas = append(f.Registry.Replicas, model.Replica{Location: "North Europe"})
@@ -40,7 +40,7 @@ func TestPullHosts(t *testing.T) {
 		},
 		{
 			name: "neither data endpoints nor private endpoints: layers come from blob storage",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.DataEndpointEnabled = false
 				f.Registry.DataEndpointHosts = nil
 				f.Registry.PrivateEndpointConnections = nil
@@ -49,21 +49,23 @@ func TestPullHosts(t *testing.T) {
 			want: []string{loginHost, "*.blob.core.windows.net"},
 		},
 		{
-			name:   "regional endpoints after the login server",
-			mutate: func(f *Facts) { f.Registry.RegionalEndpointHosts = []string{"ContosoReg.westeurope.geo.azurecr.io."} },
-			want:   []string{loginHost, "contosoreg.westeurope.geo.azurecr.io", dataHostWE},
+			name: "regional endpoints after the login server",
+			mutate: func(f *model.Facts) {
+				f.Registry.RegionalEndpointHosts = []string{"ContosoReg.westeurope.geo.azurecr.io."}
+			},
+			want: []string{loginHost, "contosoreg.westeurope.geo.azurecr.io", dataHostWE},
 		},
 		{
 			name: "declared hosts in the order given, normalized and without duplicates",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry = nil
-				f.Declared = &DeclaredRegistry{Hosts: []string{"Harbor.corp.example.", "blobs.corp.example", "harbor.corp.example", " "}}
+				f.Declared = &model.DeclaredRegistry{Hosts: []string{"Harbor.corp.example.", "blobs.corp.example", "harbor.corp.example", " "}}
 			},
 			want: []string{"harbor.corp.example", "blobs.corp.example"},
 		},
 		{
 			name: "sovereign cloud suffix from the login server",
-			mutate: func(f *Facts) {
+			mutate: func(f *model.Facts) {
 				f.Registry.LoginServer = "contosoreg.azurecr.us"
 				f.Registry.DataEndpointHosts = nil
 			},
@@ -74,7 +76,7 @@ func TestPullHosts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := baselineFacts()
 			tt.mutate(&f)
-			if got := hostNames(f.pullHosts()); !reflect.DeepEqual(got, tt.want) {
+			if got := hostNames(f.PullHosts()); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("hosts %v, want %v", got, tt.want)
 			}
 		})
@@ -82,22 +84,22 @@ func TestPullHosts(t *testing.T) {
 }
 
 func TestCloud(t *testing.T) {
-	if got := CloudFor("USGovernment"); got != USGovernmentCloud {
-		t.Errorf("CloudFor(USGovernment) = %v", got)
+	if got := model.CloudFor("USGovernment"); !reflect.DeepEqual(got, model.USGovernmentCloud) {
+		t.Errorf("model.CloudFor(USGovernment) = %v", got)
 	}
-	if got := CloudFor("china"); got != ChinaCloud {
-		t.Errorf("CloudFor(china) = %v", got)
+	if got := model.CloudFor("china"); !reflect.DeepEqual(got, model.ChinaCloud) {
+		t.Errorf("model.CloudFor(china) = %v", got)
 	}
-	if got := CloudFor(""); got != PublicCloud {
-		t.Errorf("CloudFor(\"\") = %v", got)
+	if got := model.CloudFor(""); !reflect.DeepEqual(got, model.PublicCloud) {
+		t.Errorf("model.CloudFor(\"\") = %v", got)
 	}
 	f := baselineFacts()
 	f.Registry.LoginServer = "contosoreg.azurecr.cn"
-	if got := f.cloud(); got != ChinaCloud {
+	if got := f.RegistryCloud(); !reflect.DeepEqual(got, model.ChinaCloud) {
 		t.Errorf("cloud from login server azurecr.cn = %v", got)
 	}
-	f.Cloud = Cloud{RegistrySuffix: "azurecr.us"}
-	if got := f.cloud().PrivateLinkZone; got != "privatelink.azurecr.us" {
+	f.Cloud = model.Cloud{RegistrySuffix: "azurecr.us"}
+	if got := f.RegistryCloud().PrivateLinkZone; got != "privatelink.azurecr.us" {
 		t.Errorf("private link zone of a partial cloud = %q", got)
 	}
 }
@@ -111,13 +113,13 @@ func TestSovereignPrivateLinkZone(t *testing.T) {
 	pe := f.Network.PrivateEndpoint(peID)
 	pe.DNSConfigs = []model.FQDNAddresses{{FQDN: "contosoreg.azurecr.us", Addresses: ips("10.0.2.5")},
 		{FQDN: "contosoreg.westeurope.data.azurecr.us", Addresses: ips("10.0.2.6")}}
-	f.zone().Name = "privatelink.azurecr.us"
+	zone(&f).Name = "privatelink.azurecr.us"
 	res := verifyFake(t, f, nil)
 	if res.Verdict != model.Reachable {
 		t.Fatalf("verdict %s\n%s", res.Verdict, res.Summary)
 	}
 	requireContains(t, pathOf(t, res, "system", "contosoreg.azurecr.us").Resolution, "contosoreg.privatelink.azurecr.us A 10.0.2.5")
 
-	f.zone().Name = "privatelink.azurecr.io"
+	zone(&f).Name = "privatelink.azurecr.io"
 	requireCodes(t, verifyFake(t, f, nil), model.DNSZoneNotLinked)
 }

@@ -11,43 +11,15 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// The operations a pull needs. Registries in legacy (RBAC registry) mode
-// honor the control-plane action; registries in ABAC repository-permissions
-// mode honor only the repository data action, so AcrPull, AcrPush and the
-// privileged Owner, Contributor and Reader roles no longer let anyone pull
-// there (ACR "ABAC repository permissions": effects on existing role
-// assignments).
-const (
-	actionPull      = "Microsoft.ContainerRegistry/registries/pull/read"
-	dataActionRead  = "Microsoft.ContainerRegistry/registries/repositories/content/read"
-	roleAssignRead  = "Microsoft.Authorization/roleAssignments/read"
-	roleContributor = "b24988ac-6180-42a0-ab88-20f7382dd24c"
-	roleOwner       = "8e3af657-a8ff-443c-a75c-2fe8c4bcb635"
-	roleReader      = "acdd72a7-3385-48ef-bd42-f606fba81ae7"
-	roleAcrPush     = "8311e382-0749-4cb8-b61a-304f252e45ec"
-)
-
-// builtinRoles are the built-in roles whose ids and pull-relevant
-// permissions are certain, used when a definition is not among the facts.
-// Any other role (Container Registry Repository Writer/Contributor, custom
-// roles) is judged by its definition, or is unverified.
-var builtinRoles = map[string]model.RoleDefinition{
-	model.RoleAcrPull: {RoleName: "AcrPull", Permissions: []model.RolePermission{{Actions: []string{actionPull}}}},
-	roleAcrPush:       {RoleName: "AcrPush", Permissions: []model.RolePermission{{Actions: []string{actionPull, "Microsoft.ContainerRegistry/registries/push/write"}}}},
-	roleOwner:         {RoleName: "Owner", Permissions: []model.RolePermission{{Actions: []string{"*"}}}},
-	roleContributor: {RoleName: "Contributor", Permissions: []model.RolePermission{{Actions: []string{"*"},
-		NotActions: []string{"Microsoft.Authorization/*/Delete", "Microsoft.Authorization/*/Write", "Microsoft.Authorization/elevateAccess/Action"}}}},
-	roleReader: {RoleName: "Reader", Permissions: []model.RolePermission{{Actions: []string{"*/read"}}}},
-	model.RoleAcrRepositoryReader: {RoleName: "Container Registry Repository Reader", Permissions: []model.RolePermission{{
-		DataActions: []string{dataActionRead, "Microsoft.ContainerRegistry/registries/repositories/metadata/read"}}}},
-}
+// roleAssignRead is the permission that lists role assignments.
+const roleAssignRead = "Microsoft.Authorization/roleAssignments/read"
 
 // identityFindings checks step 4 of the chain for a pool's login path: the
 // kubelet identity must hold a role that lets it pull, assigned at the
 // registry or above it (resource group, subscription, management group),
 // never below. Anonymous pull needs no role; a registry other than ACR and
 // nodes given as subnets have no identity Azure can check.
-func (r *run) identityFindings(pc *poolCtx, h pullHost) []model.Finding {
+func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	reg := r.f.Registry
 	if reg == nil || reg.AnonymousPullEnabled || r.f.Cluster == nil {
 		return nil
@@ -140,7 +112,7 @@ func (r *run) roleDefinition(id model.ResourceID) (model.RoleDefinition, bool) {
 		}
 		return d, true
 	}
-	def, ok := builtinRoles[key]
+	def, ok := model.BuiltinRoles[key]
 	return def, ok
 }
 
@@ -150,8 +122,8 @@ func (r *run) roleDefinition(id model.ResourceID) (model.RoleDefinition, bool) {
 func pullPermission(def model.RoleDefinition, abac bool) (honored, legacyOnly bool) {
 	actions, data := false, false
 	for _, p := range def.Permissions {
-		actions = actions || (matchesAny(p.Actions, actionPull) && !matchesAny(p.NotActions, actionPull))
-		data = data || (matchesAny(p.DataActions, dataActionRead) && !matchesAny(p.NotDataActions, dataActionRead))
+		actions = actions || (matchesAny(p.Actions, model.ActionRegistryPull) && !matchesAny(p.NotActions, model.ActionRegistryPull))
+		data = data || (matchesAny(p.DataActions, model.DataActionRepositoryRead) && !matchesAny(p.NotDataActions, model.DataActionRepositoryRead))
 	}
 	if abac {
 		return data, actions && !data
@@ -238,12 +210,4 @@ func sortedAssignments(in []model.RoleAssignment) []model.RoleAssignment {
 	out := append([]model.RoleAssignment(nil), in...)
 	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
 	return out
-}
-
-// KnownRole reports whether verification judges the role definition id
-// (…/roleDefinitions/{guid}, or the bare GUID) by its well-known built-in
-// permissions, so that gather need not read its definition.
-func KnownRole(roleDefinitionID model.ResourceID) bool {
-	_, ok := builtinRoles[strings.ToLower(roleDefinitionID.Name())]
-	return ok
 }

@@ -19,67 +19,67 @@ func TestPullIdentity(t *testing.T) {
 	subscription := model.ResourceID(sub)
 	mg := model.ResourceID("/providers/Microsoft.Management/managementGroups/mg-platform")
 	customID := roleDef("11111111-2222-3333-4444-555555555555")
-	assign := func(scope, def model.ResourceID, principal string) func(f *Facts) {
-		return func(f *Facts) {
+	assign := func(scope, def model.ResourceID, principal string) func(f *model.Facts) {
+		return func(f *model.Facts) {
 			f.RoleAssignments = []model.RoleAssignment{roleAssignment("ra", scope, def, principal)}
 		}
 	}
-	abac := func(f *Facts) { f.Registry.RoleAssignmentMode = "AbacRepositoryPermissions" }
+	abac := func(f *model.Facts) { f.Registry.RoleAssignmentMode = "AbacRepositoryPermissions" }
 	tests := []struct {
 		name   string
-		mutate []func(f *Facts)
+		mutate []func(f *model.Facts)
 		want   []model.Code
 	}{
 		{"AcrPull at the registry", nil, nil},
-		{"AcrPull at the resource group", []func(*Facts){assign(rg, acrPullDefID, kubeletObjectID)}, nil},
-		{"AcrPull at the subscription", []func(*Facts){assign(subscription, acrPullDefID, kubeletObjectID)}, nil},
-		{"AcrPull at a management group above", []func(*Facts){assign(mg, acrPullDefID, kubeletObjectID)}, nil},
-		{"AcrPull at the root scope", []func(*Facts){assign("/", acrPullDefID, kubeletObjectID)}, nil},
-		{"an assignment without scope does not count", []func(*Facts){assign("", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
-		{"AcrPush pulls too", []func(*Facts){assign(registryID, roleDef(roleAcrPush), kubeletObjectID)}, nil},
-		{"Owner pulls in legacy mode", []func(*Facts){assign(rg, roleDef(roleOwner), kubeletObjectID)}, nil},
-		{"Reader pulls in legacy mode (*/read)", []func(*Facts){assign(registryID, roleDef(roleReader), kubeletObjectID)}, nil},
-		{"object id compared case-insensitively", []func(*Facts){assign(registryID, acrPullDefID, "C97076E7-A42F-5DA7-B72A-14B385FE0C6B")}, nil},
-		{"no assignment at all", []func(*Facts){func(f *Facts) { f.RoleAssignments = nil }}, []model.Code{model.IdentityPullRoleMissing}},
-		{"AcrPull for the control-plane identity only", []func(*Facts){assign(registryID, acrPullDefID, controlPlaneObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
-		{"AcrPull below the registry does not count", []func(*Facts){assign(registryID+"/scopeMaps/team", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
-		{"AcrPull on another registry does not count", []func(*Facts){assign(registryID+"2", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
+		{"AcrPull at the resource group", []func(*model.Facts){assign(rg, acrPullDefID, kubeletObjectID)}, nil},
+		{"AcrPull at the subscription", []func(*model.Facts){assign(subscription, acrPullDefID, kubeletObjectID)}, nil},
+		{"AcrPull at a management group above", []func(*model.Facts){assign(mg, acrPullDefID, kubeletObjectID)}, nil},
+		{"AcrPull at the root scope", []func(*model.Facts){assign("/", acrPullDefID, kubeletObjectID)}, nil},
+		{"an assignment without scope does not count", []func(*model.Facts){assign("", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
+		{"AcrPush pulls too", []func(*model.Facts){assign(registryID, roleDef(model.RoleAcrPush), kubeletObjectID)}, nil},
+		{"Owner pulls in legacy mode", []func(*model.Facts){assign(rg, roleDef(model.RoleOwner), kubeletObjectID)}, nil},
+		{"Reader pulls in legacy mode (*/read)", []func(*model.Facts){assign(registryID, roleDef(model.RoleReader), kubeletObjectID)}, nil},
+		{"object id compared case-insensitively", []func(*model.Facts){assign(registryID, acrPullDefID, "C97076E7-A42F-5DA7-B72A-14B385FE0C6B")}, nil},
+		{"no assignment at all", []func(*model.Facts){func(f *model.Facts) { f.RoleAssignments = nil }}, []model.Code{model.IdentityPullRoleMissing}},
+		{"AcrPull for the control-plane identity only", []func(*model.Facts){assign(registryID, acrPullDefID, controlPlaneObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
+		{"AcrPull below the registry does not count", []func(*model.Facts){assign(registryID+"/scopeMaps/team", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
+		{"AcrPull on another registry does not count", []func(*model.Facts){assign(registryID+"2", acrPullDefID, kubeletObjectID)}, []model.Code{model.IdentityPullRoleMissing}},
 		{"a role without pull (Contributor's exclusions do not matter, a data-less custom role does)",
-			[]func(*Facts){assign(registryID, customID, kubeletObjectID), func(f *Facts) {
+			[]func(*model.Facts){assign(registryID, customID, kubeletObjectID), func(f *model.Facts) {
 				f.RoleDefinitions = map[string]*model.RoleDefinition{customID.Name(): {RoleName: "Registry Lister",
 					Permissions: []model.RolePermission{{Actions: []string{"Microsoft.ContainerRegistry/registries/read"}}}}}
 			}}, []model.Code{model.IdentityPullRoleMissing}},
 		{"a custom role whose definition grants pull",
-			[]func(*Facts){assign(registryID, customID, kubeletObjectID), func(f *Facts) {
+			[]func(*model.Facts){assign(registryID, customID, kubeletObjectID), func(f *model.Facts) {
 				f.RoleDefinitions = map[string]*model.RoleDefinition{customID.Name(): {RoleName: "Puller",
 					Permissions: []model.RolePermission{{Actions: []string{"Microsoft.ContainerRegistry/registries/*/read"}}}}}
 			}}, nil},
 		{"a custom role whose notActions exclude pull",
-			[]func(*Facts){assign(registryID, customID, kubeletObjectID), func(f *Facts) {
+			[]func(*model.Facts){assign(registryID, customID, kubeletObjectID), func(f *model.Facts) {
 				f.RoleDefinitions = map[string]*model.RoleDefinition{customID.Name(): {RoleName: "Almost",
 					Permissions: []model.RolePermission{{Actions: []string{"*"}, NotActions: []string{"Microsoft.ContainerRegistry/registries/pull/read"}}}}}
 			}}, []model.Code{model.IdentityPullRoleMissing}},
 		{"a custom role whose definition is unknown: unverified, not missing",
-			[]func(*Facts){assign(registryID, customID, kubeletObjectID)}, []model.Code{model.EvidenceNotFound}},
+			[]func(*model.Facts){assign(registryID, customID, kubeletObjectID)}, []model.Code{model.EvidenceNotFound}},
 		{"a pull role held by a group: membership unknown, unverified",
-			[]func(*Facts){func(f *Facts) {
+			[]func(*model.Facts){func(f *model.Facts) {
 				a := roleAssignment("ra-group", registryID, acrPullDefID, "0f0f0f0f-0000-0000-0000-000000000000")
 				a.PrincipalType = "Group"
 				f.RoleAssignments = []model.RoleAssignment{a}
 			}}, []model.Code{model.EvidenceUnavailable}},
 		{"role assignments unreadable: EVIDENCE_PERMISSION_DENIED",
-			[]func(*Facts){func(f *Facts) {
+			[]func(*model.Facts){func(f *model.Facts) {
 				f.RoleAssignments = nil
 				f.RoleAssignmentsGap = &model.Gap{ResourceID: registryID + "/providers/Microsoft.Authorization/roleAssignments", Kind: model.GapPermissionDenied}
 			}}, []model.Code{model.EvidencePermissionDenied}},
-		{"anonymous pull needs no role", []func(*Facts){func(f *Facts) { f.RoleAssignments = nil; f.Registry.AnonymousPullEnabled = true }}, nil},
-		{"nodes given as subnets have no identity to check", []func(*Facts){func(f *Facts) { f.RoleAssignments = nil; f.Cluster = nil }}, nil},
-		{"ABAC registry with only AcrPull", []func(*Facts){abac}, []model.Code{model.IdentityABACRoleRequired}},
-		{"ABAC registry with Owner only", []func(*Facts){abac, assign(rg, roleDef(roleOwner), kubeletObjectID)}, []model.Code{model.IdentityABACRoleRequired}},
-		{"ABAC registry with the repository reader", []func(*Facts){abac, assign(registryID, abacDefID, kubeletObjectID)}, nil},
-		{"ABAC registry with nothing", []func(*Facts){abac, func(f *Facts) { f.RoleAssignments = nil }}, []model.Code{model.IdentityPullRoleMissing}},
-		{"the repository reader also works in legacy mode", []func(*Facts){assign(registryID, abacDefID, kubeletObjectID)}, nil},
-		{"cluster without kubelet identity", []func(*Facts){func(f *Facts) { f.Cluster.Kubelet = model.Identity{} }}, []model.Code{model.EvidenceNotFound}},
+		{"anonymous pull needs no role", []func(*model.Facts){func(f *model.Facts) { f.RoleAssignments = nil; f.Registry.AnonymousPullEnabled = true }}, nil},
+		{"nodes given as subnets have no identity to check", []func(*model.Facts){func(f *model.Facts) { f.RoleAssignments = nil; f.Cluster = nil }}, nil},
+		{"ABAC registry with only AcrPull", []func(*model.Facts){abac}, []model.Code{model.IdentityABACRoleRequired}},
+		{"ABAC registry with Owner only", []func(*model.Facts){abac, assign(rg, roleDef(model.RoleOwner), kubeletObjectID)}, []model.Code{model.IdentityABACRoleRequired}},
+		{"ABAC registry with the repository reader", []func(*model.Facts){abac, assign(registryID, abacDefID, kubeletObjectID)}, nil},
+		{"ABAC registry with nothing", []func(*model.Facts){abac, func(f *model.Facts) { f.RoleAssignments = nil }}, []model.Code{model.IdentityPullRoleMissing}},
+		{"the repository reader also works in legacy mode", []func(*model.Facts){assign(registryID, abacDefID, kubeletObjectID)}, nil},
+		{"cluster without kubelet identity", []func(*model.Facts){func(f *model.Facts) { f.Cluster.Kubelet = model.Identity{} }}, []model.Code{model.EvidenceNotFound}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,7 +137,7 @@ func TestIdentityMessages(t *testing.T) {
 // checked, so an unlinked zone is not reported together with a missing role.
 func TestIdentityAfterBrokenChain(t *testing.T) {
 	f := baselineFacts()
-	f.unlinkSpoke()
+	unlinkSpoke(&f)
 	f.RoleAssignments = nil
 	onlyCodes(t, verifyFake(t, f, nil), model.DNSZoneNotLinked)
 
@@ -151,15 +151,15 @@ func TestWildcardMatch(t *testing.T) {
 		pattern, op string
 		want        bool
 	}{
-		{"*", actionPull, true},
-		{"*/read", actionPull, true},
-		{"Microsoft.ContainerRegistry/*", actionPull, true},
-		{"microsoft.containerregistry/registries/pull/read", actionPull, true},
-		{"Microsoft.ContainerRegistry/registries/*/read", actionPull, true},
-		{"Microsoft.ContainerRegistry/registries/push/write", actionPull, false},
-		{"*/write", actionPull, false},
-		{"Microsoft.Network/*", actionPull, false},
-		{"", actionPull, false},
+		{"*", model.ActionRegistryPull, true},
+		{"*/read", model.ActionRegistryPull, true},
+		{"Microsoft.ContainerRegistry/*", model.ActionRegistryPull, true},
+		{"microsoft.containerregistry/registries/pull/read", model.ActionRegistryPull, true},
+		{"Microsoft.ContainerRegistry/registries/*/read", model.ActionRegistryPull, true},
+		{"Microsoft.ContainerRegistry/registries/push/write", model.ActionRegistryPull, false},
+		{"*/write", model.ActionRegistryPull, false},
+		{"Microsoft.Network/*", model.ActionRegistryPull, false},
+		{"", model.ActionRegistryPull, false},
 	}
 	for _, tt := range tests {
 		if got := matchesAny([]string{tt.pattern}, tt.op); got != tt.want {

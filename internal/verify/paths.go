@@ -13,10 +13,10 @@ import (
 // run is one verification: the facts, the route engine and what has been
 // concluded so far.
 type run struct {
-	f      *Facts
+	f      *model.Facts
 	tracer Tracer
-	cloud  Cloud
-	hosts  []pullHost
+	cloud  model.Cloud
+	hosts  []model.PullHost
 	ep     *endpoints
 	gaps   model.Gaps
 	used   map[string]bool // gap keys a rule consumed
@@ -52,7 +52,7 @@ type poolCtx struct {
 
 // pathState is one pool × host path being evaluated.
 type pathState struct {
-	host     pullHost
+	host     model.PullHost
 	address  string
 	source   RouteSource // of its route query, when one was made
 	story    string
@@ -119,7 +119,7 @@ func (r *run) newPoolCtx(pool *model.NodePool) *poolCtx {
 // first broken link: endpoint coverage (a property of the registry), name
 // resolution, private endpoint approval and public access, route and return
 // route, TLS name, and, on the login server, the pull identity.
-func (r *run) verifyPath(pc *poolCtx, h pullHost) {
+func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 	// The pool's shared findings count for the path's verdict, but do not
 	// stop it: an unreachable secondary DNS server still leaves a resolver
 	// to follow, and an unreachable only one shows as no answering resolver.
@@ -146,7 +146,7 @@ func (r *run) verifyPath(pc *poolCtx, h pullHost) {
 			return
 		}
 	}
-	if res.Public && r.f.Registry != nil && h.Kind != hostBlob && r.f.Registry.PublicAccessDenied() {
+	if res.Public && r.f.Registry != nil && h.Kind != model.HostBlob && r.f.Registry.PublicAccessDenied() {
 		// A public address that was only assumed (the answer could not be
 		// read) proves no refusal: missing evidence never becomes an
 		// error. The path stops unverified by the finding that says why.
@@ -165,7 +165,7 @@ func (r *run) verifyPath(pc *poolCtx, h pullHost) {
 		p.add(f)
 		return
 	}
-	if h.Kind == hostLogin {
+	if h.Kind == model.HostLogin {
 		p.add(r.identityFindings(pc, h)...)
 	}
 }

@@ -32,7 +32,7 @@ type resolution struct {
 // resolve decides what the pool's answering resolver gives for h, and
 // turns a wrong answer into its finding: DNS_RECORD_MISSING,
 // DNS_RECORD_MISMATCH, DNS_ZONE_NOT_LINKED or ENDPOINT_UNRESOLVED.
-func (r *run) resolve(pc *poolCtx, h pullHost) resolution {
+func (r *run) resolve(pc *poolCtx, h model.PullHost) resolution {
 	srv := pc.answering
 	if srv == nil {
 		return resolution{Broken: true, Story: "no DNS server the nodes use is reachable"}
@@ -71,9 +71,9 @@ func (r *run) resolve(pc *poolCtx, h pullHost) resolution {
 		case a.Alias != "":
 			res.Findings = append(res.Findings, r.zoneNotLinkedFinding(pc, h, srv, a, a.Alias))
 			res.Broken = true
-		case h.Kind == hostDeclared:
+		case h.Kind == model.HostDeclared:
 			return r.declaredAnswer(pc, h, srv, a, res)
-		case h.Kind == hostBlob:
+		case h.Kind == model.HostBlob:
 			res.Public = true
 			res.Story = "the registry's storage account is not named in Resource Manager; its address is public"
 		default:
@@ -86,7 +86,7 @@ func (r *run) resolve(pc *poolCtx, h pullHost) resolution {
 // declaredAnswer resolves a declared host that no linked zone answers: the
 // declared address; or, if a private zone holds the name but the resolving
 // VNet is not linked to it, DNS_ZONE_NOT_LINKED; else ENDPOINT_UNRESOLVED.
-func (r *run) declaredAnswer(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, res resolution) resolution {
+func (r *run) declaredAnswer(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, res resolution) resolution {
 	if addr, ok := r.declaredAddress(h.Name); ok {
 		res.Addr = addr
 		res.Story = "declared address " + addr.String() + " (no private zone answers " + h.Name + ")"
@@ -105,14 +105,14 @@ func (r *run) declaredAnswer(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer
 // answer cannot be read: the private endpoint's address for the name, the
 // declared address, or a public address for names nothing private serves.
 // The finding that made the answer unreadable keeps the path unverified.
-func (r *run) assumedAnswer(h pullHost, why string) resolution {
+func (r *run) assumedAnswer(h model.PullHost, why string) resolution {
 	if exp := r.ep.expected(h.Name); len(exp) > 0 {
 		return resolution{Addr: exp[0], Story: why + "; assuming the private endpoint address " + exp[0].String()}
 	}
 	if addr, ok := r.declaredAddress(h.Name); ok {
 		return resolution{Addr: addr, Story: why + "; assuming the declared address " + addr.String()}
 	}
-	if h.Kind == hostDeclared {
+	if h.Kind == model.HostDeclared {
 		return resolution{Broken: true, Story: why + "; address unknown"}
 	}
 	return resolution{Public: true, Story: why + "; assuming the public address"}
@@ -128,7 +128,7 @@ func (r *run) declaredAddress(host string) (netip.Addr, bool) {
 	}
 	sort.Strings(keys) // two spellings of one host: the first in order wins, every time
 	for _, h := range keys {
-		if addr := r.f.Declared.Addresses[h]; normalizeHost(h) == host && addr.IsValid() {
+		if addr := r.f.Declared.Addresses[h]; model.NormalizeHost(h) == host && addr.IsValid() {
 			return addr, true
 		}
 	}
@@ -136,18 +136,18 @@ func (r *run) declaredAddress(host string) (netip.Addr, bool) {
 }
 
 // consequence says what a failed lookup of h breaks.
-func consequence(h pullHost) string {
+func consequence(h model.PullHost) string {
 	switch h.Kind {
-	case hostData, hostBlob:
+	case model.HostData, model.HostBlob:
 		return "the layer download fails after the manifest succeeded"
-	case hostLogin:
+	case model.HostLogin:
 		return "the pull fails before authentication"
 	default:
 		return "the pull fails at this host"
 	}
 }
 
-func (r *run) recordMissingFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer) model.Finding {
+func (r *run) recordMissingFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer) model.Finding {
 	z := a.Zone
 	outcome := "so the name does not resolve (NXDOMAIN)"
 	if a.Fallback {
@@ -167,7 +167,7 @@ func (r *run) recordMissingFinding(pc *poolCtx, h pullHost, srv *resolver, a dns
 	return model.NewFinding(model.DNSRecordMissing, pc.pool.Name, h.Name, z.ID, msg, fix)
 }
 
-func (r *run) recordMismatchFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, expected []netip.Addr) model.Finding {
+func (r *run) recordMismatchFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, expected []netip.Addr) model.Finding {
 	pe := r.ep.servedBy(h.Name)[0].PE
 	msg := fmt.Sprintf("%s resolves %s through %s to %s (record %s in zone %s, linked to %s), but private endpoint %s serves %s at %s; the node connects to an address that is not the registry's endpoint.",
 		pc.label, h.Name, srv.name(), joinAddrs(a.Addrs), a.Record, a.Zone.Name, r.vnetName(a.VNetID), pe.Name, h.Name, joinAddrs(expected))
@@ -179,7 +179,7 @@ func (r *run) recordMismatchFinding(pc *poolCtx, h pullHost, srv *resolver, a dn
 // zoneNotLinkedFinding: the resolver answers from no private zone that
 // holds name (the host or its private link alias), so the node resolves
 // publicly — whatever the public answer then does.
-func (r *run) zoneNotLinkedFinding(pc *poolCtx, h pullHost, srv *resolver, a dnsAnswer, name string) model.Finding {
+func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, name string) model.Finding {
 	vnet := r.vnetName(a.VNetID)
 	where := fmt.Sprintf("Azure DNS answers the nodes from the private zones linked to %s", vnet)
 	if srv.Kind == resolverInbound {
@@ -201,7 +201,7 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h pullHost, srv *resolver, a dns
 			z.Name, vnet)
 	} else {
 		zone := r.cloud.PrivateLinkZone
-		if h.Kind == hostDeclared {
+		if h.Kind == model.HostDeclared {
 			zone = "a zone for " + name
 		}
 		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.",

@@ -24,11 +24,11 @@ var (
 // (192.168.10.20, zone corp.example linked to hub and spoke) is on-premises
 // behind the hub's VPN gateway, which learned 192.168.0.0/16 over BGP; the
 // registry is declared, not an ACR.
-func gatewayFacts() Facts {
+func gatewayFacts() model.Facts {
 	f := baselineFacts()
 	f.Registry = nil
 	f.RoleAssignments = nil
-	f.Declared = &DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}
+	f.Declared = &model.DeclaredRegistry{Hosts: []string{"harbor.corp.example"}}
 	delete(f.DNS.Zones, zoneID.Key())
 	f.DNS.Zones[corpZoneID.Key()] = &model.PrivateZone{ID: corpZoneID, Name: "corp.example", LinksKnown: true, RecordsKnown: true,
 		Links: []model.ZoneLink{
@@ -53,7 +53,7 @@ func gatewayFacts() Facts {
 func TestScenarios(t *testing.T) {
 	tests := []struct {
 		name    string
-		facts   func() Facts
+		facts   func() model.Facts
 		verdict model.Verdict
 		include []model.Code
 		exclude []model.Code
@@ -67,7 +67,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "acrpull_missing",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
 				f.RoleAssignments = []model.RoleAssignment{roleAssignment("ra-cp", registryID, acrPullDefID, controlPlaneObjectID)}
 				return f
@@ -79,10 +79,10 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "custom_dns_vm",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
-				f.addDNSVM("vm-dns", "10.0.1.10")
-				f.setSpokeDNS("10.0.1.10")
+				addDNSVM(&f, "vm-dns", "10.0.1.10")
+				setSpokeDNS(&f, "10.0.1.10")
 				return f
 			},
 			verdict: model.Unverified,
@@ -92,9 +92,9 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "data_record_missing",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
-				delete(f.zone().Records, "contosoreg.westeurope.data")
+				delete(zone(&f).Records, "contosoreg.westeurope.data")
 				return f
 			},
 			verdict: model.Unreachable,
@@ -103,7 +103,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name:    "dns_zone_not_linked",
-			facts:   func() Facts { f := baselineFacts(); f.unlinkSpoke(); return f },
+			facts:   func() model.Facts { f := baselineFacts(); unlinkSpoke(&f); return f },
 			verdict: model.Unreachable,
 			include: []model.Code{model.DNSZoneNotLinked},
 			exclude: []model.Code{model.RouteBlackhole, model.DNSRecordMissing, model.IdentityPullRoleMissing, model.IdentityABACRoleRequired,
@@ -117,7 +117,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "gateway transit fixed (negative of gateway_transit_missing)",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := gatewayFacts()
 				f.Network.VNet(spokeID).Peerings[0].UseRemoteGateways = true
 				gw := f.Network.Gateway(hubGatewayID)
@@ -130,7 +130,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "public registry over the Internet",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
 				publicRegistry(&f)
 				return f
@@ -140,7 +140,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "peering_initiated",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
 				f.Network.VNet(hubID).Peerings = nil
 				f.Network.VNet(spokeID).Peerings[0].State = "Initiated"
@@ -153,7 +153,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name: "udr_blackhole",
-			facts: func() Facts {
+			facts: func() model.Facts {
 				f := baselineFacts()
 				f.Network.Subnet(peSubnetID).PrivateEndpointNetworkPolicies = "RouteTableEnabled"
 				f.Network.Subnet(aksSubnetID).RouteTableID = rtAKSID

@@ -25,7 +25,7 @@ var owners = []struct {
 
 // summary is the report a person reads top to bottom: the verdict, the
 // paths table, then every finding grouped by owner.
-func summary(f *Facts, res Result) string {
+func summary(f *model.Facts, res Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Pull path verification: %s (%s)\n", res.Verdict, countLine(res.Findings))
 	fmt.Fprintf(&b, "%s\n", subjectLine(f, res))
@@ -74,11 +74,11 @@ func FailureReport(res Result) string {
 	return b.String()
 }
 
-func subjectLine(f *Facts, res Result) string {
+func subjectLine(f *model.Facts, res Result) string {
 	var parts []string
 	switch {
 	case f.Registry != nil:
-		parts = append(parts, fmt.Sprintf("registry %s (%s)", f.Registry.Name, normalizeHost(f.Registry.LoginServer)))
+		parts = append(parts, fmt.Sprintf("registry %s (%s)", f.Registry.Name, model.NormalizeHost(f.Registry.LoginServer)))
 	case f.Declared != nil:
 		parts = append(parts, "registry hosts "+strings.Join(f.Declared.Hosts, ", "))
 	}
@@ -94,7 +94,7 @@ func subjectLine(f *Facts, res Result) string {
 }
 
 // identityNote says when the pull identity was not part of the check.
-func identityNote(f *Facts) string {
+func identityNote(f *model.Facts) string {
 	switch {
 	case f.Registry == nil:
 		return "Pull identity not checked: the registry is not an Azure Container Registry, so its credentials are not in Azure Resource Manager."

@@ -13,10 +13,10 @@ import (
 // brokenFacts has one problem per owner: a replica the private endpoint does
 // not serve (registry), a missing record (dns), a missing pull role
 // (identity) and an unread gateway (operator).
-func brokenFacts() Facts {
+func brokenFacts() model.Facts {
 	f := baselineFacts()
-	f.addReplica(false)
-	delete(f.zone().Records, "contosoreg.westeurope.data")
+	addReplica(&f, false)
+	delete(zone(&f).Records, "contosoreg.westeurope.data")
 	f.RoleAssignments = nil
 	f.Gaps.Add(model.Gap{ResourceID: hubGatewayID, Kind: model.GapUnavailable, Detail: "HTTP 503"})
 	return f
@@ -84,7 +84,7 @@ func TestFailureReport(t *testing.T) {
 		t.Error("informational findings do not belong in the failure diagnostic")
 	}
 	one := baselineFacts()
-	delete(one.zone().Records, "contosoreg.westeurope.data")
+	delete(zone(&one).Records, "contosoreg.westeurope.data")
 	partial := FailureReport(verifyFake(t, one, nil))
 	requireContains(t, partial, "Paths that do not work (2 of 4)")
 	if tail := partial[strings.Index(partial, "Paths that do not work"):]; strings.Contains(tail, loginHost) {
@@ -97,6 +97,6 @@ func TestFailureReport(t *testing.T) {
 	}
 
 	unverified := baselineFacts()
-	unverified.setSpokeDNS("192.168.1.53")
+	setSpokeDNS(&unverified, "192.168.1.53")
 	requireContains(t, FailureReport(verifyFake(t, unverified, nil)), "is unverified", "DNS_FORWARDER_UNVERIFIED")
 }

@@ -16,7 +16,7 @@ import (
 // endpoints under azurecr.io); a privatelink name is only a DNS alias that
 // makes the login name resolve privately and is on no certificate, so a
 // node told to pull from it fails the TLS handshake.
-func (r *run) tlsFinding(pc *poolCtx, h pullHost) (model.Finding, bool) {
+func (r *run) tlsFinding(pc *poolCtx, h model.PullHost) (model.Finding, bool) {
 	if !isPrivateLinkName(h.Name) {
 		return model.Finding{}, false
 	}

@@ -25,7 +25,7 @@ func TestTLSName(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := baselineFacts()
 			f.Registry = nil
-			f.Declared = &DeclaredRegistry{Hosts: []string{tt.host}, Addresses: map[string]netip.Addr{tt.host: ip("10.0.2.5")}}
+			f.Declared = &model.DeclaredRegistry{Hosts: []string{tt.host}, Addresses: map[string]netip.Addr{tt.host: ip("10.0.2.5")}}
 			res := verifyFake(t, f, nil)
 			onlyCodes(t, res, tt.want...)
 			if len(tt.want) > 0 {
@@ -42,6 +42,6 @@ func TestTLSAfterRoute(t *testing.T) {
 	f := baselineFacts()
 	f.Registry = nil
 	host := "contosoreg.privatelink.azurecr.io"
-	f.Declared = &DeclaredRegistry{Hosts: []string{host}, Addresses: map[string]netip.Addr{host: ip("10.0.2.5")}}
+	f.Declared = &model.DeclaredRegistry{Hosts: []string{host}, Addresses: map[string]netip.Addr{host: ip("10.0.2.5")}}
 	onlyCodes(t, verifyFake(t, f, &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.2.5"): blackhole("10.0.2.5")}}), model.RouteBlackhole)
 }

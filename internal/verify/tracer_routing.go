@@ -41,7 +41,7 @@ func NewRoutingTracer(opts routing.Options) *RoutingTracer {
 }
 
 // Run verifies the facts with the route engine of package routing.
-func Run(f Facts) Result {
+func Run(f model.Facts) Result {
 	return Verify(f, NewRoutingTracer(routing.Options{}))
 }
 

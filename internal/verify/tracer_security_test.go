@@ -19,7 +19,7 @@ var (
 	nsgVMSS  = id("/resourceGroups/MC_rg-spoke_aks1_westeurope/providers/Microsoft.Network/networkSecurityGroups/aks-agentpool-nsg")
 )
 
-func withNSG(f Facts, subnetID, nsgID model.ResourceID, rules ...model.SecurityRule) {
+func withNSG(f model.Facts, subnetID, nsgID model.ResourceID, rules ...model.SecurityRule) {
 	f.Network.SecurityGroups[nsgID.Key()] = &model.SecurityGroup{ID: nsgID, Name: nsgID.Name(), Rules: rules}
 	if !subnetID.IsZero() {
 		f.Network.Subnet(subnetID).NSGID = nsgID
@@ -44,7 +44,7 @@ func findingsOf(res Result, code model.Code) []model.Finding {
 func TestSecurityOnPullPath(t *testing.T) {
 	tests := []struct {
 		name     string
-		edit     func(f Facts)
+		edit     func(f model.Facts)
 		verdict  model.Verdict
 		code     model.Code
 		contains []string
@@ -52,13 +52,13 @@ func TestSecurityOnPullPath(t *testing.T) {
 	}{
 		{
 			name:    "baseline with permissive subnet nsg",
-			edit:    func(f Facts) { withNSG(f, aksSubnetID, nsgAKSID) },
+			edit:    func(f model.Facts) { withNSG(f, aksSubnetID, nsgAKSID) },
 			verdict: model.Reachable,
 			hop:     "nsg nsg-aks (subnet) allows TCP 443 by rule AllowVnetOutBound (65000)",
 		},
 		{
 			name: "outbound deny on node subnet",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, aksSubnetID, nsgAKSID, secRule("DenyAcrHttps", 100, "Outbound", "Deny", "Tcp", "*", "10.0.2.0/24", "443"),
 					secRule("AllowHubHttps", 200, "Outbound", "Allow", "Tcp", "*", "10.0.0.0/16", "443"))
 			},
@@ -68,7 +68,7 @@ func TestSecurityOnPullPath(t *testing.T) {
 		},
 		{
 			name: "outbound deny on scale-set NIC configuration nsg",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, "", nsgVMSS, secRule("DenyAll443", 300, "Outbound", "Deny", "*", "*", "*", "443"))
 				for _, p := range f.Pools {
 					p.NSGID = nsgVMSS
@@ -80,7 +80,7 @@ func TestSecurityOnPullPath(t *testing.T) {
 		},
 		{
 			name: "inbound deny at PE subnet with nsg policies",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, peSubnetID, nsgPEID, secRule("DenySpokeHttps", 100, "Inbound", "Deny", "Tcp", "10.1.0.0/16", "*", "443"))
 				f.Network.Subnet(peSubnetID).PrivateEndpointNetworkPolicies = "Enabled"
 			},
@@ -90,7 +90,7 @@ func TestSecurityOnPullPath(t *testing.T) {
 		},
 		{
 			name: "inbound deny at PE subnet without nsg policies is ignored",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, peSubnetID, nsgPEID, secRule("DenySpokeHttps", 100, "Inbound", "Deny", "Tcp", "10.1.0.0/16", "*", "443"))
 				f.Network.Subnet(peSubnetID).PrivateEndpointNetworkPolicies = "RouteTableEnabled"
 			},
@@ -98,7 +98,7 @@ func TestSecurityOnPullPath(t *testing.T) {
 		},
 		{
 			name: "unknowable service tag before the allow",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, aksSubnetID, nsgAKSID, secRule("DenyAzureCloud", 100, "Outbound", "Deny", "*", "*", "AzureCloud", "*"),
 					secRule("AllowHubHttps", 200, "Outbound", "Allow", "Tcp", "*", "10.0.0.0/16", "443"))
 			},
@@ -108,7 +108,7 @@ func TestSecurityOnPullPath(t *testing.T) {
 		},
 		{
 			name: "unknowable service tag after the deciding allow",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, aksSubnetID, nsgAKSID, secRule("AllowHubHttps", 100, "Outbound", "Allow", "Tcp", "*", "10.0.0.0/16", "443"),
 					secRule("DenyAzureCloud", 200, "Outbound", "Deny", "*", "*", "AzureCloud", "*"))
 			},
@@ -218,8 +218,8 @@ func TestSecurityOnDNSServerFlows(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := baselineFacts()
-			f.addDNSVM("vm-dns", "10.0.1.10")
-			f.setSpokeDNS("10.0.1.10")
+			addDNSVM(&f, "vm-dns", "10.0.1.10")
+			setSpokeDNS(&f, "10.0.1.10")
 			withNSG(f, "", nsgDNS, tc.dnsRules...)
 			f.Network.NIC(dnsNIC).NSGID = nsgDNS
 			if tc.nodeRules != nil {
@@ -261,7 +261,7 @@ func TestSecurityOnDNSServerFlows(t *testing.T) {
 // the route, not a security group.
 func TestDNSServerUnreachableIsAboutRoutes(t *testing.T) {
 	f := baselineFacts()
-	f.setSpokeDNS("10.9.0.10") // in no network the nodes reach
+	setSpokeDNS(&f, "10.9.0.10") // in no network the nodes reach
 	res := Run(f)
 	if len(findingsOf(res, model.DNSServerUnreachable)) == 0 {
 		t.Fatalf("no DNS_SERVER_UNREACHABLE in %+v", res.Findings)
@@ -276,7 +276,7 @@ func TestDNSServerUnreachableIsAboutRoutes(t *testing.T) {
 // withNVA sends the hub range from the node subnet through the appliance
 // vm-nva (10.0.1.4, IP forwarding on); snet-pe applies route-table
 // policies, so the UDR reaches the private endpoint too.
-func withNVA(f Facts) model.ResourceID {
+func withNVA(f model.Facts) model.ResourceID {
 	nicID := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-vm-nva")
 	f.Network.NICs[nicID.Key()] = &model.NIC{ID: nicID, Name: "nic-vm-nva", SubnetID: nvaSubnetID, PrivateIPs: ips("10.0.1.4"),
 		IPForwarding: true, VMID: id("/resourceGroups/rg-hub/providers/Microsoft.Compute/virtualMachines/vm-nva")}
@@ -429,15 +429,15 @@ func TestSecurityAtRegistryVM(t *testing.T) {
 	nsgSnet := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkSecurityGroups/nsg-snet-nva")
 	tests := []struct {
 		name    string
-		edit    func(f Facts)
+		edit    func(f model.Facts)
 		verdict model.Verdict
 		code    model.Code
 		want    []string
 	}{
-		{name: "no group on the VM", edit: func(Facts) {}, verdict: model.Reachable},
+		{name: "no group on the VM", edit: func(model.Facts) {}, verdict: model.Reachable},
 		{
 			name: "VM NIC group denies https from the spoke",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, "", nsgVM, secRule("DenySpoke", 300, "Inbound", "Deny", "Tcp", "10.1.0.0/16", "*", "443"))
 				f.Network.NIC(vmNIC).NSGID = nsgVM
 			},
@@ -446,14 +446,14 @@ func TestSecurityAtRegistryVM(t *testing.T) {
 		},
 		{
 			name: "VM subnet group allows by its own rule",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, nvaSubnetID, nsgSnet, secRule("AllowSpoke", 100, "Inbound", "Allow", "Tcp", "10.1.0.0/16", "*", "443"))
 			},
 			verdict: model.Reachable,
 		},
 		{
 			name: "VM subnet group denies",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				withNSG(f, nvaSubnetID, nsgSnet, secRule("DenyAll", 4096, "Inbound", "Deny", "*", "*", "*", "*"))
 			},
 			verdict: model.Unreachable, code: model.SecurityInboundDenied,
@@ -461,7 +461,7 @@ func TestSecurityAtRegistryVM(t *testing.T) {
 		},
 		{
 			name: "VM NIC could not be determined",
-			edit: func(f Facts) {
+			edit: func(f model.Facts) {
 				delete(f.Network.NICs, vmNIC.Key())
 				f.Network.AddAddressGap(ip("10.0.1.20"), model.Gap{ResourceID: nvaSubnetID, Kind: model.GapPermissionDenied, Detail: "403"})
 			},
@@ -472,7 +472,7 @@ func TestSecurityAtRegistryVM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := baselineFacts()
 			f.Registry = nil
-			f.Declared = &DeclaredRegistry{Hosts: []string{host}, Addresses: map[string]netip.Addr{host: ip("10.0.1.20")}}
+			f.Declared = &model.DeclaredRegistry{Hosts: []string{host}, Addresses: map[string]netip.Addr{host: ip("10.0.1.20")}}
 			f.Network.NICs[vmNIC.Key()] = &model.NIC{ID: vmNIC, Name: "nic-harbor", SubnetID: nvaSubnetID, PrivateIPs: ips("10.0.1.20"),
 				VMID: id("/resourceGroups/rg-hub/providers/Microsoft.Compute/virtualMachines/harbor")}
 			tc.edit(f)

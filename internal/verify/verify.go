@@ -48,7 +48,7 @@ type Path struct {
 // Verify checks every pool × hostname of the facts, asking tracer about
 // every flow. It is deterministic: the same facts give byte-identical
 // findings, paths and summary.
-func Verify(f Facts, tracer Tracer) Result {
+func Verify(f model.Facts, tracer Tracer) Result {
 	if f.Network == nil {
 		f.Network = model.NewNetwork()
 	}
@@ -56,9 +56,9 @@ func Verify(f Facts, tracer Tracer) Result {
 		f.DNS = model.NewDNS()
 	}
 	r := &run{f: &f, tracer: tracer, gaps: mergeGaps(&f), used: map[string]bool{}}
-	r.cloud = f.cloud()
+	r.cloud = f.RegistryCloud()
 	r.ep = newEndpoints(&f)
-	r.hosts = f.pullHosts()
+	r.hosts = f.PullHosts()
 
 	pools := append([]*model.NodePool(nil), f.Pools...)
 	sort.SliceStable(pools, func(i, j int) bool { return pools[i].Name < pools[j].Name })
@@ -86,7 +86,7 @@ func (r *run) registryEvidence() []model.Finding {
 	for _, id := range r.ep.unread {
 		out = append(out, r.evidence("", "", id, "private endpoint "+id.Name()+" of registry "+reg.Name+" (the addresses it serves the registry names at)"))
 	}
-	if !reg.ReplicasKnown && len(reg.DataEndpointHosts) == 0 && r.f.registryHasPrivateEndpoints() {
+	if !reg.ReplicasKnown && len(reg.DataEndpointHosts) == 0 && r.f.RegistryHasPrivateEndpoints() {
 		out = append(out, r.evidence("", "", reg.ID+"/replications", "the replicas of registry "+reg.Name+" (each adds a data endpoint the nodes must reach)"))
 	}
 	return out

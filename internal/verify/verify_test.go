@@ -88,8 +88,8 @@ func TestFindingsOrderAndDeduplication(t *testing.T) {
 	rt := blackhole("10.0.2.6")
 	rt.Findings = append(rt.Findings, rt.Findings[0], model.NewFinding(model.ReturnRouteUnverified, "", "", hubID, "return path leaves Azure", ""))
 	f := baselineFacts()
-	f.addDNSVM("vm-dns", "10.0.1.10")
-	f.setSpokeDNS("10.0.1.10")
+	addDNSVM(&f, "vm-dns", "10.0.1.10")
+	setSpokeDNS(&f, "10.0.1.10")
 	res := Verify(f, &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.2.6"): rt}})
 	if n := len(findingsWith(res, model.RouteBlackhole)); n != 2 {
 		t.Errorf("the same blackhole twice on a path must be one finding per pool, got %d", n)
@@ -107,11 +107,11 @@ func TestFindingsOrderAndDeduplication(t *testing.T) {
 // Same facts, same bytes: findings, paths and summary do not depend on map
 // order or on the order pools and resources were given in.
 func TestDeterminism(t *testing.T) {
-	build := func(reverse bool) Facts {
+	build := func(reverse bool) model.Facts {
 		f := baselineFacts()
-		f.addReplica(false)
-		f.addDNSVM("vm-dns", "10.0.1.10")
-		f.setSpokeDNS("10.0.1.10", "168.63.129.16")
+		addReplica(&f, false)
+		addDNSVM(&f, "vm-dns", "10.0.1.10")
+		setSpokeDNS(&f, "10.0.1.10", "168.63.129.16")
 		f.RoleAssignments = append(f.RoleAssignments, roleAssignment("ra-other", registryID, acrPullDefID, controlPlaneObjectID))
 		f.Gaps.Add(model.Gap{ResourceID: hubGatewayID, Kind: model.GapUnavailable})
 		f.Gaps.Add(model.Gap{ResourceID: rtAKSID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/routeTables/read"})
@@ -136,7 +136,7 @@ func TestDeterminism(t *testing.T) {
 
 func TestVerdictOfPaths(t *testing.T) {
 	f := baselineFacts()
-	delete(f.zone().Records, "contosoreg.westeurope.data")
+	delete(zone(&f).Records, "contosoreg.westeurope.data")
 	res := verifyFake(t, f, nil)
 	for _, p := range res.Paths {
 		want := model.Reachable

@@ -22,7 +22,7 @@ import (
 
 // verifyTopology gathers the facts of a generated topology over the
 // snapshot replay and verifies them.
-func verifyTopology(t *testing.T, o gentopo.Options) (verify.Facts, verify.Result, *snapshot.Replay) {
+func verifyTopology(t *testing.T, o gentopo.Options) (model.Facts, verify.Result, *snapshot.Replay) {
 	t.Helper()
 	topo, err := gentopo.Generate(o)
 	if err != nil {
