@@ -26,8 +26,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // TypeName is the provider's type name: the prefix of every data source.
