@@ -30,7 +30,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*nodeRoutesDataSource)(nil)
 )
 
-func init() { extraDataSources = append(extraDataSources, NewNodeRoutesDataSource) }
 
 // Resource types of pullpath_node_routes' ids.
 const (

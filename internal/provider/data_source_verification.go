@@ -32,7 +32,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
 )
 
-func init() { extraDataSources = append(extraDataSources, NewVerificationDataSource) }
 
 // Resource types of the verification's ids.
 const (

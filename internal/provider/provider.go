@@ -212,15 +212,12 @@ func logConfigured(ctx context.Context, d *providerData) {
 func (p *pullpathProvider) Resources(context.Context) []func() resource.Resource { return nil }
 
 func (p *pullpathProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return append([]func() datasource.DataSource{
+	return []func() datasource.DataSource{
+		NewVerificationDataSource,
+		NewNodeRoutesDataSource,
 		NewVNetDNSDataSource,
 		NewVNetPeeringsDataSource,
 		NewPrivateDNSLinksDataSource,
 		NewRegistryEndpointsDataSource,
-	}, extraDataSources...)
+	}
 }
-
-// extraDataSources are data sources registered from other files of this
-// package (pullpath_verification, pullpath_node_routes) with an init
-// function, so that they can land without touching this list.
-var extraDataSources []func() datasource.DataSource

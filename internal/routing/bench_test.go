@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/benchutil"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/benchutil"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 

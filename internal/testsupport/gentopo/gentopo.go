@@ -13,7 +13,7 @@
 //
 // Every resource is shaped like the bodies of the scenario snapshots
 // (testdata/baseline_ok.json); the generated topology verifies reachable.
-// The command is internal/cmd/gentopo.
+// The command is internal/testsupport/gentopo/cmd.
 package gentopo
 
 import (

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MPL-2.0
 
 // Command gentopo writes a pullpath.snapshot/v1 ARM snapshot of a generated
-// hub-and-spoke topology (package internal/tools/gentopo) for benchmarks:
+// hub-and-spoke topology (package internal/testsupport/gentopo) for benchmarks:
 //
-//	go run ./internal/cmd/gentopo -pools 20 -subnets 5 -spokes 3 -replicas 4 \
+//	go run ./internal/testsupport/gentopo/cmd -pools 20 -subnets 5 -spokes 3 -replicas 4 \
 //	    -bgp-routes 10000 -latency-ms 50 -action-latency-ms 2000 -o big.json
 //
 // It prints the cluster and registry ids to verify on stdout, one per line.
@@ -17,7 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 )
 
 func main() {

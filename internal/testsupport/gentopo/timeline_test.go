@@ -22,7 +22,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
-	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 )
 
 // timingTransport records when each request started and ended.
