@@ -16,7 +16,7 @@ import (
 
 // Config is the provider configuration that concerns Azure: authentication,
 // cloud, and the offline (snapshot) and capture (record) modes. Field names
-// follow the provider arguments of design/INTERFACE.md, which follow
+// follow the provider arguments documented in docs/index.md, which follow
 // azurerm / azapi.
 //
 // Booleans are *bool so that "not set" differs from "false": an explicit

@@ -5,7 +5,7 @@ package model
 // never renamed; new ones may be added.
 type Code string
 
-// The catalogue (FINDINGS.md).
+// The catalogue (docs/design/findings.md).
 const (
 	RouteBlackhole              Code = "ROUTE_BLACKHOLE"
 	RouteInvalid                Code = "ROUTE_INVALID"

@@ -30,7 +30,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*nodeRoutesDataSource)(nil)
 )
 
-
 // Resource types of pullpath_node_routes' ids.
 const (
 	nodeRoutesClusterType = "Microsoft.ContainerService/managedClusters"

@@ -32,7 +32,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
 )
 
-
 // Resource types of the verification's ids.
 const (
 	clusterType = "Microsoft.ContainerService/managedClusters"

@@ -12,7 +12,7 @@ import (
 )
 
 // Kinds of DNS server, as reported in pullpath_vnet_dns.servers[*].kind.
-// They answer the question the brief asks about a node's resolver: can
+// They answer the question docs/design/azure-behaviour.md asks about a node's resolver: can
 // Azure describe what it does with the registry's names?
 const (
 	// dnsKindAzure is Azure-provided DNS (168.63.129.16): it answers from

@@ -75,7 +75,7 @@ type verificationResultState struct {
 }
 
 // findingsToModel converts findings, keeping their order; empty fields stay
-// empty strings (FINDINGS.md: endpoint "may be empty").
+// empty strings (docs/design/findings.md: endpoint "may be empty").
 func findingsToModel(fs []model.Finding) []findingModel {
 	out := make([]findingModel, 0, len(fs))
 	for _, f := range fs {

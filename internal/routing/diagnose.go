@@ -10,7 +10,7 @@ import (
 
 // diagnoseDrop explains a packet dropped by the selected route (next hop
 // None, or Internet for a private address) with the most specific cause,
-// one finding per cause (FINDINGS.md): a UDR that drops it on purpose; an
+// one finding per cause (docs/design/findings.md): a UDR that drops it on purpose; an
 // invalid UDR that should have carried it; a hub gateway whose routes do
 // not reach the subnet (transit missing, BGP propagation disabled); a
 // peering that is not connected, denies access or is not synced; a VNet
