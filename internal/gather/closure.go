@@ -24,7 +24,10 @@ const peeringDepth = 2
 //   - the route tables and network security groups of all their subnets;
 //   - their VPN/ExpressRoute gateways with learned and advertised routes;
 //   - the private endpoints in them, with their NICs;
-//   - the NICs of the appliances that VirtualAppliance routes point to.
+//   - the NICs of the appliances that VirtualAppliance routes point to, and
+//     the Azure Firewalls of an AzureFirewallSubnet they point into (read
+//     speculatively: they matter for flows to public addresses that cross
+//     them, see Network.SpeculativeReads).
 //
 // Every resource is read once. Reads fan out over a bounded number of
 // goroutines, and the Reader never has more than its concurrency
@@ -148,9 +151,11 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	fanOut(limit, tasks)
 
 	// 3. Appliances behind VirtualAppliance next hops, found by address in
-	// the VNet of the closure that holds it.
+	// the VNet of the closure that holds it; an address in an
+	// AzureFirewallSubnet is an Azure Firewall's.
 	tasks = nil
 	asked := map[string]bool{}
+	firewallSubnets := map[string]bool{}
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
 			if !strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) || !route.NextHopIP.IsValid() {
@@ -167,6 +172,21 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 				}
 				asked[key] = true
 				ip := route.NextHopIP
+				if fs := firewallSubnetHolding(v, ip); fs != nil {
+					if !firewallSubnets[fs.ID.Key()] {
+						firewallSubnets[fs.ID.Key()] = true
+						tasks = append(tasks, func() {
+							fws, _ := r.FirewallsInSubnet(ctx, fs)
+							mu.Lock()
+							n.SpeculativeReads = append(n.SpeculativeReads, firewallReads(fs)...)
+							for _, fw := range fws {
+								n.AddFirewall(fw)
+							}
+							mu.Unlock()
+						})
+					}
+					continue
+				}
 				tasks = append(tasks, func() {
 					nic, err := r.NICByAddress(ctx, v, ip)
 					if err != nil || nic == nil {
@@ -186,6 +206,22 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 
 	n.Gaps = r.Gaps()
 	return n, joinErrs(seedErrs)
+}
+
+// firewallSubnetHolding is the AzureFirewallSubnet of v that contains ip,
+// or nil.
+func firewallSubnetHolding(v *model.VNet, ip netip.Addr) *model.Subnet {
+	for _, s := range v.Subnets {
+		if !strings.EqualFold(s.Name, azureFirewallSubnetName) {
+			continue
+		}
+		for _, p := range s.Prefixes {
+			if p.Contains(ip) {
+				return s
+			}
+		}
+	}
+	return nil
 }
 
 func (r *Reader) securityGroupTask(ctx context.Context, n *model.Network, mu *sync.Mutex, id model.ResourceID) func() {

@@ -62,9 +62,36 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 		out.Pools = append(out.Pools, &model.NodePool{
 			Name: str(ap.Name), Mode: str(ap.Mode), OSType: str(ap.OSType), Type: str(ap.Type),
 			Count: i32(ap.Count), SubnetID: rid(ap.VnetSubnetID),
+			NodePublicIP: boolv(ap.EnableNodePublicIP), NodePublicIPPrefixID: rid(ap.NodePublicIPPrefixID),
 		})
 	}
+	out.Outbound = outboundFromSDK(p.NetworkProfile)
 	return out, nil
+}
+
+// outboundFromSDK reads the outbound type and the public IPs AKS gave the
+// cluster's load balancer and managed NAT gateway.
+func outboundFromSDK(np *armcontainerservice.NetworkProfile) model.Outbound {
+	var out model.Outbound
+	if np == nil {
+		return out
+	}
+	out.Type = str(np.OutboundType)
+	if lb := np.LoadBalancerProfile; lb != nil {
+		for _, ref := range lb.EffectiveOutboundIPs {
+			if ref != nil {
+				out.LoadBalancerIPIDs = appendUniqueID(out.LoadBalancerIPIDs, rid(ref.ID))
+			}
+		}
+	}
+	if nat := np.NatGatewayProfile; nat != nil {
+		for _, ref := range nat.EffectiveOutboundIPs {
+			if ref != nil {
+				out.NATGatewayIPIDs = appendUniqueID(out.NATGatewayIPIDs, rid(ref.ID))
+			}
+		}
+	}
+	return out
 }
 
 // agentPoolFromSDK converts an agent pool of the agentPools list.
@@ -76,6 +103,8 @@ func agentPoolFromSDK(ap *armcontainerservice.AgentPool) *model.NodePool {
 		out.Type = str(p.Type)
 		out.Count = i32(p.Count)
 		out.SubnetID = rid(p.VnetSubnetID)
+		out.NodePublicIP = boolv(p.EnableNodePublicIP)
+		out.NodePublicIPPrefixID = rid(p.NodePublicIPPrefixID)
 	}
 	if out.Type == "" {
 		// The API's default pool type.
@@ -165,6 +194,17 @@ func registryFromSDK(r *armcontainerregistry.Registry) (*model.Registry, error) 
 	out.PublicNetworkAccess = str(p.PublicNetworkAccess)
 	if p.NetworkRuleSet != nil {
 		out.NetworkDefaultAction = str(p.NetworkRuleSet.DefaultAction)
+		for _, rule := range p.NetworkRuleSet.IPRules {
+			if rule == nil || (rule.Action != nil && !strings.EqualFold(str(rule.Action), "Allow")) {
+				continue
+			}
+			v := str(rule.IPAddressOrRange)
+			pfx, err := parsePrefix(v)
+			if err != nil {
+				return nil, fieldError(out.ID, "properties.networkRuleSet.ipRules.value", v, err)
+			}
+			out.IPRules = append(out.IPRules, pfx)
+		}
 	}
 	for _, c := range p.PrivateEndpointConnections {
 		if c == nil {

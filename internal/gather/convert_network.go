@@ -85,6 +85,10 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 		out.NSGID = rid(p.NetworkSecurityGroup.ID)
 	}
 	out.PrivateEndpointNetworkPolicies = str(p.PrivateEndpointNetworkPolicies)
+	if p.NatGateway != nil {
+		out.NATGatewayID = rid(p.NatGateway.ID)
+	}
+	out.DefaultOutboundAccessDisabled = p.DefaultOutboundAccess != nil && !*p.DefaultOutboundAccess
 	for _, c := range p.IPConfigurations {
 		if c != nil {
 			out.IPConfigurationIDs = appendUniqueID(out.IPConfigurationIDs, rid(c.ID))

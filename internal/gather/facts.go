@@ -82,7 +82,9 @@ func (q VerificationRequest) Validate() error {
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
 //     behind custom DNS server addresses, the zones the private endpoints'
 //     zone groups name (ZoneByID, any subscription) and zones that CNAME
-//     records lead to.
+//     records lead to;
+//  4. for a registry that admits listed IP ranges only, the public
+//     addresses the nodes may leave through (egressAddresses).
 //
 // Independent reads run concurrently and nothing is read twice (the Reader
 // memoises). Resources in other subscriptions are read like any other. A
@@ -165,6 +167,11 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		}
 	}
 	d.ZoneSearchComplete = zonesErr == nil
+	// The public addresses the nodes leave through, when the registry
+	// admits listed ranges only.
+	if f.Registry != nil && f.Registry.IPRulesApply() {
+		r.egressAddresses(ctx, n, f.Cluster, f.Pools)
+	}
 	// The NICs behind the addresses a pull may connect to that are not
 	// private endpoints (a registry VM named by a zone record or declared
 	// in the configuration): their security groups decide inbound flows.

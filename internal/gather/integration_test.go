@@ -459,7 +459,7 @@ func TestRegistryAndRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reg.LoginServer != "contosoreg.azurecr.io" || !reg.ReplicasKnown || len(reg.Replicas) != 1 || !reg.PublicAccessDenied() || reg.ABAC() ||
+	if reg.LoginServer != "contosoreg.azurecr.io" || !reg.ReplicasKnown || len(reg.Replicas) != 1 || !reg.PublicNetworkDisabled() || reg.ABAC() ||
 		!reflect.DeepEqual(reg.DataEndpointHosts, []string{"contosoreg.westeurope.data.azurecr.io"}) || len(reg.RegionalEndpointHosts) != 0 {
 		t.Errorf("registry = %+v", reg)
 	}

@@ -35,6 +35,10 @@ const (
 	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
 	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
+	permAzureFirewallRead    = "Microsoft.Network/azureFirewalls/read"
+	permNATGatewayRead       = "Microsoft.Network/natGateways/read"
+	permPublicIPRead         = "Microsoft.Network/publicIPAddresses/read"
+	permPublicIPPrefixRead   = "Microsoft.Network/publicIPPrefixes/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -62,6 +66,13 @@ var Permissions = map[string]string{
 	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+
+	// Microsoft.Network, the way out to public addresses.
+	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permAzureFirewallRead,
+	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permAzureFirewallRead,
+	"NatGatewaysClient.Get (GET …/natGateways/{ng})":                                                           permNATGatewayRead,
+	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":                                              permPublicIPRead,
+	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})":                                             permPublicIPPrefixRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

@@ -24,15 +24,20 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
+	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressNoOutbound            Code = "EGRESS_NO_OUTBOUND"
+	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
 	DNSServerUnreachable        Code = "DNS_SERVER_UNREACHABLE"
 	DNSForwarderUnverified      Code = "DNS_FORWARDER_UNVERIFIED"
 	DNSForwardingRuleDiverts    Code = "DNS_FORWARDING_RULE_DIVERTS"
+	DNSResolvesPublic           Code = "DNS_RESOLVES_PUBLIC"
 	EndpointDataNotCovered      Code = "ENDPOINT_DATA_NOT_COVERED"
 	EndpointPENotApproved       Code = "ENDPOINT_PRIVATE_ENDPOINT_NOT_APPROVED"
 	EndpointPublicAccessDenied  Code = "ENDPOINT_PUBLIC_ACCESS_DENIED"
+	EndpointPublicIPNotAllowed  Code = "ENDPOINT_PUBLIC_IP_NOT_ALLOWED"
 	EndpointUnresolved          Code = "ENDPOINT_UNRESOLVED"
 	IdentityPullRoleMissing     Code = "IDENTITY_PULL_ROLE_MISSING"
 	IdentityABACRoleRequired    Code = "IDENTITY_ABAC_ROLE_REQUIRED"
@@ -61,6 +66,9 @@ type Condition string
 const (
 	ConditionRoute       Condition = "route"
 	ConditionReturnRoute Condition = "return_route"
+	// ConditionEgress is the way out to a public address: the appliance,
+	// firewall or gateway on it and the public IPs the nodes leave through.
+	ConditionEgress      Condition = "egress"
 	ConditionDNS         Condition = "dns"
 	ConditionEndpoint    Condition = "endpoint"
 	ConditionTLSIdentity Condition = "tls_identity"
@@ -108,15 +116,20 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
+	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressNoOutbound:            {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSServerUnreachable:        {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwarderUnverified:      {SeverityWarning, ConditionDNS, OwnerDNS, true},
 	DNSForwardingRuleDiverts:    {SeverityWarning, ConditionDNS, OwnerDNS, true},
+	DNSResolvesPublic:           {SeverityWarning, ConditionDNS, OwnerDNS, false},
 	EndpointDataNotCovered:      {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointPENotApproved:       {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointPublicAccessDenied:  {SeverityError, ConditionEndpoint, OwnerRegistry, false},
+	EndpointPublicIPNotAllowed:  {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointUnresolved:          {SeverityWarning, ConditionEndpoint, OwnerRegistry, true},
 	IdentityPullRoleMissing:     {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	IdentityABACRoleRequired:    {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},

@@ -196,3 +196,37 @@ func (f *Facts) RegistryPrivateEndpoints() []*PrivateEndpoint {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
 	return out
 }
+
+// PublicServiceTag names the Azure service tag whose prefixes hold the
+// public address of h, when h resolves publicly (Resource Manager does not
+// give that address itself): AzureContainerRegistry.<region> for the
+// registry's login, regional and data endpoints, Storage.<region> for its
+// storage. A registry with replicas serves its login server (and, without
+// data endpoints, its layers) from the replica nearest the client, so the
+// tag is then the service's global one. Any other host has no known tag:
+// "". Regions are written as ARM locations (westeurope); Azure compares
+// tag names case-insensitively.
+func (f *Facts) PublicServiceTag(h PullHost) string {
+	if f.Registry == nil {
+		return ""
+	}
+	regional := func(service, region string) string {
+		if region == "" {
+			return service
+		}
+		return service + "." + NormalizeRegion(region)
+	}
+	home := f.Registry.Location
+	if len(f.Registry.Replicas) > 1 || (len(f.Registry.Replicas) == 1 && NormalizeRegion(f.Registry.Replicas[0].Location) != NormalizeRegion(home)) {
+		home = ""
+	}
+	switch h.Kind {
+	case HostLogin:
+		return regional("AzureContainerRegistry", home)
+	case HostRegional, HostData:
+		return regional("AzureContainerRegistry", h.Region)
+	case HostBlob:
+		return regional("Storage", home)
+	}
+	return ""
+}

@@ -16,6 +16,21 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
+	// Firewalls are the Azure Firewalls behind VirtualAppliance next hops,
+	// looked up by private IP (FirewallByPrivateIP).
+	Firewalls map[string]*AzureFirewall
+	// NATGateways and PublicAddresses are read only where an egress
+	// address decides something (a registry that admits listed IP ranges
+	// only): the NAT gateways of subnets traffic leaves from, and the
+	// public IP addresses and prefixes of those, of the cluster's outbound
+	// configuration and of firewalls.
+	NATGateways     map[string]*NATGateway
+	PublicAddresses map[string]*PublicAddress
+	// SpeculativeReads are resources read before it is known whether a
+	// conclusion needs them (which way a flow to a public address leaves,
+	// and through which public IPs, is known only once its route is
+	// followed): a gap among them counts only where a conclusion used it.
+	SpeculativeReads []ResourceID
 
 	Gaps Gaps
 	// AddressGaps are addresses in a VNet of the network whose network
@@ -116,6 +131,14 @@ type Subnet struct {
 	PrivateEndpointIDs []ResourceID
 	// ServiceEndpoints are the subnet's serviceEndpoints (see ServiceEndpoint).
 	ServiceEndpoints []ServiceEndpoint
+	// NATGatewayID is the subnet's NAT gateway (natGateway): every flow to
+	// a public address that leaves the subnet by its Internet route uses it,
+	// before load balancer outbound rules and instance public IPs.
+	NATGatewayID ResourceID
+	// DefaultOutboundAccessDisabled is defaultOutboundAccess false (a
+	// private subnet): VMs without a NAT gateway, a load balancer outbound
+	// rule or a public IP of their own have no way to public addresses.
+	DefaultOutboundAccessDisabled bool
 }
 
 // RouteTablePoliciesApply reports whether user-defined routes can invalidate

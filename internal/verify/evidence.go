@@ -121,6 +121,18 @@ func (r *run) zoneSearchEvidence(pc *poolCtx, h model.PullHost) []model.Finding 
 	return out
 }
 
+// settleSpeculativeReads marks the gaps of speculative reads as consumed:
+// gather read them before anyone knew whether a flow would need them (the
+// public IPs of every way out a public flow might take), and a failure
+// that no conclusion used changes nothing.
+func (r *run) settleSpeculativeReads() {
+	for _, id := range r.f.Network.SpeculativeReads {
+		if gap, ok := r.gaps.Lookup(id); ok {
+			r.used[gap.ResourceID.Key()] = true
+		}
+	}
+}
+
 // unusedGapFindings reports the gaps no rule consumed, once each and
 // without a pool: gather records a gap only for a read the pull path
 // needed, so a missing fact never silently counts as reachable.

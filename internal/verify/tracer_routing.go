@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"fmt"
 	"net/netip"
 	"strings"
 
@@ -70,10 +71,63 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		}
 	}
 	checkSecurity(n, q, res, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
+	out.Exit = exitOf(res)
 	if q.Public {
-		hidePublicStandIn(&out)
+		hidePublicStandIn(&out, q.Host)
 	}
 	return out
+}
+
+// exitOf says where the route engine's forward path left, for a flow whose
+// route delivered it.
+func exitOf(res routing.Result) Exit {
+	var e Exit
+	if len(res.Hops) == 0 {
+		return e
+	}
+	first, last := res.Hops[0], res.Hops[len(res.Hops)-1]
+	if first.HasRoute {
+		e.FirstRoute = routeWords(first.Route)
+	}
+	switch res.Arrival.Kind {
+	case routing.ArrivalInternet:
+		e.Kind = ExitInternet
+	case routing.ArrivalOnPremises:
+		e.Kind, e.GatewayID = ExitOnPremises, res.Arrival.GatewayID
+	case routing.ArrivalServiceEndpoint:
+		e.Kind = ExitServiceEndpoint
+	default:
+		return Exit{}
+	}
+	e.SubnetID = last.SubnetID
+	if last.HasRoute {
+		e.Route = routeWords(last.Route)
+	}
+	for _, a := range res.Appliances {
+		e.Appliances = append(e.Appliances, ExitAppliance{IP: a.IP, SubnetID: a.SubnetID, NICID: a.NICID, Label: a.Label})
+	}
+	return e
+}
+
+// routeWords is a selected route in words: what put it there and where it
+// sends the flow.
+func routeWords(r model.Route) string {
+	what := r.Origin
+	switch {
+	case what == "default":
+		what = "Azure's default route"
+	case what == "":
+		what = r.Source + " route"
+	}
+	dest := r.Prefix.String()
+	if r.ServiceTag != "" {
+		dest = r.ServiceTag
+	}
+	hop := r.NextHopType
+	if r.NextHopIP.IsValid() {
+		hop += " " + r.NextHopIP.String()
+	}
+	return fmt.Sprintf("%s (%s → %s)", what, dest, hop)
 }
 
 // engine returns the engine for flows from source (an invalid source lets
@@ -113,10 +167,14 @@ func poolSource(q RouteQuery, n *model.Network) (netip.Addr, *model.NIC) {
 	return netip.Addr{}, nil
 }
 
-// hidePublicStandIn rewrites the stand-in address out of hops and messages.
-func hidePublicStandIn(out *RouteResult) {
+// hidePublicStandIn rewrites the stand-in address out of hops and
+// messages: it becomes the public address of host.
+func hidePublicStandIn(out *RouteResult, host string) {
 	stand := publicStandIn.String()
-	const words = "the registry's public address"
+	words := "the registry's public address"
+	if host != "" {
+		words = "the public address of " + host
+	}
 	for i, h := range out.Hops {
 		out.Hops[i] = strings.ReplaceAll(h, stand, words)
 	}

@@ -87,6 +87,7 @@ func Verify(f model.Facts, tracer Tracer) Result {
 		r.verifyPool(pool)
 	}
 	r.findings = append(r.findings, r.registryEvidence()...)
+	r.settleSpeculativeReads()
 	r.findings = append(r.findings, r.unusedGapFindings()...)
 
 	res := Result{Findings: sortFindings(r.findings), Paths: r.paths}
