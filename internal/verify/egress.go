@@ -333,7 +333,7 @@ func (pc *poolCtx) mustAllow() string {
 	for _, h := range pc.publicHosts {
 		name := h.Name
 		if h.Kind == model.HostBlob {
-			name += " (the registry's storage account, which Resource Manager does not name)"
+			name += " (the registry's storage)"
 		}
 		names = append(names, name)
 	}
@@ -396,7 +396,7 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 		return nil
 	}
 	msg := fmt.Sprintf("%s reaches the %s %s at its public address through %s, leaving from %s. Registry %s admits public clients only from %s (network rule set default action Deny), which does not include %s, so the registry refuses the connection (403, \"client with IP ... is not allowed access\")",
-		pc.label, h.Kind, h.Name, eg.via, addrWords(addrs), reg.Name, prefixWords(reg.IPRules), addrWords(refused))
+		pc.label, h.Kind, h.Name, eg.via, addrWords(addrs), reg.Name, prefixWords(reg.IPRules), prefixWords(prefixesOf(refused)))
 	if len(refused) < len(addrs) {
 		msg += "; the nodes use each of these addresses, so pulls fail whenever a refused one is picked"
 	}

@@ -53,7 +53,7 @@ func firewallDecision(_ *model.Network, fw *model.AzureFirewall, flow firewallFl
 		rules = "the rules of firewall policy " + fw.PolicyID.Name()
 	}
 	return firewallVerdict{Outcome: firewallUnverified,
-		Reason: fmt.Sprintf("firewall rules not evaluated: whether %s allow %s %d to %s is unverified", rules, flow.Protocol, flow.Port, flow.Host)}
+		Reason: fmt.Sprintf("firewall rules not evaluated: whether %s allow %s %d to %s from the node subnet is unverified", rules, flow.Protocol, flow.Port, flow.Host)}
 }
 
 // firewallFlow is the flow of the pool's nodes to the public address of h
@@ -82,10 +82,16 @@ func (r *run) firewallVerdictEgress(pc *poolCtx, h model.PullHost, fw *model.Azu
 		f := model.NewFinding(model.EgressFirewallDenied, pc.pool.Name, h.Name, fw.ID, msg, fix)
 		return egressResult{findings: []model.Finding{f}, reported: true, hops: []string{"denied by " + where}}
 	}
-	msg := fmt.Sprintf("the node subnet sends it through %s, and %s. The firewall must allow TCP 443 to %s.", where, v.Reason, pc.mustAllow())
+	msg := fmt.Sprintf("the node subnet sends it through %s; %s. The firewall must allow TCP 443 to %s.", where, v.Reason, pc.mustAllow())
 	if reg := r.f.Registry; reg != nil && reg.IPRulesApply() {
 		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the firewall's public addresses must be among them.", reg.Name, prefixWords(reg.IPRules))
 	}
-	fix := fmt.Sprintf("Check that %s allows TCP 443 (Https:443) from the node subnet to %s, for example with `az network firewall policy rule-collection-group list`; then confirm with a pull on a fresh node.", where, pc.mustAllow())
-	return r.egressUnverified(pc, h, fw.ID, msg, fix)
+	show := fmt.Sprintf("`az network firewall show --name %s --resource-group %s` (its classic rule collections)", fw.Name, fw.ID.ResourceGroup())
+	if !fw.PolicyID.IsZero() {
+		show = fmt.Sprintf("`az network firewall policy rule-collection-group list --policy-name %s --resource-group %s` (and the rules of its parent policy, if it has one)", fw.PolicyID.Name(), fw.PolicyID.ResourceGroup())
+	}
+	fix := fmt.Sprintf("Check that %s allows TCP 443 (Https:443) from the node subnet to %s: %s lists its rules. Then confirm with a pull on a fresh node. Credentials and imagePullSecrets are irrelevant until the connection exists.", where, pc.mustAllow(), show)
+	res := r.egressUnverified(pc, h, fw.ID, msg, fix)
+	res.hops = []string{"through Azure Firewall " + fw.Name + " (rules not evaluated)"}
+	return res
 }

@@ -277,7 +277,7 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 	if reg != nil && h.Kind != model.HostBlob {
 		admits := "registry " + reg.Name + " admits public clients"
 		if reg.IPRulesApply() {
-			admits = "registry " + reg.Name + "'s IP rules admit them"
+			admits = "registry " + reg.Name + "'s IP rules admit the nodes' public addresses"
 		}
 		if p.via == "" {
 			p.via = admits
