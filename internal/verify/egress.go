@@ -214,8 +214,8 @@ func (r *run) defaultOutbound(pc *poolCtx, h model.PullHost, subnet *model.Subne
 // through the on-premises network, which Azure cannot describe.
 func (r *run) forcedTunnel(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 	gw := e.GatewayID.Name()
-	msg := fmt.Sprintf("the node subnet sends public addresses to gateway %s toward on-premises (%s): forced tunnelling. Whether the on-premises network lets the flow out to the internet, and through which public address, cannot be read from Azure. The on-premises egress (proxy, firewall) must allow TCP 443 to %s.",
-		gw, e.Route, pc.mustAllow())
+	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to gateway %s, toward on-premises: forced tunnelling. Whether the on-premises network lets the flow out to the internet, and through which public address, cannot be read from Azure. The on-premises egress (proxy, firewall) must allow TCP 443 to %s.",
+		e.Route, gw, pc.mustAllow())
 	if reg := r.f.Registry; reg != nil && reg.IPRulesApply() {
 		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the on-premises public address must be among them.", reg.Name, prefixWords(reg.IPRules))
 	}
@@ -248,7 +248,7 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 			evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, id, "Azure Firewall "+id.Name()+", which the flow to "+h.Name+" crosses"))
 		}
 	}
-	msg := fmt.Sprintf("%s sends public addresses to %s, %s: what it lets out, and the public address it leaves through, cannot be read from Azure. It must allow TCP 443 to %s.",
+	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to %s, %s: what it lets out, and the public address it leaves through, cannot be read from Azure. It must allow TCP 443 to %s.",
 		e.FirstRoute, a.Label, what, pc.mustAllow())
 	if reg := r.f.Registry; reg != nil && reg.IPRulesApply() {
 		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the address the appliance leaves through must be among them.", reg.Name, prefixWords(reg.IPRules))
@@ -313,9 +313,9 @@ func (r *run) firewallEgress(fw *model.AzureFirewall, exitSubnet model.ResourceI
 // noOutbound is EGRESS_NO_OUTBOUND: the flow cannot leave for a public
 // address at all.
 func (r *run) noOutbound(pc *poolCtx, h model.PullHost, resource model.ResourceID, why, fix string) egressResult {
-	msg := fmt.Sprintf("the nodes need the public address of %s, but they have no outbound path to the internet: %s. The connection fails (a timeout), and %s.", h.Name, why, consequence(h))
+	msg := fmt.Sprintf("the nodes have no outbound path to the internet: %s. The connection fails (a timeout), and %s.", why, consequence(h))
 	fix += " Credentials and imagePullSecrets are irrelevant: the node cannot open the connection."
-	f := model.NewFinding(model.EgressNoOutbound, pc.pool.Name, h.Name, resource, pc.label+" → "+h.Name+": "+msg, fix)
+	f := model.NewFinding(model.EgressNoOutbound, pc.pool.Name, h.Name, resource, pc.label+" → the public address of "+h.Name+": "+msg, fix)
 	return egressResult{findings: []model.Finding{f}, reported: true, hops: []string{"no outbound path"}}
 }
 

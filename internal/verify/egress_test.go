@@ -69,7 +69,7 @@ func exitThrough(subnet model.ResourceID, nic model.ResourceID, addrs ...string)
 	}
 	return &fakeTracer{public: &RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → appliance", "appliance → Internet"},
 		Exit: Exit{Kind: ExitInternet, SubnetID: subnet, Appliances: apps,
-			FirstRoute: "route table rt-aks route default (0.0.0.0/0 → VirtualAppliance " + addrs[0] + ")", Route: "Azure's default route (0.0.0.0/0 → Internet)"}}}
+			FirstRoute: "route table rt-aks route default: 0.0.0.0/0 → VirtualAppliance " + addrs[0], Route: "Azure's default route: 0.0.0.0/0 → Internet"}}}
 }
 
 // addFirewall puts Azure Firewall fw-hub (10.0.4.4, public IP pip-fw at
@@ -344,7 +344,7 @@ func TestEgress(t *testing.T) {
 			name:   "forced tunnelling: EGRESS_UNVERIFIED on the gateway",
 			mutate: func(f *model.Facts) { publicRegistry(f); loadBalancerEgress(f, "-") },
 			tracer: &fakeTracer{public: &RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → on-premises via gateway vpngw"},
-				Exit: Exit{Kind: ExitOnPremises, SubnetID: aksSubnetID, GatewayID: gatewayID, Route: "vpngw (0.0.0.0/0 → VirtualNetworkGateway 10.0.0.30)"}}},
+				Exit: Exit{Kind: ExitOnPremises, SubnetID: aksSubnetID, GatewayID: gatewayID, Route: "gateway vpngw (learned from 192.168.255.1, EBgp): 0.0.0.0/0 → VirtualNetworkGateway 10.0.0.30"}}},
 			want: []model.Code{model.EgressUnverified}, verdict: model.Unverified,
 			check: func(t *testing.T, res Result) {
 				f := findingFor(t, res, model.EgressUnverified, loginHost)

@@ -215,7 +215,7 @@ func (t *fakeTracer) Trace(_ *model.Network, q RouteQuery) RouteResult {
 // internetRoute is a route engine answer sending a public destination out
 // of the subnet by Azure's default route.
 func internetRoute(subnet model.ResourceID) RouteResult {
-	const route = "Azure's default route (0.0.0.0/0 → Internet)"
+	const route = "Azure's default route: 0.0.0.0/0 → Internet"
 	return RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → Internet"},
 		Exit: Exit{Kind: ExitInternet, SubnetID: subnet, Route: route, FirstRoute: route}}
 }

@@ -85,7 +85,7 @@ type Exit struct {
 	// node subnet, or the subnet of the last appliance crossed).
 	SubnetID model.ResourceID
 	// Route is that route in words, e.g. "route table rt-aks route
-	// to-onprem (0.0.0.0/0 → VirtualNetworkGateway)".
+	// to-onprem: 0.0.0.0/0 → VirtualNetworkGateway 10.0.0.30".
 	Route string
 	// FirstRoute is the route the node subnet selected, in the same words.
 	FirstRoute string

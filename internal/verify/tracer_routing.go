@@ -110,7 +110,8 @@ func exitOf(res routing.Result) Exit {
 }
 
 // routeWords is a selected route in words: what put it there and where it
-// sends the flow.
+// sends the flow, e.g. "route table rt-aks route to-fw: 0.0.0.0/0 →
+// VirtualAppliance 10.0.4.4".
 func routeWords(r model.Route) string {
 	what := r.Origin
 	switch {
@@ -127,7 +128,7 @@ func routeWords(r model.Route) string {
 	if r.NextHopIP.IsValid() {
 		hop += " " + r.NextHopIP.String()
 	}
-	return fmt.Sprintf("%s (%s → %s)", what, dest, hop)
+	return fmt.Sprintf("%s: %s → %s", what, dest, hop)
 }
 
 // engine returns the engine for flows from source (an invalid source lets

@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -77,4 +78,72 @@ func TestRoutingTracerPublic(t *testing.T) {
 
 	publicRegistry(&f)
 	requireCodes(t, Run(f), model.RouteBlackhole)
+}
+
+// Where a flow to a public address leaves: the route engine's answer
+// carries the exit (Internet from the node subnet, through an appliance,
+// or to a gateway), which egress evaluation starts from.
+func TestRoutingTracerExit(t *testing.T) {
+	route := func(name, prefix, hop, ip string) model.Route {
+		r := model.Route{Name: name, Prefix: pfx(prefix), NextHopType: hop, Source: model.RouteSourceUser, State: model.RouteStateActive, OriginID: rtAKSID}
+		if ip != "" {
+			r.NextHopIP = netip.MustParseAddr(ip)
+		}
+		return r
+	}
+	q := func(f model.Facts) RouteQuery {
+		return RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Public: true, Host: loginHost, ServiceTag: "AzureContainerRegistry.westeurope", Protocol: "Tcp", Port: 443}
+	}
+	t.Run("the default route: Internet from the node subnet", func(t *testing.T) {
+		f := baselineFacts()
+		out := NewRoutingTracer(routing.Options{}).Trace(f.Network, q(f))
+		e := out.Exit
+		if e.Kind != ExitInternet || !e.SubnetID.Equal(aksSubnetID) || len(e.Appliances) != 0 {
+			t.Fatalf("exit %+v", e)
+		}
+		requireContains(t, e.FirstRoute, "Azure's default route: 0.0.0.0/0 → Internet")
+	})
+	t.Run("a UDR to an appliance: the appliance, then Internet from its subnet", func(t *testing.T) {
+		f := baselineFacts()
+		nic := &model.NIC{ID: nvaNICID, Name: "nic-vm-nva", SubnetID: nvaSubnetID, PrivateIPs: ips("10.0.1.4"), IPForwarding: true}
+		f.Network.NICs[nic.ID.Key()] = nic
+		f.Network.Subnet(aksSubnetID).RouteTableID = rtAKSID
+		f.Network.RouteTables[rtAKSID.Key()] = &model.RouteTable{ID: rtAKSID, Name: "rt-aks", Routes: []model.Route{route("default-to-nva", "0.0.0.0/0", model.NextHopVirtualAppliance, "10.0.1.4")}}
+		out := NewRoutingTracer(routing.Options{}).Trace(f.Network, q(f))
+		e := out.Exit
+		if e.Kind != ExitInternet || !e.SubnetID.Equal(nvaSubnetID) || len(e.Appliances) != 1 || e.Appliances[0].IP != ip("10.0.1.4") || !e.Appliances[0].NICID.Equal(nvaNICID) {
+			t.Fatalf("exit %+v", e)
+		}
+		requireContains(t, e.FirstRoute, "route table rt-aks route default-to-nva: 0.0.0.0/0 → VirtualAppliance 10.0.1.4")
+		if all := strings.Join(out.Hops, " | "); strings.Contains(all, publicStandIn.String()) {
+			t.Errorf("stand-in address shown: %s", all)
+		}
+	})
+	t.Run("a dropped flow has no exit", func(t *testing.T) {
+		f := baselineFacts()
+		f.Network.Subnet(aksSubnetID).RouteTableID = rtAKSID
+		f.Network.RouteTables[rtAKSID.Key()] = &model.RouteTable{ID: rtAKSID, Name: "rt-aks", Routes: []model.Route{route("no-internet", "0.0.0.0/0", model.NextHopNone, "")}}
+		out := NewRoutingTracer(routing.Options{}).Trace(f.Network, q(f))
+		if out.Exit.Kind != ExitNone {
+			t.Fatalf("exit %+v", out.Exit)
+		}
+		if len(out.Findings) == 0 {
+			t.Fatal("no finding for the drop")
+		}
+		requireContains(t, out.Findings[0].Message, "the public address of "+loginHost)
+	})
+	t.Run("a BGP default route from on-premises: the gateway (forced tunnelling)", func(t *testing.T) {
+		f := baselineFacts()
+		gw := &model.Gateway{ID: gatewayID, Name: "vpngw", VNetID: hubID, Type: "Vpn", BGPEnabled: true, PrivateIPs: ips("10.0.0.30"),
+			Learned: []model.GatewayRoute{{Prefix: pfx("0.0.0.0/0"), NextHop: ip("192.168.255.1"), SourcePeer: ip("192.168.255.1"), Origin: "EBgp"}}, LearnedKnown: true,
+			Advertised: map[netip.Addr][]model.GatewayRoute{ip("192.168.255.1"): {{Prefix: pfx("10.0.0.0/16")}, {Prefix: pfx("10.1.0.0/16")}}}, AdvertisedKnown: true, StaticPrefixesKnown: true}
+		f.Network.Gateways[gw.ID.Key()] = gw
+		hubToSpoke := f.Network.VNet(hubID).Peerings[0]
+		hubToSpoke.AllowGatewayTransit = true
+		f.Network.VNet(spokeID).Peerings[0].UseRemoteGateways = true
+		e := NewRoutingTracer(routing.Options{}).Trace(f.Network, q(f)).Exit
+		if e.Kind != ExitOnPremises || !e.GatewayID.Equal(gatewayID) {
+			t.Fatalf("exit %+v", e)
+		}
+	})
 }
