@@ -122,17 +122,131 @@ func loadSnapshot(t *testing.T, path string) map[string]any {
 // the read timeout ends the read with the timeout error.
 func TestVerificationFaultMatrix(t *testing.T) {
 	snapPath := scenarioSnapshot(t, "baseline_ok")
+	faultMatrix(t, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry}, "reachable", nil)
+}
+
+// TestVerificationFaultMatrixEgress is the fault matrix of the reads of
+// the public path that baseline_ok does not make: the public IP addresses
+// and prefixes and the NAT gateway the nodes leave through (for a registry
+// that admits listed IP ranges only), and the Azure Firewall a route for
+// public addresses points to. The firewall reference is unverified (its
+// rules are not evaluated) and must stay so, naming the faulted read.
+func TestVerificationFaultMatrixEgress(t *testing.T) {
 	ctx := context.Background()
-	base := runInProcess(t, ctx, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry})
-	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
-		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable without diagnostics", base.Verdict, base.Diagnostics)
+	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
+	seen := map[string]bool{}
+	for _, r := range baseline.Requested {
+		seen[r] = true
+	}
+	newReads := func(read string) bool { return !seen[read] }
+	publicReg := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg"
+
+	firewall, err := deriveSnapshot("ip_rules_allowed", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range firewallEgressEdits() {
+		if err := applyEdit(firewall, e); err != nil {
+			t.Fatalf("%s: %v", e.Why, err)
+		}
+	}
+	for _, ref := range []struct {
+		name    string
+		snap    string
+		verdict string
+		reads   []string // reads of the public path the reference must make
+	}{
+		{"ip_rules_allowed", scenarioSnapshot(t, "ip_rules_allowed"), "reachable", []string{"/publicipaddresses/"}},
+		{"egress_nat_gateway", scenarioSnapshot(t, "egress_nat_gateway"), "reachable", []string{"/natgateways/", "/publicipprefixes/"}},
+		{"azure_firewall", writeSnapshot(t, firewall), "unverified", []string{"/azurefirewalls/", "/routetables/rt-aks"}},
+	} {
+		t.Run(ref.name, func(t *testing.T) {
+			in := provider.VerificationInput{Snapshot: ref.snap, ClusterID: accCluster, RegistryID: publicReg}
+			only := newReads
+			if ref.name == "azure_firewall" {
+				// The firewall's rules are not evaluated, so no conclusion
+				// reaches the public IPs the flow would leave through:
+				// their reads are the other references' cells.
+				only = func(read string) bool { return newReads(read) && !strings.Contains(read, "/publicipaddresses/") }
+			}
+			reads := faultMatrix(t, in, ref.verdict, only)
+			for _, want := range ref.reads {
+				found := false
+				for _, r := range reads {
+					found = found || strings.Contains(r, want)
+				}
+				if !found {
+					t.Errorf("the reference made no read of %s: the matrix would prove nothing about it; reads %v", want, reads)
+				}
+			}
+		})
+	}
+}
+
+// firewallEgressEdits turn ip_rules_allowed into nodes whose route for
+// public addresses goes to Azure Firewall fw-hub (10.0.4.4, public IP
+// 20.80.0.1, which the registry admits).
+func firewallEgressEdits() []deriveEdit {
+	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network"
+	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network"
+	fw, pip, rt := hub+"/azureFirewalls/fw-hub", hub+"/publicIPAddresses/pip-fw-hub", spoke+"/routeTables/rt-aks"
+	raw := func(v any) json.RawMessage {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+	subnet := map[string]any{"name": "AzureFirewallSubnet", "id": hub + "/virtualNetworks/vnet-hub/subnets/AzureFirewallSubnet",
+		"properties": map[string]any{"addressPrefix": "10.0.4.0/26", "privateEndpointNetworkPolicies": "Disabled",
+			"ipConfigurations": []any{map[string]any{"id": fw + "/azureFirewallIpConfigurations/ipconfig1"}}}}
+	firewall := map[string]any{"id": fw, "name": "fw-hub", "type": "Microsoft.Network/azureFirewalls", "location": "westeurope",
+		"properties": map[string]any{"sku": map[string]any{"name": "AZFW_VNet", "tier": "Standard"},
+			"ipConfigurations": []any{map[string]any{"name": "ipconfig1", "id": fw + "/azureFirewallIpConfigurations/ipconfig1",
+				"properties": map[string]any{"privateIPAddress": "10.0.4.4", "publicIPAddress": map[string]any{"id": pip},
+					"subnet": map[string]any{"id": subnet["id"]}}}},
+			"firewallPolicy": map[string]any{"id": hub + "/firewallPolicies/fwpol-hub"}}}
+	address := map[string]any{"id": pip, "name": "pip-fw-hub", "type": "Microsoft.Network/publicIPAddresses", "location": "westeurope",
+		"properties": map[string]any{"ipAddress": "20.80.0.1", "publicIPAllocationMethod": "Static"}}
+	routes := map[string]any{"id": rt, "name": "rt-aks", "type": "Microsoft.Network/routeTables", "location": "westeurope",
+		"properties": map[string]any{"routes": []any{map[string]any{"name": "default-to-fw", "id": rt + "/routes/default-to-fw",
+			"properties": map[string]any{"addressPrefix": "0.0.0.0/0", "nextHopType": "VirtualAppliance", "nextHopIpAddress": "10.0.4.4"}}}}}
+	return []deriveEdit{
+		{Op: "append", ID: hub + "/virtualNetworks/vnet-hub", Path: "properties/subnets", Value: raw(subnet), Why: "the hub's AzureFirewallSubnet"},
+		{Op: "put", Resource: raw(firewall), Why: "Azure Firewall fw-hub at 10.0.4.4"},
+		{Op: "put", Resource: raw(address), Why: "its public IP 20.80.0.1"},
+		{Op: "put", Resource: raw(routes), Why: "0.0.0.0/0 to the firewall"},
+		{Op: "set", ID: spoke + "/virtualNetworks/vnet-spoke", Path: "properties/subnets/[name=snet-aks]/properties/routeTable",
+			Value: raw(map[string]any{"id": rt}), Why: "on the node subnet"},
+		{Op: "set", ID: "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg", Path: "properties/networkRuleSet/ipRules",
+			Value: raw([]any{map[string]any{"action": "Allow", "value": "20.80.0.1"}}), Why: "the registry admits the firewall's address"},
+	}
+}
+
+// faultMatrix faults every read of the reference verification in (those
+// only passes, when set) in turn with every fault class and checks what
+// the user would see against the reference run, whose verdict must be
+// wantVerdict. It returns the reads it faulted.
+func faultMatrix(t *testing.T, in provider.VerificationInput, wantVerdict string, only func(read string) bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	base := runInProcess(t, ctx, in)
+	// An unverified reference warns (its findings are the warning's
+	// detail); an error would leave nothing to compare.
+	if base.Verdict != wantVerdict || base.Diagnostics.HasError() || (wantVerdict == "reachable" && len(base.Diagnostics) != 0) {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want %s without errors; findings %s", base.Verdict, base.Diagnostics, wantVerdict, jsonOf(base.Findings))
 	}
 	want := resultOf(base)
-	reads := base.Requested
-	if len(reads) < 10 {
+	var reads []string
+	for _, r := range base.Requested {
+		if only == nil || only(r) {
+			reads = append(reads, r)
+		}
+	}
+	if only == nil && len(reads) < 10 {
 		t.Fatalf("reference run made only %d distinct reads: %v", len(reads), reads)
 	}
-	rawBase, err := os.ReadFile(snapPath)
+	rawBase, err := os.ReadFile(in.Snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,18 +272,18 @@ func TestVerificationFaultMatrix(t *testing.T) {
 					if err := json.Unmarshal(rawBase, &snap); err != nil {
 						t.Fatal(err)
 					}
-					in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+					cell := in
 					if fc.slow {
 						snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0,
 							"path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
-						in.ReadTimeout = slowReadTimeout
+						cell.ReadTimeout = slowReadTimeout
 					} else {
 						withFault(read, fc.fault)(snap)
 					}
-					in.Snapshot = writeSnapshot(t, snap)
+					cell.Snapshot = writeSnapshot(t, snap)
 
 					started := time.Now()
-					out := runInProcess(t, ctx, in)
+					out := runInProcess(t, ctx, cell)
 					took := time.Since(started)
 					outcome := out.Verdict
 					if out.Diagnostics.HasError() && out.Verdict == "" {
@@ -218,6 +332,7 @@ func TestVerificationFaultMatrix(t *testing.T) {
 	for _, c := range classes {
 		t.Logf("  %-10s %v", c, counts[c])
 	}
+	return reads
 }
 
 // checkPersistentFault: never reachable, and unverified since nothing else

@@ -67,10 +67,10 @@ type egressResult struct {
 // route findings already say why.
 func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResult {
 	e := rr.Exit
-	if e.Kind == ExitNone {
+	if e.Kind == ExitNone && !r.egressBlocked() {
 		return egressResult{}
 	}
-	if cl := r.f.Cluster; cl != nil && strings.EqualFold(cl.Outbound.EffectiveType(), model.OutboundBlock) {
+	if cl := r.f.Cluster; r.egressBlocked() {
 		return r.noOutbound(pc, h, cl.ID, fmt.Sprintf("cluster %s has outbound type block: AKS blocks every flow from its nodes to a public address", cl.Name),
 			fmt.Sprintf("Reach %s without leaving the virtual network: a private endpoint of the registry (or a pull-through cache registry with one) and a private DNS zone linked to %s. If the cluster must reach public addresses, change its outbound type (`az aks update --outbound-type`), which ends its network isolation.", h.Name, r.vnetName(pc.subnet.VNetID)))
 	}
@@ -101,6 +101,13 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 		}
 	}
 	return r.subnetEgress(pc, h, e)
+}
+
+// egressBlocked reports whether AKS blocks every flow of the nodes to a
+// public address (outbound type block), whatever its route.
+func (r *run) egressBlocked() bool {
+	cl := r.f.Cluster
+	return cl != nil && strings.EqualFold(cl.Outbound.EffectiveType(), model.OutboundBlock)
 }
 
 // subnetEgress: the node subnet's own Internet route carries the flow out.

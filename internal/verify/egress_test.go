@@ -386,6 +386,33 @@ func TestEgress(t *testing.T) {
 			},
 		},
 		{
+			name: "a route that rests on a fact that could not be read: no egress conclusion, never an error",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "20.50.1.10")
+				ipRules(f, "203.0.113.9")
+			},
+			tracer: func() *fakeTracer {
+				rr := internetRoute(aksSubnetID)
+				rr.Gaps = []model.Gap{{ResourceID: rtAKSID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/routeTables/read"}}
+				return &fakeTracer{public: &rr}
+			}(),
+			want: []model.Code{model.EvidencePermissionDenied}, verdict: model.Unverified,
+		},
+		{
+			name: "outbound type block is decided whatever the route",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				f.Cluster.Outbound.Type = model.OutboundBlock
+			},
+			tracer: func() *fakeTracer {
+				rr := internetRoute(aksSubnetID)
+				rr.Gaps = []model.Gap{{ResourceID: rtAKSID, Kind: model.GapNotFound}}
+				return &fakeTracer{public: &rr}
+			}(),
+			want: []model.Code{model.EgressNoOutbound, model.EvidenceNotFound}, verdict: model.Unreachable,
+		},
+		{
 			name: "a failed read of an outbound IP no flow leaves through counts for nothing",
 			mutate: func(f *model.Facts) {
 				publicRegistry(f)

@@ -257,6 +257,13 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 	if p.broken {
 		return
 	}
+	if len(rr.Gaps) > 0 && !r.egressBlocked() {
+		// The route depends on facts that could not be read, so which way
+		// the flow leaves is unknown: nothing after it is concluded, and
+		// the gap findings keep the path unverified.
+		p.stopped = true
+		return
+	}
 	eg := r.egressOf(pc, h, rr)
 	p.hops = append(p.hops, eg.hops...)
 	p.add(eg.findings...)
