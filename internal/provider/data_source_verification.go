@@ -181,7 +181,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, `endpoint`, " +
 						"`tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
@@ -230,8 +230,11 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 		Blocks: map[string]schema.Block{
 			"registry": schema.SingleNestedBlock{
 				MarkdownDescription: "A registry other than Azure Container Registry (Harbor, Artifactory, Nexus, a " +
-					"registry on-premises). Exactly one of `registry_id` and `registry`. The pull identity is not checked: " +
-					"its credentials are not in Azure Resource Manager.",
+					"registry on-premises, the Microsoft Container Registry). Exactly one of `registry_id` and `registry`. " +
+					"The pull identity is not checked: its credentials are not in Azure Resource Manager. A host that no " +
+					"private DNS zone holds and `addresses` does not list is reached at its public address (the route for " +
+					"public addresses and the way out are verified), unless it is under a private-use domain such as " +
+					"`.corp`, `.internal` or `.local`, whose address cannot be known.",
 				Attributes: map[string]schema.Attribute{
 					"hosts": schema.ListAttribute{
 						// Required in the block, checked in ValidateConfig: the
