@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -35,6 +36,19 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
+	// Live, when set, reads live Azure (Entra ID and Resource Manager
+	// through Live.Transport, with a client secret) instead of Snapshot,
+	// and RecordFile is the provider's record_file.
+	Live       *LiveAzure
+	RecordFile string
+}
+
+// LiveAzure is how [RunVerification] reaches live Azure: the HTTP client
+// that stands for Entra ID and Resource Manager, and the service
+// principal.
+type LiveAzure struct {
+	Transport                                        policy.Transporter
+	SubscriptionID, TenantID, ClientID, ClientSecret string
 }
 
 // Finding and Path are elements of the findings and paths attributes.
@@ -63,7 +77,13 @@ type VerificationOutcome struct {
 // framework would pass it. The error is for a harness problem, never for
 // what the read itself reports (that is in Diagnostics).
 func RunVerification(ctx context.Context, in VerificationInput) (VerificationOutcome, error) {
-	session, err := azure.NewSession(azure.Config{SnapshotFile: in.Snapshot, ProviderVersion: "test"})
+	sessionCfg := azure.Config{SnapshotFile: in.Snapshot, ProviderVersion: "test"}
+	if l := in.Live; l != nil {
+		noCLI := false
+		sessionCfg = azure.Config{SubscriptionID: l.SubscriptionID, TenantID: l.TenantID, ClientID: l.ClientID, ClientSecret: l.ClientSecret,
+			UseCLI: &noCLI, RecordFile: in.RecordFile, ProviderVersion: "test"}.WithTransport(l.Transport)
+	}
+	session, err := azure.NewSession(sessionCfg)
 	if err != nil {
 		return VerificationOutcome{}, err
 	}

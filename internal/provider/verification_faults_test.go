@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
@@ -617,4 +618,55 @@ func waitGoroutines(t *testing.T, n int) int {
 func goroutineDump() string {
 	buf := make([]byte, 1<<16)
 	return string(buf[:runtime.Stack(buf, true)])
+}
+
+// TestVerificationRecordsEgressReads: a verification against live Azure
+// with record_file writes the resources of the public path it read (NAT
+// gateway, public IP prefix, Azure Firewall, its public IP), and the
+// recording, replayed, gives the same result.
+func TestVerificationRecordsEgressReads(t *testing.T) {
+	snap, err := deriveSnapshot("egress_nat_gateway", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range firewallEgressEdits() {
+		if err := applyEdit(snap, e); err != nil {
+			t.Fatalf("%s: %v", e.Why, err)
+		}
+	}
+	replay, err := snapshot.LoadReplay(writeSnapshot(t, snap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeAzure{replay: replay}
+	record := filepath.Join(t.TempDir(), "recorded.json")
+	publicReg := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg"
+	live := runInProcess(t, context.Background(), provider.VerificationInput{ClusterID: accCluster, RegistryID: publicReg, RecordFile: record,
+		Live: &provider.LiveAzure{Transport: fake, SubscriptionID: accSub, TenantID: secretTenant, ClientID: secretClientID, ClientSecret: secretClientSecret}})
+	if live.Verdict != "unverified" || live.Diagnostics.HasError() {
+		t.Fatalf("live run: verdict %q, diagnostics %v", live.Verdict, live.Diagnostics)
+	}
+	fake.mu.Lock()
+	problems, armRequests := fake.problems, fake.armRequests
+	fake.mu.Unlock()
+	if len(problems) > 0 || armRequests == 0 {
+		t.Fatalf("fake Azure: %d ARM requests, problems %v", armRequests, problems)
+	}
+
+	raw, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatalf("record_file was not written: %v", err)
+	}
+	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/"
+	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network/"
+	for _, id := range []string{spoke + "natGateways/natgw-aks", spoke + "publicIPPrefixes/ippre-natgw-aks", hub + "azureFirewalls/fw-hub", hub + "publicIPAddresses/pip-fw-hub"} {
+		if !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id": "`+id+`"`)) && !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id":"`+id+`"`)) {
+			t.Errorf("the recording lacks %s", id)
+		}
+	}
+
+	replayed := runInProcess(t, context.Background(), provider.VerificationInput{Snapshot: record, ClusterID: accCluster, RegistryID: publicReg})
+	if got, want := resultOf(replayed), resultOf(live); !reflect.DeepEqual(got, want) {
+		t.Errorf("the recording replays differently:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+	}
 }
