@@ -63,18 +63,22 @@ type egressResult struct {
 //   - Internet straight from the node subnet: the subnet's NAT gateway, the
 //     nodes' own public IPs or the cluster's outbound type (subnetEgress).
 //
-// A flow that was dropped or not followed to its end has no exit: the
-// route findings already say why.
+// A flow that was dropped, or not followed for want of a fact, never gets
+// here: the route's findings say why.
 func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResult {
 	e := rr.Exit
-	if e.Kind == ExitNone && !r.egressBlocked() {
-		return egressResult{}
-	}
 	if cl := r.f.Cluster; r.egressBlocked() {
 		return r.noOutbound(pc, h, cl.ID, fmt.Sprintf("cluster %s has outbound type block: AKS blocks every flow from its nodes to a public address", cl.Name),
 			fmt.Sprintf("Reach %s without leaving the virtual network: a private endpoint of the registry (or a pull-through cache registry with one) and a private DNS zone linked to %s. If the cluster must reach public addresses, change its outbound type (`az aks update --outbound-type`), which ends its network isolation.", h.Name, r.vnetName(pc.subnet.VNetID)))
 	}
 	switch e.Kind {
+	case ExitNone:
+		// Not dropped (that is a route finding) and not left unfollowed for
+		// want of a fact (that stops the path before): delivered inside
+		// Azure's networks, which a public address is not.
+		return r.egressUnverified(pc, h, pc.subnet.ID,
+			"the route engine delivered the flow inside Azure's networks instead of out of them to the internet, so the way out cannot be decided.",
+			fmt.Sprintf("Check the routes of subnet %s for public addresses (`az network nic show-effective-route-table` on a VM in the subnet) and that they lead to the internet.", pc.subnet.Name))
 	case ExitOnPremises:
 		return r.forcedTunnel(pc, h, e)
 	case ExitServiceEndpoint:

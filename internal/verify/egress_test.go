@@ -413,6 +413,12 @@ func TestEgress(t *testing.T) {
 			want: []model.Code{model.EgressNoOutbound, model.EvidenceNotFound}, verdict: model.Unreachable,
 		},
 		{
+			name:   "a public address the route engine delivers inside Azure's networks: unverified, not reachable",
+			mutate: func(f *model.Facts) { publicRegistry(f) },
+			tracer: &fakeTracer{public: &RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → vnet-hub/snet-nva"}}},
+			want:   []model.Code{model.EgressUnverified}, verdict: model.Unverified,
+		},
+		{
 			name: "a failed read of an outbound IP no flow leaves through counts for nothing",
 			mutate: func(f *model.Facts) {
 				publicRegistry(f)
