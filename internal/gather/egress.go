@@ -58,7 +58,7 @@ func (r *Reader) PublicAddress(ctx context.Context, id model.ResourceID) (*model
 // AzureFirewall reads an Azure Firewall: its private and public addresses
 // and its policy.
 func (r *Reader) AzureFirewall(ctx context.Context, id model.ResourceID) (*model.AzureFirewall, error) {
-	return read(r, "azurefirewall", id, permAzureFirewallRead, func() (*model.AzureFirewall, error) {
+	return read(r, "azurefirewall", id, permFirewallRead, func() (*model.AzureFirewall, error) {
 		resp, err := networkGet(ctx, r, id, "azureFirewalls", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.AzureFirewallsClientGetResponse, error) {
 			return f.NewAzureFirewallsClient().Get(ctx, rg, name, nil)
 		})
@@ -82,7 +82,7 @@ func (r *Reader) FirewallsInSubnet(ctx context.Context, subnet *model.Subnet) ([
 	}
 	ids := firewallsOfIPConfigs(subnet.IPConfigurationIDs)
 	if len(subnet.IPConfigurationIDs) == 0 {
-		found, err := r.firewallsInGroup(ctx, subnet)
+		found, err := r.firewallsOfSubnetInGroup(ctx, subnet)
 		if err != nil {
 			return nil, err
 		}
@@ -138,15 +138,15 @@ func firewallsOfIPConfigs(ids []model.ResourceID) []model.ResourceID {
 	return out
 }
 
-// firewallsInGroup lists the firewalls of the subnet's VNet's resource
+// firewallsOfSubnetInGroup lists the firewalls of the subnet's VNet's resource
 // group that have an ip configuration in the subnet.
-func (r *Reader) firewallsInGroup(ctx context.Context, subnet *model.Subnet) ([]model.ResourceID, error) {
+func (r *Reader) firewallsOfSubnetInGroup(ctx context.Context, subnet *model.Subnet) ([]model.ResourceID, error) {
 	a, err := parseTyped(subnet.VNetID, "Microsoft.Network", "virtualNetworks")
 	if err != nil {
 		return nil, err
 	}
 	coll := groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
-	list, err := read(r, "list", coll, permAzureFirewallRead, func() ([]*armnetwork.AzureFirewall, error) {
+	list, err := read(r, "list", coll, permFirewallRead, func() ([]*armnetwork.AzureFirewall, error) {
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
 			return nil, err

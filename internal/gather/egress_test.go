@@ -243,7 +243,7 @@ func TestEgressReads(t *testing.T) {
 		})
 		f, res := verifyFacts(t, r, acrRequest)
 		g, ok := r.Gaps().Lookup(fwHub)
-		if !ok || g.Kind != model.GapPermissionDenied || g.Permission != "Microsoft.Network/azureFirewalls/read" {
+		if !ok || g.Kind != model.GapPermissionDenied || g.Permission != "Microsoft.Network/azurefirewalls/read" {
 			t.Fatalf("gap %+v %v", g, ok)
 		}
 		found := false

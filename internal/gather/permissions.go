@@ -35,7 +35,7 @@ const (
 	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
 	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
-	permAzureFirewallRead    = "Microsoft.Network/azureFirewalls/read"
+	permFirewallRead         = "Microsoft.Network/azurefirewalls/read"
 	permNATGatewayRead       = "Microsoft.Network/natGateways/read"
 	permPublicIPRead         = "Microsoft.Network/publicIPAddresses/read"
 	permPublicIPPrefixRead   = "Microsoft.Network/publicIPPrefixes/read"
@@ -68,8 +68,8 @@ var Permissions = map[string]string{
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
 
 	// Microsoft.Network, the way out to public addresses.
-	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permAzureFirewallRead,
-	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permAzureFirewallRead,
+	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
+	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
 	"NatGatewaysClient.Get (GET …/natGateways/{ng})":                                                           permNATGatewayRead,
 	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":                                              permPublicIPRead,
 	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})":                                             permPublicIPPrefixRead,

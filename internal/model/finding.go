@@ -24,7 +24,6 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
-	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
 	EgressNoOutbound            Code = "EGRESS_NO_OUTBOUND"
 	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
@@ -116,7 +115,6 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
-	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressNoOutbound:            {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},

@@ -37,8 +37,8 @@
 //     role of the kubelet identity).
 //  6. egress.go: the public path — what a flow to a public address leaves
 //     through (NAT gateway, node public IPs, outbound type, appliances,
-//     forced tunnelling) and the registry's IP rules; firewall.go: the one
-//     place Azure Firewall rules are asked (firewallDecision).
+//     forced tunnelling) and the registry's IP rules; egress_firewall.go:
+//     the one place Azure Firewall rules are asked (firewallDecision).
 //  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
 //  8. summary.go: the human-readable report.

@@ -56,8 +56,9 @@ type egressResult struct {
 //     (EGRESS_NO_OUTBOUND);
 //   - a gateway to on-premises (forced tunnelling): what lets it out there
 //     cannot be read (EGRESS_UNVERIFIED);
-//   - an Azure Firewall: its rules decide (firewallDecision), and it leaves
-//     through the firewall's public IPs (or its subnet's NAT gateway);
+//   - an Azure Firewall: its rules decide (firewallDecision), and an
+//     allowed flow leaves through the firewall's public IPs (or its
+//     subnet's NAT gateway);
 //   - any other virtual appliance: what it lets out cannot be read
 //     (EGRESS_UNVERIFIED);
 //   - Internet straight from the node subnet: the subnet's NAT gateway, the
@@ -67,7 +68,8 @@ type egressResult struct {
 // here: the route's findings say why.
 func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResult {
 	e := rr.Exit
-	if cl := r.f.Cluster; r.egressBlocked() {
+	if r.egressBlocked() {
+		cl := r.f.Cluster
 		return r.noOutbound(pc, h, cl.ID, fmt.Sprintf("cluster %s has outbound type block: AKS blocks every flow from its nodes to a public address", cl.Name),
 			fmt.Sprintf("Reach %s without leaving the virtual network: a private endpoint of the registry (or a pull-through cache registry with one) and a private DNS zone linked to %s. If the cluster must reach public addresses, change its outbound type (`az aks update --outbound-type`), which ends its network isolation.", h.Name, r.vnetName(pc.subnet.VNetID)))
 	}
@@ -92,11 +94,8 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 			return r.applianceEgress(pc, h, e, a)
 		}
 		res.hops = append(res.hops, "Azure Firewall "+fw.Name+" ("+a.IP.String()+")")
-		v := firewallDecision(r.f.Network, fw, r.firewallFlow(pc, h))
-		if v.Outcome != firewallAllowed {
-			out := r.firewallVerdictEgress(pc, h, fw, v)
-			out.hops = append(res.hops, out.hops...)
-			return out
+		if fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, r.f.PublicServiceTag(h)); !allowed {
+			return egressResult{findings: fs, reported: true, hops: append(res.hops, "rules of Azure Firewall "+fw.Name+" not shown to allow it")}
 		}
 		if i == len(e.Appliances)-1 {
 			out := r.firewallEgress(fw, e.SubnetID)
@@ -228,7 +227,7 @@ func (r *run) forcedTunnel(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to gateway %s, toward on-premises: forced tunnelling. Whether the on-premises network lets the flow out to the internet, and through which public address, cannot be read from Azure. The on-premises egress (proxy, firewall) must allow TCP 443 to %s.",
 		e.Route, gw, pc.mustAllow())
 	if reg := r.f.Registry; reg != nil && reg.IPRulesApply() {
-		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the on-premises public address must be among them.", reg.Name, prefixWords(reg.IPRules))
+		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the on-premises public address must be among them.", reg.Name, rangeWords(reg.IPRules))
 	}
 	keep := "a more specific route for its addresses"
 	if tag := r.f.PublicServiceTag(h); tag != "" {
@@ -262,7 +261,7 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to %s, %s: what it lets out, and the public address it leaves through, cannot be read from Azure. It must allow TCP 443 to %s.",
 		e.FirstRoute, a.Label, what, pc.mustAllow())
 	if reg := r.f.Registry; reg != nil && reg.IPRulesApply() {
-		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the address the appliance leaves through must be among them.", reg.Name, prefixWords(reg.IPRules))
+		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the address the appliance leaves through must be among them.", reg.Name, rangeWords(reg.IPRules))
 	}
 	fix := fmt.Sprintf("On appliance %s, allow outbound TCP 443 from the node subnet to %s (and source-NAT it to a public address the registry admits); then confirm with a pull on a fresh node. Credentials and imagePullSecrets are irrelevant until the connection exists.",
 		a.IP, pc.mustAllow())
@@ -354,8 +353,8 @@ func (pc *poolCtx) mustAllow() string {
 	return strings.Join(names, ", ")
 }
 
-// prefixWords lists prefixes, single addresses without their /32.
-func prefixWords(ps []netip.Prefix) string {
+// rangeWords lists prefixes, single addresses without their /32.
+func rangeWords(ps []netip.Prefix) string {
 	if len(ps) == 0 {
 		return "no address at all (the rule set lists none)"
 	}
@@ -391,10 +390,13 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 	if len(evidence) > 0 {
 		return evidence
 	}
+	if len(addrs) == 0 && unknown == "" {
+		unknown = "no public address of it is known"
+	}
 	if unknown != "" {
 		return r.egressUnverified(pc, h, reg.ID,
 			fmt.Sprintf("registry %s admits public clients only from %s (network rule set default action Deny), and the nodes leave through %s, whose public address is not known: %s. Whether the registry admits them is unverified.",
-				reg.Name, prefixWords(reg.IPRules), eg.via, unknown),
+				reg.Name, rangeWords(reg.IPRules), eg.via, unknown),
 			fmt.Sprintf("Give the nodes a way out with fixed public addresses (a NAT gateway with a public IP or prefix on the node subnet, or the cluster load balancer's outbound IPs) and add them to registry %s's IP rules; or reach %s over a private endpoint.", reg.Name, h.Name)).findings
 	}
 	var refused []egressAddr
@@ -407,7 +409,7 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 		return nil
 	}
 	msg := fmt.Sprintf("%s reaches the %s %s at its public address through %s, leaving from %s. Registry %s admits public clients only from %s (network rule set default action Deny), which does not include %s, so the registry refuses the connection (403, \"client with IP ... is not allowed access\")",
-		pc.label, h.Kind, h.Name, eg.via, addrWords(addrs), reg.Name, prefixWords(reg.IPRules), prefixWords(prefixesOf(refused)))
+		pc.label, h.Kind, h.Name, eg.via, egressAddrWords(addrs), reg.Name, rangeWords(reg.IPRules), rangeWords(prefixesOf(refused)))
 	if len(refused) < len(addrs) {
 		msg += "; the nodes use each of these addresses, so pulls fail whenever a refused one is picked"
 	}
@@ -417,7 +419,7 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 		add = append(add, "`az acr network-rule add --name "+reg.Name+" --ip-address "+prefixWord(a.prefix)+"`")
 	}
 	fix := fmt.Sprintf("Add %s to registry %s's IP rules (%s), or reach %s over a private endpoint. Credentials and imagePullSecrets are irrelevant: the registry refuses the address before any credential is checked.",
-		prefixWords(prefixesOf(refused)), reg.Name, strings.Join(add, "; "), h.Name)
+		rangeWords(prefixesOf(refused)), reg.Name, strings.Join(add, "; "), h.Name)
 	return []model.Finding{model.NewFinding(model.EndpointPublicIPNotAllowed, pc.pool.Name, h.Name, reg.ID, msg, fix)}
 }
 
@@ -485,8 +487,8 @@ func kindOfAddress(id model.ResourceID) string {
 	return "public IP"
 }
 
-// addrWords lists egress ranges with what each is.
-func addrWords(as []egressAddr) string {
+// egressAddrWords lists egress ranges with what each is.
+func egressAddrWords(as []egressAddr) string {
 	s := make([]string, len(as))
 	for i, a := range as {
 		s[i] = prefixWord(a.prefix) + " (" + a.label + ")"

@@ -369,7 +369,7 @@ func TestEgress(t *testing.T) {
 				if !f.ResourceID.Equal(fwID) {
 					t.Errorf("resource %s", f.ResourceID)
 				}
-				requireContains(t, f.Message, "Azure Firewall fw-hub (policy fwpol-hub)", "firewall rules not evaluated")
+				requireContains(t, f.Message, "Azure Firewall fw-hub", "firewall policy fwpol-hub", "firewall rules not evaluated")
 			},
 		},
 		{
@@ -446,8 +446,11 @@ func TestEgress(t *testing.T) {
 	}
 }
 
-// TestFirewallVerdictEgress: what each answer of firewallDecision becomes.
-func TestFirewallVerdictEgress(t *testing.T) {
+// TestFirewallEgress: the integration point answers unverified, never
+// allowed, naming the firewall, its policy, the host and its service tag;
+// a flow a firewall allows leaves through the firewall's public IPs, or
+// the NAT gateway of its subnet, which the registry's IP rules then judge.
+func TestFirewallEgress(t *testing.T) {
 	f := baselineFacts()
 	publicRegistry(&f)
 	addFirewall(&f, "20.80.0.1")
@@ -457,27 +460,13 @@ func TestFirewallVerdictEgress(t *testing.T) {
 	h := f.PullHosts()[0]
 	fw := f.Network.Firewall(fwID)
 
-	if v := firewallDecision(f.Network, fw, r.firewallFlow(pc, h)); v.Outcome != firewallUnverified {
-		t.Fatalf("firewall rules are not evaluated, so the decision must be unverified, got %+v", v)
+	fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h))
+	if allowed || len(fs) != 1 || fs[0].Code != model.EgressUnverified || !fs[0].ResourceID.Equal(fwID) || fs[0].Endpoint != loginHost {
+		t.Fatalf("firewall rules are not evaluated, so the decision must be unverified: %v %+v", allowed, fs)
 	}
-	flow := r.firewallFlow(pc, h)
-	if flow.ServiceTag != "AzureContainerRegistry.westeurope" || flow.Port != 443 || len(flow.Sources) != 1 || flow.Sources[0] != pfx("10.1.0.0/22") {
-		t.Errorf("flow %+v", flow)
-	}
+	requireContains(t, fs[0].Message, "fw-hub", "fwpol-hub", "firewall rules not evaluated", "AzureContainerRegistry.westeurope", "10.1.0.0/22")
+	requireContains(t, fs[0].Remediation, "az network firewall policy rule-collection-group list --policy-name fwpol-hub --resource-group rg-hub")
 
-	denied := r.firewallVerdictEgress(pc, h, fw, firewallVerdict{Outcome: firewallDenied, Reason: "no rule allows it"})
-	if len(denied.findings) != 1 || denied.findings[0].Code != model.EgressFirewallDenied || !denied.findings[0].ResourceID.Equal(fwID) || !denied.reported {
-		t.Fatalf("denied: %+v", denied)
-	}
-	requireContains(t, denied.findings[0].Message, "fw-hub", "fwpol-hub", loginHost, "no rule allows it")
-
-	unverified := r.firewallVerdictEgress(pc, h, fw, firewallVerdict{Reason: "an address-only rule"})
-	if len(unverified.findings) != 1 || unverified.findings[0].Code != model.EgressUnverified {
-		t.Fatalf("unverified: %+v", unverified)
-	}
-
-	// Allowed: out through the firewall's public IP, unless its subnet
-	// has a NAT gateway.
 	out := r.firewallEgress(fw, fwSubnetID)
 	if len(out.sources) != 1 || out.sources[0].id != fwPIPID || len(out.findings) != 0 {
 		t.Fatalf("allowed: %+v", out)
@@ -493,6 +482,12 @@ func TestFirewallVerdictEgress(t *testing.T) {
 	f.Network.Subnet(fwSubnetID).NATGatewayID = natGWID
 	if out := r.firewallEgress(fw, fwSubnetID); len(out.sources) != 1 || out.sources[0].id != natGWID {
 		t.Errorf("a NAT gateway on the firewall's subnet takes precedence: %+v", out)
+	}
+	hub := *fw
+	hub.PublicIPAddressIDs, hub.PublicIPs = nil, ips("20.90.0.1")
+	f.Network.Subnet(fwSubnetID).NATGatewayID = ""
+	if out := r.firewallEgress(&hub, fwSubnetID); len(out.sources) != 1 || out.sources[0].addr != pfx("20.90.0.1/32") {
+		t.Errorf("a virtual hub firewall's public addresses: %+v", out)
 	}
 }
 

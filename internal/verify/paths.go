@@ -278,7 +278,7 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 	ip := r.registryIPRules(pc, h, eg)
 	p.add(ip...)
 	if p.broken {
-		p.why = fmt.Sprintf("which the registry refuses (its IP rules admit only %s, not the public addresses the nodes leave through)", prefixWords(reg.IPRules))
+		p.why = fmt.Sprintf("which the registry refuses (its IP rules admit only %s, not the public addresses the nodes leave through)", rangeWords(reg.IPRules))
 		return
 	}
 	if reg != nil && h.Kind != model.HostBlob {
@@ -311,11 +311,8 @@ func firstError(fs []model.Finding) string {
 		if f.Severity != model.SeverityError {
 			continue
 		}
-		switch f.Code {
-		case model.EgressNoOutbound:
+		if f.Code == model.EgressNoOutbound {
 			return "they have no outbound path to the internet"
-		case model.EgressFirewallDenied:
-			return "Azure Firewall " + f.ResourceID.Name() + " denies it"
 		}
 		return string(f.Code)
 	}
