@@ -196,6 +196,22 @@ func TestEgressReads(t *testing.T) {
 			t.Errorf("speculative reads %v", f.Network.SpeculativeReads)
 		}
 	})
+	t.Run("a malformed public IP answer is a gap naming the resource and the field", func(t *testing.T) {
+		r, _ := withSnapshot(t, "baseline_ok", func(m map[string]any) {
+			egressSnapshot(m)
+			for _, res := range m["resources"].([]any) {
+				obj := res.(map[string]any)
+				if model.ResourceID(obj["id"].(string)).Equal(lbPIP) {
+					obj["properties"].(map[string]any)["ipAddress"] = "20.50.1"
+				}
+			}
+		})
+		f, _ := verifyFacts(t, r, acrRequest)
+		g, ok := r.Gaps().Lookup(lbPIP)
+		if !ok || g.Kind != model.GapUnavailable || !strings.Contains(g.Detail, "ipAddress") || f.Network.PublicAddress(lbPIP) != nil {
+			t.Fatalf("gap %+v %v", g, ok)
+		}
+	})
 	t.Run("IP rules and a NAT gateway on the node subnet: the NAT gateway's prefix, not the load balancer's IP", func(t *testing.T) {
 		r, ct := withSnapshot(t, "baseline_ok", func(m map[string]any) {
 			egressSnapshot(m)
