@@ -271,9 +271,8 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 		p.why = "which the nodes cannot reach: " + firstError(eg.findings)
 		return
 	}
-	p.via = "the nodes leave through " + eg.via
-	if eg.via == "" {
-		p.via = ""
+	if eg.via != "" {
+		p.via = "the nodes leave through " + eg.via
 	}
 	ip := r.registryIPRules(pc, h, eg)
 	p.add(ip...)
