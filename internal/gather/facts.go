@@ -782,12 +782,12 @@ func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	return nil
 }
 
-// ruleCovers reports whether a forwarding rule's domain is one of names or
-// a parent of one.
+// ruleCovers reports whether a forwarding rule applies to one of names:
+// its domain is the name or a parent of it, or it is the wildcard rule
+// ".", which covers every name.
 func ruleCovers(rule model.ForwardingRule, names []string) bool {
-	domain := strings.TrimSuffix(strings.ToLower(rule.DomainName), ".")
 	for _, n := range names {
-		if n == domain || strings.HasSuffix(n, "."+domain) {
+		if rule.Covers(n) {
 			return true
 		}
 	}
