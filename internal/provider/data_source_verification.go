@@ -139,7 +139,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 			"registry_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: idDescription("Resource id of the Azure Container Registry. The provider derives every hostname a " +
-					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
+					"pull touches (login server, a data endpoint per replica region, and regional endpoints when the registry enables them) and reads its " +
 					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`."),
 				Validators: []validator.String{validators.ResourceID(registryType)},
 			},
