@@ -43,6 +43,7 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 
 	var legacy, others, groups []string
 	var unknown []model.ResourceID
+	var conditioned []heldRole
 	for _, a := range sortedAssignments(r.f.RoleAssignments) {
 		if !scopeCovers(a.Scope, reg.ID) {
 			continue
@@ -58,8 +59,12 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 		}
 		honored, legacyOnly := pullPermission(def, reg.ABAC())
 		switch {
-		case mine && honored:
+		case mine && honored && strings.TrimSpace(a.Condition) == "":
 			return nil
+		case mine && honored:
+			// An ABAC condition (typically limiting repositories) leaves
+			// the role in force only for what it allows.
+			conditioned = append(conditioned, heldRole{a, def})
 		case mine && legacyOnly:
 			legacy = append(legacy, fmt.Sprintf("%s at %s", def.RoleName, scopeName(a.Scope)))
 		case group && honored:
@@ -70,6 +75,15 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	}
 
 	switch {
+	case len(conditioned) > 0:
+		var out []model.Finding
+		for _, c := range conditioned {
+			out = append(out, r.roleConditionFinding(pc, h, who, c))
+		}
+		for _, id := range unknown {
+			out = append(out, r.evidence(pc.pool.Name, h.Name, id, "the definition of role "+id.Name()+", assigned to "+who+" at or above registry "+reg.Name))
+		}
+		return out
 	case len(unknown) > 0:
 		var out []model.Finding
 		for _, id := range unknown {
@@ -99,6 +113,26 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	fix := fmt.Sprintf("Assign %s (%s) to %s at scope %s (`az aks update --attach-acr` does this for AcrPull). An assignment below the registry or to another identity does not count. Routes and DNS are not the problem, and an imagePullSecret only works around the node identity: check the identity's scope.",
 		role, roleID, who, reg.ID)
 	return []model.Finding{model.NewFinding(model.IdentityPullRoleMissing, pc.pool.Name, h.Name, reg.ID, msg, fix)}
+}
+
+// heldRole is a role assignment of the pull identity with its definition.
+type heldRole struct {
+	a   model.RoleAssignment
+	def model.RoleDefinition
+}
+
+// roleConditionFinding: the identity's pull role carries an ABAC condition.
+// Azure refuses every pull the condition does not allow; which
+// repositories the nodes pull is not in Azure, so the pull identity is
+// unverified (IDENTITY_ROLE_CONDITION), never counted as full pull rights.
+func (r *run) roleConditionFinding(pc *poolCtx, h model.PullHost, who string, c heldRole) model.Finding {
+	reg := r.f.Registry
+	cond := strings.Join(strings.Fields(c.a.Condition), " ")
+	msg := fmt.Sprintf("%s pulls as %s, which holds %s at %s (role assignment %s) only under the ABAC condition `%s`. Registry %s refuses with 401/403 unauthorized every pull the condition does not allow (typically repositories outside the ones it names); which repositories the node pools pull is not in Azure, so the pull identity is unverified.",
+		pc.label, who, c.def.RoleName, scopeName(c.a.Scope), c.a.ID.Name(), cond, reg.Name)
+	fix := fmt.Sprintf("Check that every repository the workloads on this node pool pull from %s is allowed by the condition (`az role assignment list --assignee %s --scope %s --query \"[].condition\"`); if not, widen the condition or assign the role without one. Routes and DNS are not involved, and an imagePullSecret only works around the node identity.",
+		reg.Name, r.f.Cluster.Kubelet.ObjectID, c.a.Scope)
+	return model.NewFinding(model.IdentityRoleCondition, pc.pool.Name, h.Name, c.a.ID, msg, fix)
 }
 
 // roleDefinition returns the definition of a role: from the facts, or the
