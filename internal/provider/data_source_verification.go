@@ -202,7 +202,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"node_pool": computedStr("The node pool."),
 					"host":      computedStr("The hostname."),
 					"address": computedStr("The address the nodes connect to; empty when the name does not resolve, " +
-						"resolves to a public address Resource Manager does not know, or cannot be determined."),
+						"resolves to a public address Resource Manager does not know, or cannot be determined. When the " +
+						"record holds several addresses, all of them, comma-separated: a node may get any of them, so each " +
+						"is checked."),
 					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
 						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
 					"route_source": computedStr("`effective` (a NIC's effective route table) or `computed` (from " +
@@ -210,7 +212,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
 						"The route from the node subnet to the address: one element per routing decision (the subnet " +
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
-						"node subnet to the destination. Empty when the path stopped before routing."},
+						"node subnet to the destination. With several addresses, the hops of each in turn, each hop " +
+						"starting with the address it leads to (`10.0.2.5: …`). Empty when the path stopped before routing."},
 					"verdict": computedStr("The verdict of this path alone."),
 				}},
 			},
