@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
@@ -56,6 +57,7 @@ type verificationModel struct {
 	Registry            types.Object   `tfsdk:"registry"`
 	Enforce             types.Bool     `tfsdk:"enforce"`
 	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
+	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
@@ -157,6 +159,17 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				MarkdownDescription: "When true (default false) and `enforce` is true, verdict `unverified` fails the plan " +
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
+			},
+			"pull_credentials": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
+					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
+					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
+					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
+					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
+					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
+					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
+				Validators: []validator.String{stringvalidator.OneOf(pullCredentialsValues()...)},
 			},
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
@@ -278,6 +291,15 @@ func (d *verificationDataSource) ConfigValidators(context.Context) []datasource.
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("registry_id"), path.MatchRoot("registry")),
 		datasourcevalidator.Conflicting(path.MatchRoot("node_pools"), path.MatchRoot("node_subnet_ids")),
 	}
+}
+
+// pullCredentialsValues are the values of pull_credentials.
+func pullCredentialsValues() []string {
+	out := make([]string, len(model.PullCredentialsValues))
+	for i, v := range model.PullCredentialsValues {
+		out[i] = string(v)
+	}
+	return out
 }
 
 // ValidateConfig checks what the attribute validators cannot: that every

@@ -133,6 +133,7 @@ func verificationRequest(ctx context.Context, m verificationModel) (gather.Verif
 	q.NodePools, _ = knownStrings(ctx, m.NodePools)
 	q.ZoneSubscriptionIDs, _ = knownStrings(ctx, m.ZoneSubscriptionIDs)
 	q.RegistryID = model.ResourceID(m.RegistryID.ValueString())
+	q.PullCredentials = model.PullCredentials(m.PullCredentials.ValueString()).OrDefault()
 
 	block, _ := registryBlock(ctx, m.Registry, &diags)
 	if block != nil {
