@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/dnsresolver/armdnsresolver"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
@@ -25,17 +24,7 @@ func (r *Reader) PrivateZones(ctx context.Context, subscriptions []string, names
 		want[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), "."))] = true
 	}
 	subs := uniqueFold(subscriptions)
-	lists := make([][]*armprivatedns.PrivateZone, len(subs))
-	errs := make([]error, len(subs))
-	var wg sync.WaitGroup
-	for i, s := range subs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lists[i], errs[i] = r.zonesInSubscription(ctx, s)
-		}()
-	}
-	wg.Wait()
+	lists, errs := mapEach(ctx, r, subs, r.zonesInSubscription)
 
 	var found []*armprivatedns.PrivateZone
 	for _, l := range lists {
@@ -45,15 +34,9 @@ func (r *Reader) PrivateZones(ctx context.Context, subscriptions []string, names
 			}
 		}
 	}
-	zones := make([]*model.PrivateZone, len(found))
-	for i, z := range found {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			zones[i] = r.zoneDetails(ctx, rid(z.ID), str(z.Name))
-		}()
-	}
-	wg.Wait()
+	zones, _ := mapEach(ctx, r, found, func(ctx context.Context, z *armprivatedns.PrivateZone) (*model.PrivateZone, error) {
+		return r.zoneDetails(ctx, rid(z.ID), str(z.Name)), nil
+	})
 	return zones, joinErrs(errs)
 }
 
@@ -108,10 +91,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 			r.fail(id, permPrivateZoneRead, err)
 			return out, nil
 		}
-		var wg sync.WaitGroup
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
+		all(ctx, r, func(ctx context.Context) {
 			links, err := collect(ctx, r, f.NewVirtualNetworkLinksClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.VirtualNetworkLinksClientListResponse) []*armprivatedns.VirtualNetworkLink {
 					return p.Value
@@ -124,9 +104,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 				out.Links = append(out.Links, zoneLinkFromSDK(l))
 			}
 			out.LinksKnown = true
-		}()
-		go func() {
-			defer wg.Done()
+		}, func(ctx context.Context) {
 			recordsID := child(id, "ALL")
 			sets, err := collect(ctx, r, f.NewRecordSetsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.RecordSetsClientListResponse) []*armprivatedns.RecordSet { return p.Value })
@@ -145,8 +123,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 				}
 			}
 			out.RecordsKnown = true
-		}()
-		wg.Wait()
+		})
 		return out, nil
 	})
 	return z

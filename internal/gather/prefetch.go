@@ -31,15 +31,11 @@ func (r *Reader) prefetchPoolDNS(ctx context.Context, pools []*model.NodePool) {
 			vnets = appendUniqueID(vnets, p.SubnetID.Parent())
 		}
 	}
-	tasks := make([]func(), len(vnets))
-	for i, id := range vnets {
-		tasks[i] = func() {
-			v, err := r.VNet(ctx, id)
-			if err != nil || v == nil || len(v.DNSServers) > 0 {
-				return
-			}
-			_, _ = r.Rulesets(ctx, v.ID)
+	each(ctx, r, vnets, func(ctx context.Context, id model.ResourceID) {
+		v, err := r.VNet(ctx, id)
+		if err != nil || v == nil || len(v.DNSServers) > 0 {
+			return
 		}
-	}
-	fanOut(r.concurrency(), tasks)
+		_, _ = r.Rulesets(ctx, v.ID)
+	})
 }
