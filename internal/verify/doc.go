@@ -15,4 +15,9 @@
 // the resolver the node really uses, route there and back, TLS name, pull
 // identity — and stops at the first broken link, so each problem is
 // reported once, by its cause, with the most specific code.
+//
+// NodeRoutes evaluates pullpath_node_routes the same way: from the route
+// sets gather read (model.NodeRouteFacts) and the destinations, each set's
+// routes and each destination traced with the route engine, the security
+// rules on the path and the return path, in the same finding vocabulary.
 package verify
