@@ -318,8 +318,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	ctx, requests := azure.CountRequests(ctx)
 
 	facts, err := run.reader.NodeRouteFacts(ctx, q)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		resp.Diagnostics.Append(nodeRoutesRequestError(q, err, run.reader.Gaps(), run.timeout))
+	if d := nodeRoutesRequestError(q, err, run.reader.Gaps(), run.timeout); d != nil {
+		resp.Diagnostics.Append(d)
 		return
 	}
 	if facts.Cluster != nil && len(facts.Sets) == 0 {
@@ -327,7 +327,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			fmt.Sprintf("The AKS cluster %s lists no node pools, so there are no routes to report. Add a node pool, or check that "+
 				"the identity running the plan can read its agent pools (%s).", facts.Cluster.ID, "Microsoft.ContainerService/managedClusters/agentPools/read"))
 	}
-	if err != nil {
+	if err != nil { // the read timeout ended the reading of the route sets
 		resp.Diagnostics.AddError("Timed out reading the routes",
 			fmt.Sprintf("Reading what the routes of %s depend on did not finish within the read timeout (%s), so nothing can be "+
 				"concluded.%s Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider "+
@@ -343,7 +343,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 }
 
 // nodeRoutesRequestError is the diagnostic for a request whose resource is
-// unusable, on the argument that names it.
+// unusable (a read of it that the timeout ended included), on the argument
+// that names it; nil when err is none of gather's request errors.
 func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
 	attr := path.Root("subnet_id")
 	switch {
@@ -368,8 +369,7 @@ func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Ga
 			fmt.Sprintf("The network interface %s has no ip configuration in a subnet, so it has no routes. Give the id of a network "+
 				"interface attached to a subnet, or the subnet's id in subnet_id.", noSubnet.NIC.ID))
 	}
-	return diag.NewAttributeErrorDiagnostic(attr, "Could not read the routes", fmt.Sprintf("Reading the routes of %s failed: %v. "+
-		"Plan again; if it persists, look for the failing request in the provider log (TF_LOG=DEBUG).", nodeRoutesSubject(q), err))
+	return nil
 }
 
 // unknownPoolMessage says which pools the cluster has.

@@ -4,13 +4,19 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
@@ -142,5 +148,57 @@ func TestCheckDestination(t *testing.T) {
 	}
 	if _, diags := nodeDestinations([]string{"10.0.2.5", "nope"}); !diags.HasError() {
 		t.Error("want an error for an invalid destination")
+	}
+}
+
+// A request whose resource cannot be used fails on the argument that names
+// it, saying what happened; the timeout of the route sets' reading is not
+// one of them (the data source reports it as such).
+func TestNodeRoutesRequestError(t *testing.T) {
+	cluster := model.ResourceID(nrtSub + "/resourceGroups/rg-spoke/providers/Microsoft.ContainerService/managedClusters/aks1")
+	byCluster := gather.NodeRoutesRequest{ClusterID: cluster, NodePool: "gpu"}
+	bySubnet := gather.NodeRoutesRequest{SubnetID: nrtAKS}
+	byNIC := gather.NodeRoutesRequest{NICID: nrtNVANIC}
+	tests := []struct {
+		name    string
+		q       gather.NodeRoutesRequest
+		err     error
+		attr    string
+		summary string
+		detail  []string
+	}{
+		{"cluster read timed out", byCluster, &gather.ReadError{What: "AKS cluster", ID: cluster, Err: context.DeadlineExceeded},
+			"cluster_id", "Timed out reading the AKS cluster", []string{string(cluster), "timeouts"}},
+		{"cluster refused", byCluster, &gather.ReadError{What: "AKS cluster", ID: cluster, Err: errors.New("403")},
+			"cluster_id", "Permission denied reading the AKS cluster", []string{"Microsoft.ContainerService/managedClusters/read"}},
+		{"subnet not in its VNet", bySubnet, &gather.ReadError{What: "subnet", ID: nrtAKS,
+			Gap: &model.Gap{ResourceID: nrtAKS, Kind: model.GapNotFound, Detail: "not in its virtual network"}},
+			"subnet_id", "The subnet does not exist", []string{string(nrtAKS), "not in its virtual network"}},
+		{"unknown pool", byCluster, &gather.PoolNotFoundError{Cluster: &model.Cluster{ID: cluster, Name: "aks1"}, Name: "gpu",
+			Pools: []string{"system", "user"}, ListGap: &model.Gap{Detail: "HTTP 403"}},
+			"node_pool", "Node pool not found", []string{`no node pool named "gpu"`, "Its node pools are: system, user", "could not be listed (HTTP 403)"}},
+		{"NIC without subnet", byNIC, &gather.NICWithoutSubnetError{NIC: &model.NIC{ID: nrtNVANIC}},
+			"network_interface_id", "Network interface without a subnet", []string{string(nrtNVANIC), "subnet_id"}},
+	}
+	gaps := model.Gaps{}
+	gaps.Add(model.Gap{ResourceID: cluster, Kind: model.GapPermissionDenied, Permission: "Microsoft.ContainerService/managedClusters/read"})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := nodeRoutesRequestError(tc.q, tc.err, gaps, time.Minute)
+			wp, ok := d.(diag.DiagnosticWithPath)
+			if d == nil || !ok || !wp.Path().Equal(path.Root(tc.attr)) || d.Severity() != diag.SeverityError || d.Summary() != tc.summary {
+				t.Fatalf("diagnostic %+v", d)
+			}
+			for _, w := range tc.detail {
+				if !strings.Contains(d.Detail(), w) {
+					t.Errorf("detail %q lacks %q", d.Detail(), w)
+				}
+			}
+		})
+	}
+	for _, err := range []error{nil, context.DeadlineExceeded} {
+		if d := nodeRoutesRequestError(byCluster, err, gaps, time.Minute); d != nil {
+			t.Errorf("%v is not a request error: %+v", err, d)
+		}
 	}
 }
