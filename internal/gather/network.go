@@ -211,8 +211,7 @@ func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.I
 // (attached to a running VM): one Route per address prefix of every entry.
 // Scale-set instance NICs have no such API (ErrNoEffectiveRouteAPI).
 func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([]model.Route, error) {
-	a, err := parseID(nicID)
-	if err == nil && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
+	if isScaleSetNIC(nicID) {
 		return nil, ErrNoEffectiveRouteAPI
 	}
 	action := child(nicID, "effectiveRouteTable")

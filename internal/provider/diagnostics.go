@@ -18,28 +18,17 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// readPermission is the RBAC action a GET of id needs: its full type plus
-// "/read" (Microsoft.Network/virtualNetworks/read). Used when the reader
-// did not record a more specific one.
-func readPermission(id model.ResourceID) string {
-	p, err := ids.Parse(string(id))
-	if err != nil || p.Type() == "" {
-		return ""
-	}
-	return p.Type() + "/read"
-}
-
 // gapOf classifies a failed read of id: the reader's own gap for it when it
 // recorded one (it knows the exact action the read needed), else the
 // classification of err itself.
 func gapOf(id model.ResourceID, err error, gaps model.Gaps) model.Gap {
 	if g, ok := gaps.Lookup(id); ok {
 		if g.Permission == "" {
-			g.Permission = readPermission(id)
+			g.Permission = ids.ReadPermission(string(id))
 		}
 		return g
 	}
-	return azure.Gap(id, readPermission(id), err)
+	return azure.Gap(id, ids.ReadPermission(string(id)), err)
 }
 
 // readFailure is the diagnostic for a failed read of the resource an
@@ -69,7 +58,7 @@ func describeReadFailure(what string, id model.ResourceID, err error, gap model.
 	case model.GapPermissionDenied:
 		perm := gap.Permission
 		if perm == "" {
-			perm = readPermission(id)
+			perm = ids.ReadPermission(string(id))
 		}
 		return fmt.Sprintf("Permission denied reading the %s", what),
 			fmt.Sprintf("Azure refused to let the provider read the %s %s (%s). "+
@@ -113,7 +102,7 @@ func gapWarning(subject string, gap model.Gap, consequence string) diag.Diagnost
 	case model.GapPermissionDenied:
 		perm := gap.Permission
 		if perm == "" {
-			perm = readPermission(gap.ResourceID)
+			perm = ids.ReadPermission(string(gap.ResourceID))
 		}
 		why = fmt.Sprintf("the read was refused (%s); the provider's identity needs %s there (%s)", gap.Detail, perm, roleHint(perm))
 	case model.GapNotFound:

@@ -4,11 +4,10 @@
 package provider
 
 import (
-	"sort"
-
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 // nodeRouteModel is one route: an element of route_sets[*].routes and
@@ -130,7 +129,7 @@ func nodeFindingsToModel(fs []model.Finding) []nodeRoutesFindingModel {
 }
 
 // nodeRouteSetIdentity is what route_sets and traces name a set by.
-func nodeRouteSetIdentity(set *nodeRouteSet) (pool, subnet, nic types.String) {
+func nodeRouteSetIdentity(set *model.RouteSet) (pool, subnet, nic types.String) {
 	pool, subnet, nic = stringOrNull(set.Pool), idOrNull(set.SubnetID), types.StringNull()
 	if set.NIC != nil {
 		nic = idOrNull(set.NIC.ID)
@@ -139,11 +138,11 @@ func nodeRouteSetIdentity(set *nodeRouteSet) (pool, subnet, nic types.String) {
 }
 
 // nodeTraceToModel maps one trace of a set.
-func nodeTraceToModel(res nodeRouteSetResult, t nodeTraceResult) nodeTraceModel {
+func nodeTraceToModel(res verify.RouteSetResult, t verify.NodeTrace) nodeTraceModel {
 	pool, subnet, nic := nodeRouteSetIdentity(res.Set)
 	m := nodeTraceModel{
 		NodePool: pool, SubnetID: subnet, NetworkInterfaceID: nic,
-		RouteSource:   types.StringValue(res.Source),
+		RouteSource:   types.StringValue(string(res.Source)),
 		Destination:   types.StringValue(t.Destination.Text),
 		SourceAddress: types.StringNull(),
 		Hops:          nonNilStrings(t.Hops),
@@ -163,74 +162,41 @@ func nodeTraceToModel(res nodeRouteSetResult, t nodeTraceResult) nodeTraceModel 
 	return m
 }
 
-// nodeRoutesToState maps evaluated route sets to the computed attributes.
-//
-// Top-level findings hold each cause once per route set: the set's own
-// findings (COVERAGE_ROUTES_COMPUTED, the evidence its routes lack), then
-// each trace's findings with their destination, leaving out those the set
-// already reports (same code, resource and pool). They are ordered errors
-// first, then warnings, then info, keeping route set and destination order
-// within a severity.
+// nodeRoutesToState maps the evaluated route sets to the computed
+// attributes: route_sets and traces in evaluation order, and the
+// evaluation's findings (each cause once per route set, errors first).
 //
 // Without includeRoutes, each set's routes list is empty and only its
 // route_count says how many there are: a hub that learns thousands of BGP
 // routes would otherwise put every one of them into the state once per
 // node pool.
-func nodeRoutesToState(results []nodeRouteSetResult, includeRoutes bool) nodeRoutesOutput {
+func nodeRoutesToState(res verify.NodeRoutesResult, includeRoutes bool) nodeRoutesOutput {
 	out := nodeRoutesOutput{RouteSets: []nodeRouteSetModel{}, Traces: []nodeTraceModel{}}
-	var all []model.Finding
-	for _, res := range results {
-		pool, subnet, nic := nodeRouteSetIdentity(res.Set)
+	for _, set := range res.Sets {
+		pool, subnet, nic := nodeRouteSetIdentity(set.Set)
 		routes := []nodeRouteModel{}
 		if includeRoutes {
-			routes = nodeRoutesToModel(res.Routes)
+			routes = nodeRoutesToModel(set.Routes)
 		}
 		out.RouteSets = append(out.RouteSets, nodeRouteSetModel{
 			NodePool: pool, SubnetID: subnet, NetworkInterfaceID: nic,
-			Source:     types.StringValue(res.Source),
-			RouteCount: types.Int64Value(int64(len(res.Routes))),
+			Source:     types.StringValue(string(set.Source)),
+			RouteCount: types.Int64Value(int64(len(set.Routes))),
 			Routes:     routes,
 		})
-		setLevel := map[string]bool{}
-		for _, f := range res.Findings {
-			setLevel[findingCause(f)] = true
-			all = appendUniqueFinding(all, f)
-		}
-		for _, t := range res.Traces {
-			out.Traces = append(out.Traces, nodeTraceToModel(res, t))
-			for _, f := range t.Findings {
-				if !setLevel[findingCause(f)] {
-					all = appendUniqueFinding(all, f)
-				}
-			}
+		for _, t := range set.Traces {
+			out.Traces = append(out.Traces, nodeTraceToModel(set, t))
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return severityRank(all[i].Severity) < severityRank(all[j].Severity) })
-	out.Findings = nodeFindingsToModel(all)
+	out.Findings = nodeFindingsToModel(res.Findings)
 	return out
 }
 
-// findingCause identifies a cause within one route set.
-func findingCause(f model.Finding) string {
-	return string(f.Code) + "\x00" + f.ResourceID.Key() + "\x00" + f.NodePool
-}
-
-// appendUniqueFinding appends f unless an identical finding is there.
-func appendUniqueFinding(list []model.Finding, f model.Finding) []model.Finding {
-	for _, have := range list {
-		if have == f {
-			return list
-		}
+// nonNilStrings maps nil to an empty list: a list attribute that is known
+// to be empty is [], not null.
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
 	}
-	return append(list, f)
-}
-
-func severityRank(s model.Severity) int {
-	switch s {
-	case model.SeverityError:
-		return 0
-	case model.SeverityWarning:
-		return 1
-	}
-	return 2
+	return s
 }

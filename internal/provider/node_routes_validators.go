@@ -9,7 +9,11 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 // destinationValidator accepts a destination address of pullpath_node_routes:
@@ -55,4 +59,19 @@ func checkDestination(s string) string {
 			"the nodes connect to.", s)
 	}
 	return ""
+}
+
+// nodeDestinations parses destinations (already validated; checked again
+// because values unknown at validate time are only known now).
+func nodeDestinations(values []string) ([]verify.Destination, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]verify.Destination, 0, len(values))
+	for i, s := range values {
+		if msg := checkDestination(s); msg != "" {
+			diags.AddAttributeError(path.Root("destinations").AtListIndex(i), "Invalid destination", msg)
+			continue
+		}
+		out = append(out, verify.Destination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
+	}
+	return out, diags
 }

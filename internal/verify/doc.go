@@ -37,4 +37,9 @@
 //  6. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
 //  7. summary.go: the human-readable report.
+//  8. noderoutes.go: pullpath_node_routes, evaluated the same way: from
+//     the route sets gather read (model.NodeRouteFacts) and the
+//     destinations, each set's routes and each destination traced with
+//     the route engine, the security rules on the path and the return
+//     path, in the same finding vocabulary.
 package verify
