@@ -17,29 +17,35 @@ var (
 )
 
 // The resolver a node really uses: NIC-level settings (the scale set's, then
-// a NIC's) override the VNet's; none means Azure DNS.
-func TestDNSServersOf(t *testing.T) {
+// a NIC's) override the VNet's; none means Azure DNS. Messages say which
+// setting applied.
+func TestPoolDNSServersAndOrigin(t *testing.T) {
 	vnet := &model.VNet{Name: "vnet-spoke", DNSServers: ips("10.0.1.10")}
 	n := model.NewNetwork()
 	nicID := model.ResourceID("/nic-0")
 	n.NICs[nicID.Key()] = &model.NIC{ID: nicID, Name: "nic-0", DNSServers: ips("10.0.1.11")}
 	tests := []struct {
-		name string
-		pool *model.NodePool
-		vnet *model.VNet
-		want []netip.Addr
+		name       string
+		pool       *model.NodePool
+		vnet       *model.VNet
+		want       []netip.Addr
+		wantOrigin string
 	}{
-		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12")},
-		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11")},
-		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13")},
-		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10")},
-		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}},
+		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12"),
+			"the scale set's NIC DNS settings"},
+		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11"), "NIC nic-0 DNS settings"},
+		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13"), "NIC x DNS settings"},
+		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10"), "the DNS servers of vnet-spoke"},
+		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}, "Azure-provided DNS (v sets no DNS servers)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := dnsServersOf(tt.pool, tt.vnet, n)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
+			got := model.PoolDNSServers(tt.pool, tt.vnet, n)
+			if !reflect.DeepEqual(got.Servers, tt.want) {
+				t.Errorf("got %v, want %v", got.Servers, tt.want)
+			}
+			if o := dnsOrigin(got, tt.vnet); o != tt.wantOrigin {
+				t.Errorf("origin %q, want %q", o, tt.wantOrigin)
 			}
 		})
 	}
