@@ -256,6 +256,23 @@ func TestCustomDNSServers(t *testing.T) {
 			},
 		},
 		{
+			name: "a DNS server in a peered VNet that was not read is a host there, not outside Azure",
+			mutate: func(f *model.Facts) {
+				far := id("/resourceGroups/rg-far/providers/Microsoft.Network/virtualNetworks/vnet-far")
+				spoke := f.Network.VNet(spokeID)
+				spoke.Peerings = append(spoke.Peerings, &model.Peering{Name: "spoke-to-far", VNetID: spokeID, RemoteVNetID: far,
+					State: "Connected", AllowVirtualNetworkAccess: true, RemoteAddressSpace: pfxs("10.5.0.0/16")})
+				setSpokeDNS(f, "10.5.0.53")
+			},
+			want:    []model.Code{model.DNSForwarderUnverified},
+			verdict: model.Unverified,
+			check: func(t *testing.T, res Result, _ *fakeTracer) {
+				if r := pathOf(t, res, "system", loginHost).Resolver; r != "10.5.0.53 (host in vnet-far, not a known resolver)" {
+					t.Errorf("resolver %q", r)
+				}
+			},
+		},
+		{
 			name:    "no route to the DNS server: DNS_SERVER_UNREACHABLE, no name resolves",
 			mutate:  func(f *model.Facts) { addDNSVM(f, "vm-dns", "10.0.1.10"); setSpokeDNS(f, "10.0.1.10") },
 			tracer:  &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.1.10"): blackhole("10.0.1.10")}},
