@@ -90,8 +90,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 		if n.Subnet(s) == nil {
 			err := notFound("SubnetNotFound", "subnet %s is not in virtual network %s", string(s), string(vnetID))
-			r.fail(s, permVNetRead, err)
-			seedErrs = append(seedErrs, err)
+			seedErrs = append(seedErrs, r.fail(s, permVNetRead, err))
 		}
 	}
 

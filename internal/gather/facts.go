@@ -609,7 +609,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		if vnet == nil {
 			continue
 		}
-		for _, a := range poolDNSServers(p, vnet, n) {
+		for _, a := range model.PoolDNSServers(p, vnet, n).Servers {
 			if a == model.AzureDNS {
 				azureVNets[vnet.ID.Key()] = vnet.ID
 			} else {
@@ -712,29 +712,6 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		}
 		all(ctx, r, more...)
 	}
-}
-
-// poolDNSServers are the DNS servers a pool's nodes use, in the order
-// verification takes them: the scale set's NIC configuration, else a NIC's
-// own, else the VNet's, else Azure-provided DNS.
-func poolDNSServers(p *model.NodePool, vnet *model.VNet, n *model.Network) []netip.Addr {
-	if len(p.DNSServers) > 0 {
-		return p.DNSServers
-	}
-	for _, nic := range p.NICs {
-		if nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	for _, id := range p.NICIDs {
-		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	if len(vnet.DNSServers) > 0 {
-		return vnet.DNSServers
-	}
-	return []netip.Addr{model.AzureDNS}
 }
 
 // vnetHolding is the VNet of the network whose address space holds addr.

@@ -149,8 +149,7 @@ func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, erro
 		}
 		nic, err := nicFromSDK(raw)
 		if err != nil {
-			r.fail(id, permNICRead, err)
-			return nil, err
+			return nil, r.fail(id, permNICRead, err)
 		}
 		return nic, nil
 	})
@@ -253,13 +252,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
 		release, err := r.acquire(ctx)
@@ -269,13 +266,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 
 		all(ctx, r, func(ctx context.Context) {
@@ -526,13 +521,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 	return once(r, memoKey("pe", id), func() (*model.PrivateEndpoint, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "privateEndpoints")
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -541,13 +534,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		resp, err := f.NewPrivateEndpointsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		pe, err := privateEndpointFromSDK(&resp.PrivateEndpoint)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 
 		var nics []*armnetwork.Interface

@@ -351,7 +351,7 @@ func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Ga
 	case !q.NICID.IsZero():
 		attr = path.Root("network_interface_id")
 	}
-	var read *gather.ReadError
+	var read *gather.TargetError
 	var pool *gather.PoolNotFoundError
 	var noSubnet *gather.NICWithoutSubnetError
 	switch {

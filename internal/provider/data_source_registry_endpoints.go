@@ -114,7 +114,7 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 		return
 	}
 	if !reg.ReplicasKnown {
-		if g, ok := r.Gaps().Lookup(model.ResourceID(string(reg.ID) + "/replications")); ok {
+		if g, ok := r.ReplicationsGap(reg.ID); ok {
 			resp.Diagnostics.Append(gapWarning("the replications of registry "+reg.Name, g,
 				"Data endpoints of replica regions may be missing from endpoints."))
 		}

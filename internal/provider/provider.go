@@ -3,10 +3,11 @@
 
 // Package provider is the Terraform/OpenTofu face of pullpath: the provider
 // schema and configuration, and the data sources. It is deliberately thin:
-// reading Azure is package gather, the network model is package model, and
-// what each data source reports is computed by small pure functions in this
-// package (the *_map.go and dns_classify.go files) that are unit-tested
-// without any framework machinery.
+// reading Azure is package gather, the network model is package model, the
+// rules (what a DNS server is, whether a path works) are packages verify,
+// routing and security, and what each data source reports is mapped by
+// small pure functions in this package (the *_map.go files) that are
+// unit-tested without any framework machinery.
 package provider
 
 import (

@@ -4,14 +4,53 @@
 package provider
 
 import (
-	"net/netip"
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
+
+// Kinds of DNS server, as reported in pullpath_vnet_dns.servers[*].kind:
+// the classification of verify.ClassifyDNSServer in the data source's
+// words. They answer the question the brief asks about a node's resolver:
+// can Azure describe what it does with the registry's names?
+const (
+	// dnsKindAzure is Azure-provided DNS (168.63.129.16): it answers from
+	// the private DNS zones linked to the asking VNet.
+	dnsKindAzure = "azure_dns"
+	// dnsKindResolverInbound is an inbound endpoint of a DNS private
+	// resolver: Azure DNS of the resolver's VNet, plus its rulesets.
+	dnsKindResolverInbound = "private_resolver_inbound"
+	// dnsKindVM is a NIC's address in a known VNet: a DNS server on a VM,
+	// whose forwarding ARM cannot show.
+	dnsKindVM = "vm"
+	// dnsKindExternal is outside every known VNet: on-premises or public.
+	dnsKindExternal = "external"
+	// dnsKindUnknown is inside a known VNet but no NIC or resolver was found
+	// for it (or the lookup failed), or it is a private endpoint's address.
+	dnsKindUnknown = "unknown"
+)
+
+// dnsServerKinds lists the kinds, for tests.
+var dnsServerKinds = []string{dnsKindAzure, dnsKindResolverInbound, dnsKindVM, dnsKindExternal, dnsKindUnknown}
+
+// dnsSourceName is effective_dns_source for where the servers come from.
+// The data source takes one network interface and no scale set, so a scale
+// set's NIC configuration, should it apply, is NIC-level too.
+func dnsSourceName(s model.DNSSource) string {
+	switch s {
+	case model.DNSFromNIC, model.DNSFromScaleSet:
+		return "network_interface"
+	case model.DNSFromVNet:
+		return "virtual_network"
+	default:
+		return "azure_default"
+	}
+}
 
 // dnsServerModel is one element of pullpath_vnet_dns.servers.
 type dnsServerModel struct {
@@ -23,14 +62,53 @@ type dnsServerModel struct {
 	Note               types.String `tfsdk:"note"`
 }
 
-func dnsServerToModel(s dnsServer) dnsServerModel {
+// dnsServerToModel describes a classified DNS server: its kind, what serves
+// it (the resolver's inbound endpoint, or the VM, else the NIC), the known
+// VNet holding it and what that means, in words.
+func dnsServerToModel(s verify.DNSServer) dnsServerModel {
+	var kind, note string
+	var resource, nicID, vnetID model.ResourceID
+	if s.InVNet {
+		vnetID = s.VNet.ID
+	}
+	switch s.Kind {
+	case verify.DNSServerAzure:
+		kind = dnsKindAzure
+		note = "Azure-provided DNS: answers from the private DNS zones linked to the virtual network the query comes from."
+	case verify.DNSServerResolverInbound:
+		kind, resource = dnsKindResolverInbound, s.Endpoint.ID
+		note = fmt.Sprintf("Inbound endpoint %s of a DNS private resolver: answers like Azure DNS from the zones linked to the resolver's virtual network, after its forwarding rulesets.", s.Endpoint.ID.Name())
+	case verify.DNSServerNIC:
+		nicID = s.NIC.ID
+		if s.NIC.PrivateEndpointID != "" {
+			// Not a VM: say what the address is rather than calling it one.
+			kind, resource = dnsKindUnknown, s.NIC.PrivateEndpointID
+			note = fmt.Sprintf("The address belongs to private endpoint %s: only a service behind it (through Private Link) could answer DNS there, and Azure cannot show how it resolves the registry's names.", s.NIC.PrivateEndpointID.Name())
+			break
+		}
+		kind, resource = dnsKindVM, s.NIC.VMID
+		if resource == "" {
+			resource = s.NIC.ID
+		}
+		note = fmt.Sprintf("A DNS server on a virtual machine (NIC %s): Azure cannot show how it forwards the registry's names; check that it forwards privatelink zones to Azure DNS from a linked virtual network or to a private resolver inbound endpoint.", s.NIC.ID.Name())
+	case verify.DNSServerUnidentified:
+		kind = dnsKindUnknown
+		if s.Gap != nil {
+			note = fmt.Sprintf("The address is in virtual network %s, but the lookup of what holds it failed (%s).", s.VNet.ID.Name(), gapSummary(*s.Gap))
+		} else {
+			note = fmt.Sprintf("The address is in virtual network %s, but no network interface or resolver endpoint there holds it.", s.VNet.ID.Name())
+		}
+	default:
+		kind = dnsKindExternal
+		note = "The address is outside every known virtual network (on-premises or public): Azure cannot show how it resolves the registry's names."
+	}
 	return dnsServerModel{
-		Address:            types.StringValue(s.Address.String()),
-		Kind:               types.StringValue(s.Kind),
-		ResourceID:         idOrNull(s.ResourceID),
-		NetworkInterfaceID: idOrNull(s.NetworkInterfaceID),
-		VirtualNetworkID:   idOrNull(s.VirtualNetworkID),
-		Note:               stringOrNull(s.Note),
+		Address:            types.StringValue(s.Addr.String()),
+		Kind:               types.StringValue(kind),
+		ResourceID:         idOrNull(resource),
+		NetworkInterfaceID: idOrNull(nicID),
+		VirtualNetworkID:   idOrNull(vnetID),
+		Note:               stringOrNull(note),
 	}
 }
 
@@ -83,45 +161,5 @@ func rulesetsToModel(in []*model.Ruleset) []rulesetModel {
 	sort.SliceStable(out, func(i, j int) bool {
 		return strings.ToLower(out[i].Name.ValueString()) < strings.ToLower(out[j].Name.ValueString())
 	})
-	return out
-}
-
-// knownVNetsOf is the address space classification can place a server in:
-// the VNet itself and each peered VNet. A peered VNet's space is what the
-// remote VNet says when it was read, else what the peering last saw of it
-// (remoteVirtualNetworkAddressSpace, then the synced remoteAddressSpace).
-func knownVNetsOf(vnet *model.VNet, remotes map[string]*model.VNet) []knownVNet {
-	out := []knownVNet{{ID: vnet.ID, Space: vnet.AddressSpace}}
-	seen := map[string]bool{vnet.ID.Key(): true}
-	for _, p := range vnet.Peerings {
-		if p == nil || seen[p.RemoteVNetID.Key()] {
-			continue
-		}
-		seen[p.RemoteVNetID.Key()] = true
-		space := p.RemoteCurrentAddressSpace
-		if len(space) == 0 {
-			space = p.RemoteAddressSpace
-		}
-		if r := remotes[p.RemoteVNetID.Key()]; r != nil && len(r.AddressSpace) > 0 {
-			space = r.AddressSpace
-		}
-		out = append(out, knownVNet{ID: p.RemoteVNetID, Space: space, Peered: true})
-	}
-	return out
-}
-
-// inboundByAddress indexes resolver inbound endpoints by address.
-func inboundByAddress(resolvers []*model.Resolver) map[netip.Addr]model.ResolverEndpoint {
-	out := map[netip.Addr]model.ResolverEndpoint{}
-	for _, r := range resolvers {
-		if r == nil {
-			continue
-		}
-		for _, ep := range r.Inbound {
-			if ep.Address.IsValid() {
-				out[ep.Address] = ep
-			}
-		}
-	}
 	return out
 }
