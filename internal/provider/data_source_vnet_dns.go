@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -155,21 +154,18 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 
 	// Rulesets and the classification of each server are independent reads.
-	var wg sync.WaitGroup
 	var rulesets []*model.Ruleset
 	var rulesetErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID)
-	}()
 	var nics []*model.NIC
 	if nic != nil {
 		nics = []*model.NIC{nic}
 	}
 	effective := model.NodeDNSServers(nil, nics, vnet)
-	evidence, warnings := dnsEvidence(ctx, r, vnet, effective.Servers)
-	wg.Wait()
+	var evidence verify.DNSEvidence
+	var warnings diag.Diagnostics
+	r.All(ctx,
+		func(ctx context.Context) { rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID) },
+		func(ctx context.Context) { evidence, warnings = dnsEvidence(ctx, r, vnet, effective.Servers) })
 	resp.Diagnostics.Append(warnings...)
 
 	m.ID = types.StringValue(string(vnet.ID))
