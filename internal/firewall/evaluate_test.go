@@ -157,7 +157,7 @@ func TestEvaluateApplicationRules(t *testing.T) {
 		},
 		{name: "one named account does not cover an account ARM does not name", fw: firewallWith(polHub), flow: flowTo("*.blob.core.windows.net", "Storage.WestEurope"), verdict: Unverified, rule: "",
 			rules: rulesOf(policy(polHub, "", group(polHub, "apps", 300, collection("storage", 200, "Allow", appRule("acct", "acct.blob.core.windows.net"))))),
-			why: "may cover some but not all",
+			why:   "may cover some but not all",
 		},
 	} {
 		t.Run(tc.name, tc.run)
