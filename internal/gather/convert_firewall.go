@@ -22,7 +22,7 @@ const classicDNSProxyProperty = "Network.DNS.EnableProxy"
 // priority or an action, or a rule without a name, is a malformed answer.
 func firewallFromSDK(fw *armnetwork.AzureFirewall) (*model.AzureFirewall, error) {
 	if fw == nil || fw.ID == nil {
-		return nil, fmt.Errorf("Azure Firewall without id")
+		return nil, fmt.Errorf("the Azure Firewall answer has no id")
 	}
 	out := &model.AzureFirewall{ID: rid(fw.ID), Name: str(fw.Name)}
 	p := fw.Properties
@@ -278,7 +278,7 @@ func policyRuleFromSDK(id model.ResourceID, field string, r armnetwork.FirewallP
 // ipGroupFromSDK converts an IP group.
 func ipGroupFromSDK(g *armnetwork.IPGroup) (*model.IPGroup, error) {
 	if g == nil || g.ID == nil {
-		return nil, fmt.Errorf("IP group without id")
+		return nil, fmt.Errorf("the IP group answer has no id")
 	}
 	out := &model.IPGroup{ID: rid(g.ID), Name: str(g.Name)}
 	if g.Properties != nil {
