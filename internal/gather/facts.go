@@ -72,8 +72,9 @@ func (q VerificationRequest) Validate() error {
 //  1. the cluster (pools, kubelet identity, scale sets, node NICs) ∥ the
 //     registry (replicas, private endpoint connections);
 //  2. the network closure of the pool subnets (Network, then the node NICs
-//     with effective routes where Azure has them and the scale sets'
-//     security groups) ∥ the registry's private endpoints wherever they are
+//     with effective routes where Azure has them, the scale sets' security
+//     groups, and the Azure Firewalls the node subnets route public
+//     addresses to, with their policies and IP groups) ∥ the registry's private endpoints wherever they are
 //     ∥ the role assignments at the registry scope, with the definitions of
 //     roles verification does not know by id ∥ the private DNS zones of the
 //     names a pull resolves, in the zone subscriptions;
@@ -578,6 +579,7 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
 	r.IncludeSecurityGroups(ctx, n, nsgs)
+	r.IncludeFirewalls(ctx, n, seeds)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
 	return n, disc

@@ -181,8 +181,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
-						"`tls_identity`, `coverage` or `evidence`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, " +
+						"`endpoint`, `tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
 						"the finding is about every pool."),
