@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -151,7 +152,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				// The same rule as pullpath_verification's node_pools: a name AKS
 				// cannot have fails validate instead of a read.
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 12),
-					stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
+					stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
 			},
 			"subnet_id": schema.StringAttribute{
 				Optional: true,
@@ -175,7 +176,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 					"on each path are checked for TCP 443, the flow an image pull needs.",
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(destinationValidator{}),
+					listvalidator.ValueStringsAre(validators.Destination()),
 				},
 			},
 			"include_routes": schema.BoolAttribute{
@@ -395,4 +396,19 @@ func nodeRoutesSubject(q gather.NodeRoutesRequest) string {
 		return string(q.NICID)
 	}
 	return string(q.SubnetID)
+}
+
+// nodeDestinations parses destinations (already validated; checked again
+// because values unknown at validate time are only known now).
+func nodeDestinations(values []string) ([]verify.Destination, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]verify.Destination, 0, len(values))
+	for i, s := range values {
+		if msg := validators.CheckDestination(s); msg != "" {
+			diags.AddAttributeError(path.Root("destinations").AtListIndex(i), "Invalid destination", msg)
+			continue
+		}
+		out = append(out, verify.Destination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
+	}
+	return out, diags
 }

@@ -131,7 +131,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
-						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+						stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
 				},
 			},
 			"registry_id": schema.StringAttribute{
@@ -245,7 +245,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(hostnameValidator{}),
+							listvalidator.ValueStringsAre(validators.Hostname()),
 						},
 					},
 					"addresses": schema.MapAttribute{
@@ -256,8 +256,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
-							mapvalidator.KeysAre(hostnameValidator{}),
-							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+							mapvalidator.KeysAre(validators.Hostname()),
+							mapvalidator.ValueStringsAre(validators.IPAddress()),
 						},
 					},
 				},
@@ -305,10 +305,10 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !hostsKnown || !addrsKnown {
 		return
 	}
-	for _, msg := range duplicateHosts(hosts) {
+	for _, msg := range validators.DuplicateHosts(hosts) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
-	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+	for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 	}
 }

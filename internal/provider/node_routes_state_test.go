@@ -18,6 +18,7 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
@@ -137,9 +138,9 @@ func TestCheckDestination(t *testing.T) {
 		"0.0.0.0":               "unspecified",
 		"224.0.0.1":             "multicast",
 	} {
-		got := checkDestination(s)
+		got := validators.CheckDestination(s)
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("checkDestination(%q) = %q, want %q", s, got, want)
+			t.Errorf("validators.CheckDestination(%q) = %q, want %q", s, got, want)
 		}
 	}
 	dests, diags := nodeDestinations([]string{"10.0.2.5", "::ffff:10.0.2.6"})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
@@ -142,12 +143,12 @@ func verificationRequest(ctx context.Context, m verificationModel) (gather.Verif
 		for h, a := range addrs {
 			ip, err := netip.ParseAddr(a)
 			if err != nil {
-				diags.AddAttributeError(path.Root("registry").AtName("addresses").AtMapKey(h), "Invalid IP address", checkIPAddress(a))
+				diags.AddAttributeError(path.Root("registry").AtName("addresses").AtMapKey(h), "Invalid IP address", validators.CheckIPAddress(a))
 				continue
 			}
-			decl.Addresses[normHost(h)] = ip
+			decl.Addresses[model.NormalizeHost(h)] = ip
 		}
-		for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+		for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 			diags.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 		}
 		q.Declared = decl

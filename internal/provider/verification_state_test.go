@@ -14,12 +14,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 func TestCheckHostname(t *testing.T) {
 	for _, ok := range []string{"harbor.corp.example", "Harbor.Corp.Example.", "contosoreg.westeurope.data.azurecr.io", "a-1.b2.c"} {
-		if msg := checkHostname(ok); msg != "" {
+		if msg := validators.CheckHostname(ok); msg != "" {
 			t.Errorf("%q: %s", ok, msg)
 		}
 	}
@@ -42,7 +43,7 @@ func TestCheckHostname(t *testing.T) {
 		"harbor.corp.example/v2/library": "contains a path",
 		"[fd00::5]":                      "port or is an IP address",
 	} {
-		if msg := checkHostname(bad); !strings.Contains(msg, want) {
+		if msg := validators.CheckHostname(bad); !strings.Contains(msg, want) {
 			t.Errorf("%q: got %q, want it to say %q", bad, msg, want)
 		}
 	}
@@ -50,7 +51,7 @@ func TestCheckHostname(t *testing.T) {
 
 func TestCheckIPAddress(t *testing.T) {
 	for _, ok := range []string{"10.0.2.5", "192.168.10.20", "fd00::5"} {
-		if msg := checkIPAddress(ok); msg != "" {
+		if msg := validators.CheckIPAddress(ok); msg != "" {
 			t.Errorf("%q: %s", ok, msg)
 		}
 	}
@@ -64,7 +65,7 @@ func TestCheckIPAddress(t *testing.T) {
 		"10.0.2.256":   "not an IP address",
 		"":             "not an IP address",
 	} {
-		if msg := checkIPAddress(bad); !strings.Contains(msg, want) {
+		if msg := validators.CheckIPAddress(bad); !strings.Contains(msg, want) {
 			t.Errorf("%q: got %q, want it to say %q", bad, msg, want)
 		}
 	}
@@ -72,7 +73,7 @@ func TestCheckIPAddress(t *testing.T) {
 
 func TestAddressKeysNotInHosts(t *testing.T) {
 	hosts := []string{"Harbor.corp.example", "blob.corp.example"}
-	got := addressKeysNotInHosts(hosts, map[string]string{"harbor.corp.example.": "10.0.0.1", "harbour.corp.example": "10.0.0.2"})
+	got := validators.AddressKeysNotInHosts(hosts, map[string]string{"harbor.corp.example.": "10.0.0.1", "harbour.corp.example": "10.0.0.2"})
 	if len(got) != 1 || !strings.Contains(got[0], `"harbour.corp.example"`) {
 		t.Errorf("got %q", got)
 	}
@@ -208,10 +209,10 @@ func TestVerificationRequest(t *testing.T) {
 }
 
 func TestDuplicateHosts(t *testing.T) {
-	if got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example"}); len(got) != 0 {
+	if got := validators.DuplicateHosts([]string{"harbor.corp.example", "blob.corp.example"}); len(got) != 0 {
 		t.Errorf("distinct hosts reported: %v", got)
 	}
-	got := duplicateHosts([]string{"harbor.corp.example", "blob.corp.example", "Harbor.Corp.Example."})
+	got := validators.DuplicateHosts([]string{"harbor.corp.example", "blob.corp.example", "Harbor.Corp.Example."})
 	if len(got) != 1 || !strings.Contains(got[0], `"harbor.corp.example" and "Harbor.Corp.Example."`) || !strings.Contains(got[0], "Keep one") {
 		t.Errorf("got %v", got)
 	}

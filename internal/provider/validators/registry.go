@@ -1,7 +1,7 @@
 // Copyright (c) The pullpath authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package validators
 
 import (
 	"context"
@@ -12,17 +12,25 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// poolNamePattern is an AKS node pool name: lower-case letters and digits,
+// PoolNamePattern is an AKS node pool name: lower-case letters and digits,
 // starting with a letter (12 characters at most for Linux pools).
-var poolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+var PoolNamePattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+
+// Hostname accepts a registry hostname (see CheckHostname).
+func Hostname() validator.String { return hostnameValidator{} }
+
+// IPAddress accepts the address of a registry host (see CheckIPAddress).
+func IPAddress() validator.String { return ipAddressValidator{} }
 
 // hostnameValidator accepts a DNS hostname as a registry host: at least two
 // labels of letters, digits and hyphens (1 to 63 characters, no hyphen at
 // either end), 253 characters at most, an optional trailing dot. Upper
 // case is accepted: DNS names are case-insensitive, and the verification
-// compares them in lower case without the trailing dot (verify.normalizeHost),
+// compares them in lower case without the trailing dot (model.NormalizeHost),
 // so "Harbor.Corp.Example." and "harbor.corp.example" are the same host. The
 // messages say what to remove when a URL, a port or a wildcard was given.
 type hostnameValidator struct{}
@@ -37,13 +45,13 @@ func (hostnameValidator) ValidateString(_ context.Context, req validator.StringR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := checkHostname(req.ConfigValue.ValueString()); msg != "" {
+	if msg := CheckHostname(req.ConfigValue.ValueString()); msg != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid hostname", msg)
 	}
 }
 
-// checkHostname returns "" for a valid hostname, else what is wrong.
-func checkHostname(s string) string {
+// CheckHostname returns "" for a valid hostname, else what is wrong.
+func CheckHostname(s string) string {
 	bad := func(why string) string {
 		return fmt.Sprintf("%q is not a hostname: %s. Give the name a pull connects to, such as harbor.corp.example.", s, why)
 	}
@@ -107,13 +115,13 @@ func (ipAddressValidator) ValidateString(_ context.Context, req validator.String
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := checkIPAddress(req.ConfigValue.ValueString()); msg != "" {
+	if msg := CheckIPAddress(req.ConfigValue.ValueString()); msg != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid IP address", msg)
 	}
 }
 
-// checkIPAddress returns "" for a valid address, else what is wrong.
-func checkIPAddress(s string) string {
+// CheckIPAddress returns "" for a valid address, else what is wrong.
+func CheckIPAddress(s string) string {
 	a, err := netip.ParseAddr(s)
 	switch {
 	case err != nil && strings.Contains(s, "/"):
@@ -130,13 +138,13 @@ func checkIPAddress(s string) string {
 	return ""
 }
 
-// addressKeysNotInHosts returns a message for every key of addresses that
+// AddressKeysNotInHosts returns a message for every key of addresses that
 // names no host (compared as DNS compares names: case-insensitively,
 // without a trailing dot), in key order.
-func addressKeysNotInHosts(hosts []string, addresses map[string]string) []string {
+func AddressKeysNotInHosts(hosts []string, addresses map[string]string) []string {
 	known := map[string]bool{}
 	for _, h := range hosts {
-		known[normHost(h)] = true
+		known[model.NormalizeHost(h)] = true
 	}
 	keys := make([]string, 0, len(addresses))
 	for k := range addresses {
@@ -145,7 +153,7 @@ func addressKeysNotInHosts(hosts []string, addresses map[string]string) []string
 	sort.Strings(keys)
 	var out []string
 	for _, k := range keys {
-		if !known[normHost(k)] {
+		if !known[model.NormalizeHost(k)] {
 			out = append(out, fmt.Sprintf("registry.addresses has an address for %q, which is not in registry.hosts (%s). "+
 				"Add the host to hosts, or fix the key's spelling: an address is only used for a host the pull touches.",
 				k, strings.Join(hosts, ", ")))
@@ -154,17 +162,15 @@ func addressKeysNotInHosts(hosts []string, addresses map[string]string) []string
 	return out
 }
 
-func normHost(h string) string { return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".") }
-
-// duplicateHosts returns a message for every host that is listed again in
+// DuplicateHosts returns a message for every host that is listed again in
 // another spelling (casing, trailing dot): the list validator sees distinct
 // strings, but they are one host, and checking it twice would double its
 // paths and findings.
-func duplicateHosts(hosts []string) []string {
+func DuplicateHosts(hosts []string) []string {
 	first := map[string]string{}
 	var out []string
 	for _, h := range hosts {
-		n := normHost(h)
+		n := model.NormalizeHost(h)
 		if prev, ok := first[n]; ok && prev != h {
 			out = append(out, fmt.Sprintf("registry.hosts lists %q and %q, which are the same host (DNS names are case-insensitive "+
 				"and a trailing dot changes nothing). Keep one of them.", prev, h))

@@ -1,7 +1,7 @@
 // Copyright (c) The pullpath authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package validators
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
+
+// Destination accepts a destination address of pullpath_node_routes (see
+// CheckDestination).
+func Destination() validator.String { return destinationValidator{} }
 
 // destinationValidator accepts a destination address of pullpath_node_routes:
 // one IPv4 or IPv6 address that a packet from a node can be routed to.
@@ -32,14 +32,14 @@ func (destinationValidator) ValidateString(_ context.Context, req validator.Stri
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := checkDestination(req.ConfigValue.ValueString()); msg != "" {
+	if msg := CheckDestination(req.ConfigValue.ValueString()); msg != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid destination", msg)
 	}
 }
 
-// checkDestination returns "" for a routable address, else what is wrong
+// CheckDestination returns "" for a routable address, else what is wrong
 // and what to give instead.
-func checkDestination(s string) string {
+func CheckDestination(s string) string {
 	a, err := netip.ParseAddr(s)
 	switch {
 	case err != nil && strings.Contains(s, "/"):
@@ -59,19 +59,4 @@ func checkDestination(s string) string {
 			"the nodes connect to.", s)
 	}
 	return ""
-}
-
-// nodeDestinations parses destinations (already validated; checked again
-// because values unknown at validate time are only known now).
-func nodeDestinations(values []string) ([]verify.Destination, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	out := make([]verify.Destination, 0, len(values))
-	for i, s := range values {
-		if msg := checkDestination(s); msg != "" {
-			diags.AddAttributeError(path.Root("destinations").AtListIndex(i), "Invalid destination", msg)
-			continue
-		}
-		out = append(out, verify.Destination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
-	}
-	return out, diags
 }

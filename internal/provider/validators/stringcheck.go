@@ -1,13 +1,20 @@
 // Copyright (c) The pullpath authors
 // SPDX-License-Identifier: MPL-2.0
 
-package provider
+package validators
 
 import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
+
+// StringCheck returns a validator that reports check's message ("" when
+// valid) as an attribute error with the given summary; what completes the
+// description "must be …".
+func StringCheck(summary, what string, check func(string) string) validator.String {
+	return stringCheck{summary: summary, what: what, check: check}
+}
 
 // stringCheck validates a literal argument with a check of package azure,
 // so that `validate` reports what Configure would, on the argument, before
