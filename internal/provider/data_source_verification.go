@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
@@ -32,8 +31,6 @@ var (
 	_ datasource.DataSourceWithConfigValidators = (*verificationDataSource)(nil)
 	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
 )
-
-func init() { extraDataSources = append(extraDataSources, NewVerificationDataSource) }
 
 // Resource types of the verification's ids.
 const (
@@ -135,7 +132,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
-						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+						stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
 				},
 			},
 			"registry_id": schema.StringAttribute{
@@ -169,7 +166,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
 					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
 					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
-				Validators: []validator.String{stringvalidator.OneOf(pullCredentialsValues()...)},
+				Validators: []validator.String{validators.PullCredentials()},
 			},
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
@@ -196,8 +193,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
-						"`tls_identity`, `coverage` or `evidence`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, " +
+						"`endpoint`, `tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
 						"the finding is about every pool."),
@@ -263,7 +260,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(hostnameValidator{}),
+							listvalidator.ValueStringsAre(validators.Hostname()),
 						},
 					},
 					"addresses": schema.MapAttribute{
@@ -274,8 +271,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
-							mapvalidator.KeysAre(hostnameValidator{}),
-							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+							mapvalidator.KeysAre(validators.Hostname()),
+							mapvalidator.ValueStringsAre(validators.IPAddress()),
 						},
 					},
 				},
@@ -291,15 +288,6 @@ func (d *verificationDataSource) ConfigValidators(context.Context) []datasource.
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("registry_id"), path.MatchRoot("registry")),
 		datasourcevalidator.Conflicting(path.MatchRoot("node_pools"), path.MatchRoot("node_subnet_ids")),
 	}
-}
-
-// pullCredentialsValues are the values of pull_credentials.
-func pullCredentialsValues() []string {
-	out := make([]string, len(model.PullCredentialsValues))
-	for i, v := range model.PullCredentialsValues {
-		out[i] = string(v)
-	}
-	return out
 }
 
 // ValidateConfig checks what the attribute validators cannot: that every
@@ -332,10 +320,10 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !hostsKnown || !addrsKnown {
 		return
 	}
-	for _, msg := range duplicateHosts(hosts) {
+	for _, msg := range validators.DuplicateHosts(hosts) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
-	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+	for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 	}
 }
