@@ -20,9 +20,7 @@ const (
 	lbPIP   = model.ResourceID(nodeRG + "/providers/Microsoft.Network/publicIPAddresses/84d1df4e-1d3b-50cf-9847-62304da81214")
 	natGW   = model.ResourceID(spokeRG + "/providers/Microsoft.Network/natGateways/natgw-aks")
 	natPfx  = model.ResourceID(spokeRG + "/providers/Microsoft.Network/publicIPPrefixes/ippre-nat")
-	fwHub   = model.ResourceID(hubRG + "/providers/Microsoft.Network/azureFirewalls/fw-hub")
 	fwPIP   = model.ResourceID(hubRG + "/providers/Microsoft.Network/publicIPAddresses/pip-fw-hub")
-	fwSnet  = vnetHub + "/subnets/AzureFirewallSubnet"
 	fwGroup = model.ResourceID(hubRG + "/providers/Microsoft.Network/azureFirewalls")
 )
 
@@ -107,26 +105,32 @@ func TestEgressConversions(t *testing.T) {
 			t.Errorf("prefix %+v %v", p, err)
 		}
 	})
-	t.Run("Azure Firewall", func(t *testing.T) {
-		fw, err := azureFirewallFromSDK(sdk[armnetwork.AzureFirewall](t, []byte(`{"id":"`+string(fwHub)+`","name":"fw-hub","properties":{
-			"ipConfigurations":[{"name":"ipconfig1","properties":{"privateIPAddress":"10.0.4.4","publicIPAddress":{"id":"`+string(fwPIP)+`"},"subnet":{"id":"`+string(fwSnet)+`"}}}],
+	t.Run("Azure Firewall: the addresses its egress leaves through", func(t *testing.T) {
+		fw, err := firewallFromSDK(sdk[armnetwork.AzureFirewall](t, []byte(`{"id":"`+string(fwHub)+`","name":"fw-hub","properties":{
+			"ipConfigurations":[{"name":"ipconfig1","properties":{"privateIPAddress":"10.0.4.4","publicIPAddress":{"id":"`+string(fwPIP)+`"},"subnet":{"id":"`+string(fwSubnet)+`"}}}],
 			"managementIpConfiguration":{"name":"mgmt","properties":{"publicIPAddress":{"id":"`+string(lbPIP)+`"}}},
 			"firewallPolicy":{"id":"`+hubRG+`/providers/Microsoft.Network/firewallPolicies/fwpol-hub"}}}`)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := &model.AzureFirewall{ID: fwHub, Name: "fw-hub", PrivateIPs: []netip.Addr{ip("10.0.4.4")}, SubnetIDs: []model.ResourceID{fwSnet},
+		want := &model.AzureFirewall{ID: fwHub, Name: "fw-hub", PrivateIPs: []netip.Addr{ip("10.0.4.4")}, SubnetIDs: []model.ResourceID{fwSubnet},
 			PublicIPAddressIDs: []model.ResourceID{fwPIP}, PolicyID: hubRG + "/providers/Microsoft.Network/firewallPolicies/fwpol-hub"}
 		if !reflect.DeepEqual(fw, want) {
 			t.Errorf("got  %+v\nwant %+v (the management address carries no customer traffic)", fw, want)
 		}
-		hub, err := azureFirewallFromSDK(sdk[armnetwork.AzureFirewall](t, []byte(`{"id":"`+string(fwHub)+`","name":"fw-vhub","properties":{
+		hub, err := firewallFromSDK(sdk[armnetwork.AzureFirewall](t, []byte(`{"id":"`+string(fwHub)+`","name":"fw-vhub","properties":{
 			"hubIPAddresses":{"privateIPAddress":"10.100.64.4","publicIPs":{"count":1,"addresses":[{"address":"20.90.0.1"}]}}}}`)))
 		if err != nil || !reflect.DeepEqual(hub.PrivateIPs, []netip.Addr{ip("10.100.64.4")}) || !reflect.DeepEqual(hub.PublicIPs, []netip.Addr{ip("20.90.0.1")}) {
 			t.Errorf("virtual hub firewall %+v %v", hub, err)
 		}
-		if got := firewallsOfIPConfigs([]model.ResourceID{fwHub + "/azureFirewallIpConfigurations/ipconfig1", fwHub + "/azureFirewallIpConfigurations/ipconfig2", nvaNIC + "/ipConfigurations/ipconfig1"}); !reflect.DeepEqual(got, []model.ResourceID{fwHub}) {
-			t.Errorf("firewalls of ip configurations: %v", got)
+		for c, want := range map[model.ResourceID]model.ResourceID{
+			fwHub + "/azureFirewallIpConfigurations/ipconfig1": fwHub,
+			fwHub + "/azureFirewallIpConfigurations/ipconfig2": fwHub,
+			nvaNIC + "/ipConfigurations/ipconfig1":             "",
+		} {
+			if got := firewallOfIPConfig(c); !got.Equal(want) {
+				t.Errorf("firewall of ip configuration %s: %q, want %q", c, got, want)
+			}
 		}
 	})
 }
@@ -150,7 +154,7 @@ func egressSnapshot(m map[string]any) {
 // sending 0.0.0.0/0 there; listed says whether the subnet answer lists the
 // firewall's ip configuration.
 func withFirewall(m map[string]any, listed bool) {
-	subnet := map[string]any{"name": "AzureFirewallSubnet", "id": string(fwSnet), "properties": map[string]any{"addressPrefix": "10.0.4.0/26"}}
+	subnet := map[string]any{"name": "AzureFirewallSubnet", "id": string(fwSubnet), "properties": map[string]any{"addressPrefix": "10.0.4.0/26"}}
 	if listed {
 		subnet["properties"].(map[string]any)["ipConfigurations"] = []any{map[string]any{"id": string(fwHub) + "/azureFirewallIpConfigurations/ipconfig1"}}
 	}
@@ -171,7 +175,7 @@ func withFirewall(m map[string]any, listed bool) {
 				"addressPrefix": "0.0.0.0/0", "nextHopType": "VirtualAppliance", "nextHopIpAddress": "10.0.4.4"}}}}},
 		map[string]any{"id": string(fwHub), "name": "fw-hub", "type": "Microsoft.Network/azureFirewalls", "properties": map[string]any{
 			"ipConfigurations": []any{map[string]any{"name": "ipconfig1", "id": string(fwHub) + "/azureFirewallIpConfigurations/ipconfig1", "properties": map[string]any{
-				"privateIPAddress": "10.0.4.4", "publicIPAddress": map[string]any{"id": string(fwPIP)}, "subnet": map[string]any{"id": string(fwSnet)}}}}}},
+				"privateIPAddress": "10.0.4.4", "publicIPAddress": map[string]any{"id": string(fwPIP)}, "subnet": map[string]any{"id": string(fwSubnet)}}}}}},
 		map[string]any{"id": string(fwPIP), "name": "pip-fw-hub", "type": "Microsoft.Network/publicIPAddresses", "properties": map[string]any{"ipAddress": "20.80.0.1"}})
 }
 

@@ -35,10 +35,14 @@ const (
 	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
 	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
-	permFirewallRead         = "Microsoft.Network/azurefirewalls/read"
 	permNATGatewayRead       = "Microsoft.Network/natGateways/read"
 	permPublicIPRead         = "Microsoft.Network/publicIPAddresses/read"
 	permPublicIPPrefixRead   = "Microsoft.Network/publicIPPrefixes/read"
+
+	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
+	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
+	permRuleCollectionGroupRead = "Microsoft.Network/firewallPolicies/ruleCollectionGroups/read"
+	permIPGroupRead             = "Microsoft.Network/ipGroups/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -67,12 +71,18 @@ var Permissions = map[string]string{
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
 
-	// Microsoft.Network, the way out to public addresses.
+	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
+	// to, their policies with the parent chain, and IP groups).
 	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
 	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
-	"NatGatewaysClient.Get (GET …/natGateways/{ng})":                                                           permNATGatewayRead,
-	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":                                              permPublicIPRead,
-	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})":                                             permPublicIPPrefixRead,
+	"FirewallPoliciesClient.Get (GET …/firewallPolicies/{p})":                                                  permFirewallPolicyRead,
+	"FirewallPolicyRuleCollectionGroupsClient.NewListPager (GET …/firewallPolicies/{p}/ruleCollectionGroups)":  permRuleCollectionGroupRead,
+	"IPGroupsClient.Get (GET …/ipGroups/{g})":                                                                  permIPGroupRead,
+
+	// Microsoft.Network, the public addresses the nodes leave through.
+	"NatGatewaysClient.Get (GET …/natGateways/{ng})":               permNATGatewayRead,
+	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":  permPublicIPRead,
+	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})": permPublicIPPrefixRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

@@ -16,9 +16,12 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
-	// Firewalls are the Azure Firewalls behind VirtualAppliance next hops,
-	// looked up by private IP (FirewallByPrivateIP).
-	Firewalls map[string]*AzureFirewall
+	// Firewalls are the Azure Firewalls that routes of the network send
+	// traffic to, with the policies (parent chain included) and IP groups
+	// their rules use (firewall.go).
+	Firewalls        map[string]*AzureFirewall
+	FirewallPolicies map[string]*FirewallPolicy
+	IPGroups         map[string]*IPGroup
 	// NATGateways and PublicAddresses are read only where an egress
 	// address decides something (a registry that admits listed IP ranges
 	// only): the NAT gateways of subnets traffic leaves from, and the
@@ -58,6 +61,9 @@ func NewNetwork() *Network {
 		Gateways:         map[string]*Gateway{},
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
+		Firewalls:        map[string]*AzureFirewall{},
+		FirewallPolicies: map[string]*FirewallPolicy{},
+		IPGroups:         map[string]*IPGroup{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}

@@ -151,7 +151,9 @@ var coveredCodes = []model.Code{
 	model.TLSNameNotCovered, model.RoutePeeringAccessDisabled, model.RouteNVAForwardingDisabled,
 	model.DNSForwardingRuleDiverts, model.EvidencePermissionDenied, model.ReturnRouteMissing,
 	model.SecurityOutboundDenied, model.SecurityInboundDenied, model.SecurityUnverified,
+	model.IdentityRoleCondition, model.IdentityAnonymousPull, model.CoverageIdentityNotChecked,
 	model.EgressUnverified, model.EgressNoOutbound, model.EndpointPublicIPNotAllowed, model.DNSResolvesPublic,
+	model.EgressFirewallDenied,
 }
 
 // TestAccVerificationScenarios runs every scenario folder through the real

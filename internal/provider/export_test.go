@@ -36,6 +36,9 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
+	// PullCredentials is the pull_credentials argument; empty leaves it
+	// unset (kubelet_identity).
+	PullCredentials string
 	// Live, when set, reads live Azure (Entra ID and Resource Manager
 	// through Live.Transport, with a client secret) instead of Snapshot,
 	// and RecordFile is the provider's record_file.
@@ -132,6 +135,7 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
+		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
 		Timeouts:            to,
 		Verdict:             types.StringNull(),

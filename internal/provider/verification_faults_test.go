@@ -130,8 +130,11 @@ func TestVerificationFaultMatrix(t *testing.T) {
 // the public path that baseline_ok does not make: the public IP addresses
 // and prefixes and the NAT gateway the nodes leave through (for a registry
 // that admits listed IP ranges only), and the Azure Firewall a route for
-// public addresses points to. The firewall reference is unverified (its
-// rules are not evaluated) and must stay so, naming the faulted read.
+// public addresses points to, with what decides its rules (its policy and
+// the parent policy, their rule collection groups, the IP group) and its
+// public IP, which the registry admits. Every reference is reachable; a
+// persistent fault of any of its reads must leave it unverified, naming
+// the faulted read.
 func TestVerificationFaultMatrixEgress(t *testing.T) {
 	ctx := context.Background()
 	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
@@ -159,16 +162,21 @@ func TestVerificationFaultMatrixEgress(t *testing.T) {
 	}{
 		{"ip_rules_allowed", scenarioSnapshot(t, "ip_rules_allowed"), "reachable", []string{"/publicipaddresses/"}},
 		{"egress_nat_gateway", scenarioSnapshot(t, "egress_nat_gateway"), "reachable", []string{"/natgateways/", "/publicipprefixes/"}},
-		{"azure_firewall", writeSnapshot(t, firewall), "unverified", []string{"/azurefirewalls/", "/routetables/rt-aks"}},
+		{"azure_firewall", writeSnapshot(t, firewall), "reachable", []string{"/azurefirewalls/fw-hub", "/routetables/rt-aks",
+			"/firewallpolicies/fwpol-hub", "/firewallpolicies/fwpol-base", "/firewallpolicies/fwpol-hub/rulecollectiongroups",
+			"/firewallpolicies/fwpol-base/rulecollectiongroups", "/ipgroups/ipg-aks-nodes", "/publicipaddresses/pip-fw-hub"}},
 	} {
 		t.Run(ref.name, func(t *testing.T) {
 			in := provider.VerificationInput{Snapshot: ref.snap, ClusterID: accCluster, RegistryID: publicReg}
 			only := newReads
 			if ref.name == "azure_firewall" {
-				// The firewall's rules are not evaluated, so no conclusion
-				// reaches the public IPs the flow would leave through:
-				// their reads are the other references' cells.
-				only = func(read string) bool { return newReads(read) && !strings.Contains(read, "/publicipaddresses/") }
+				// The flow leaves through the firewall, so no conclusion
+				// uses the cluster load balancer's outbound IP, read
+				// speculatively (a fault there rightly changes nothing):
+				// that read is ip_rules_allowed's cell.
+				only = func(read string) bool {
+					return newReads(read) && !strings.Contains(strings.ToLower(read), "/mc_rg-spoke_aks1_westeurope/providers/microsoft.network/publicipaddresses/")
+				}
 			}
 			reads := faultMatrix(t, in, ref.verdict, only)
 			for _, want := range ref.reads {
@@ -186,11 +194,15 @@ func TestVerificationFaultMatrixEgress(t *testing.T) {
 
 // firewallEgressEdits turn ip_rules_allowed into nodes whose route for
 // public addresses goes to Azure Firewall fw-hub (10.0.4.4, public IP
-// 20.80.0.1, which the registry admits).
+// 20.80.0.1, which the registry admits), whose policy fwpol-hub (child of
+// fwpol-base) allows HTTPS to the registry's login server and data
+// endpoint from the node IP group.
 func firewallEgressEdits() []deriveEdit {
 	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network"
 	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network"
 	fw, pip, rt := hub+"/azureFirewalls/fw-hub", hub+"/publicIPAddresses/pip-fw-hub", spoke+"/routeTables/rt-aks"
+	policy, ipGroup := hub+"/firewallPolicies/fwpol-hub", hub+"/ipGroups/ipg-aks-nodes"
+	base := "/subscriptions/" + accSub + "/resourceGroups/rg-security/providers/Microsoft.Network/firewallPolicies/fwpol-base"
 	raw := func(v any) json.RawMessage {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -206,7 +218,26 @@ func firewallEgressEdits() []deriveEdit {
 			"ipConfigurations": []any{map[string]any{"name": "ipconfig1", "id": fw + "/azureFirewallIpConfigurations/ipconfig1",
 				"properties": map[string]any{"privateIPAddress": "10.0.4.4", "publicIPAddress": map[string]any{"id": pip},
 					"subnet": map[string]any{"id": subnet["id"]}}}},
-			"firewallPolicy": map[string]any{"id": hub + "/firewallPolicies/fwpol-hub"}}}
+			"firewallPolicy": map[string]any{"id": policy}}}
+	parent := map[string]any{"id": base, "name": "fwpol-base", "type": "Microsoft.Network/firewallPolicies", "location": "westeurope",
+		"properties": map[string]any{"dnsSettings": map[string]any{"enableProxy": false},
+			"ruleCollectionGroups": []any{map[string]any{"id": base + "/ruleCollectionGroups/platform"}}}}
+	parentGroup := map[string]any{"id": base + "/ruleCollectionGroups/platform", "name": "platform", "type": "Microsoft.Network/firewallPolicies/ruleCollectionGroups",
+		"properties": map[string]any{"priority": 100, "ruleCollections": []any{map[string]any{
+			"ruleCollectionType": "FirewallPolicyFilterRuleCollection", "name": "ntp", "priority": 100, "action": map[string]any{"type": "Allow"},
+			"rules": []any{map[string]any{"ruleType": "NetworkRule", "name": "ntp", "sourceAddresses": []any{"10.0.0.0/8"},
+				"destinationAddresses": []any{"*"}, "destinationPorts": []any{"123"}, "ipProtocols": []any{"UDP"}}}}}}}
+	child := map[string]any{"id": policy, "name": "fwpol-hub", "type": "Microsoft.Network/firewallPolicies", "location": "westeurope",
+		"properties": map[string]any{"basePolicy": map[string]any{"id": base}, "dnsSettings": map[string]any{"enableProxy": false},
+			"ruleCollectionGroups": []any{map[string]any{"id": policy + "/ruleCollectionGroups/egress"}}}}
+	childGroup := map[string]any{"id": policy + "/ruleCollectionGroups/egress", "name": "egress", "type": "Microsoft.Network/firewallPolicies/ruleCollectionGroups",
+		"properties": map[string]any{"priority": 300, "ruleCollections": []any{map[string]any{
+			"ruleCollectionType": "FirewallPolicyFilterRuleCollection", "name": "registry", "priority": 200, "action": map[string]any{"type": "Allow"},
+			"rules": []any{map[string]any{"ruleType": "ApplicationRule", "name": "allow-publicreg", "sourceIpGroups": []any{ipGroup},
+				"protocols":   []any{map[string]any{"protocolType": "Https", "port": 443}},
+				"targetFqdns": []any{"publicreg.azurecr.io", "publicreg.westeurope.data.azurecr.io"}}}}}}}
+	nodes := map[string]any{"id": ipGroup, "name": "ipg-aks-nodes", "type": "Microsoft.Network/ipGroups", "location": "westeurope",
+		"properties": map[string]any{"ipAddresses": []any{"10.1.0.0/16"}}}
 	address := map[string]any{"id": pip, "name": "pip-fw-hub", "type": "Microsoft.Network/publicIPAddresses", "location": "westeurope",
 		"properties": map[string]any{"ipAddress": "20.80.0.1", "publicIPAllocationMethod": "Static"}}
 	routes := map[string]any{"id": rt, "name": "rt-aks", "type": "Microsoft.Network/routeTables", "location": "westeurope",
@@ -215,6 +246,11 @@ func firewallEgressEdits() []deriveEdit {
 	return []deriveEdit{
 		{Op: "append", ID: hub + "/virtualNetworks/vnet-hub", Path: "properties/subnets", Value: raw(subnet), Why: "the hub's AzureFirewallSubnet"},
 		{Op: "put", Resource: raw(firewall), Why: "Azure Firewall fw-hub at 10.0.4.4"},
+		{Op: "put", Resource: raw(child), Why: "its policy fwpol-hub, child of fwpol-base"},
+		{Op: "put", Resource: raw(childGroup), Why: "HTTPS to the registry's login server and data endpoint from the node IP group"},
+		{Op: "put", Resource: raw(parent), Why: "the parent policy, in another resource group"},
+		{Op: "put", Resource: raw(parentGroup), Why: "the parent's rules: NTP only"},
+		{Op: "put", Resource: raw(nodes), Why: "the node IP group"},
 		{Op: "put", Resource: raw(address), Why: "its public IP 20.80.0.1"},
 		{Op: "put", Resource: raw(routes), Why: "0.0.0.0/0 to the firewall"},
 		{Op: "set", ID: spoke + "/virtualNetworks/vnet-spoke", Path: "properties/subnets/[name=snet-aks]/properties/routeTable",
@@ -394,7 +430,7 @@ func jsonOf(v any) string {
 
 // scenarioInput reads the arguments of a scenario's verify.tf that the
 // in-process harness supports (cluster_id, registry_id, registry.hosts,
-// registry.addresses).
+// registry.addresses, pull_credentials).
 func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	t.Helper()
 	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
@@ -414,6 +450,9 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 		for _, kv := range regexp.MustCompile(`"([^"]+)"\s*=\s*"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
 			in.RegistryAddresses[kv[1]] = kv[2]
 		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s*pull_credentials\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.PullCredentials = m[1]
 	}
 	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
 		regexp.MustCompile(`node_subnet_ids|node_pools|zone_subscription_ids`).MatchString(sc.Body) {
@@ -622,8 +661,9 @@ func goroutineDump() string {
 
 // TestVerificationRecordsEgressReads: a verification against live Azure
 // with record_file writes the resources of the public path it read (NAT
-// gateway, public IP prefix, Azure Firewall, its public IP), and the
-// recording, replayed, gives the same result.
+// gateway, public IP prefix, Azure Firewall with its policy, rule
+// collection groups and IP group, its public IP), and the recording,
+// replayed, gives the same result.
 func TestVerificationRecordsEgressReads(t *testing.T) {
 	snap, err := deriveSnapshot("egress_nat_gateway", 0)
 	if err != nil {
@@ -643,7 +683,7 @@ func TestVerificationRecordsEgressReads(t *testing.T) {
 	publicReg := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg"
 	live := runInProcess(t, context.Background(), provider.VerificationInput{ClusterID: accCluster, RegistryID: publicReg, RecordFile: record,
 		Live: &provider.LiveAzure{Transport: fake, SubscriptionID: accSub, TenantID: secretTenant, ClientID: secretClientID, ClientSecret: secretClientSecret}})
-	if live.Verdict != "unverified" || live.Diagnostics.HasError() {
+	if live.Verdict != "reachable" || live.Diagnostics.HasError() {
 		t.Fatalf("live run: verdict %q, diagnostics %v", live.Verdict, live.Diagnostics)
 	}
 	fake.mu.Lock()
@@ -659,7 +699,8 @@ func TestVerificationRecordsEgressReads(t *testing.T) {
 	}
 	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/"
 	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network/"
-	for _, id := range []string{spoke + "natGateways/natgw-aks", spoke + "publicIPPrefixes/ippre-natgw-aks", hub + "azureFirewalls/fw-hub", hub + "publicIPAddresses/pip-fw-hub"} {
+	for _, id := range []string{spoke + "natGateways/natgw-aks", spoke + "publicIPPrefixes/ippre-natgw-aks", hub + "azureFirewalls/fw-hub", hub + "publicIPAddresses/pip-fw-hub",
+		hub + "firewallPolicies/fwpol-hub", hub + "firewallPolicies/fwpol-hub/ruleCollectionGroups/egress", hub + "ipGroups/ipg-aks-nodes"} {
 		if !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id": "`+id+`"`)) && !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id":"`+id+`"`)) {
 			t.Errorf("the recording lacks %s", id)
 		}

@@ -38,8 +38,16 @@
 //  6. egress.go: the public path — what a flow to a public address leaves
 //     through (NAT gateway, node public IPs, outbound type, appliances,
 //     forced tunnelling) and the registry's IP rules; egress_firewall.go:
-//     the one place Azure Firewall rules are asked (firewallDecision).
+//     the one place the public path asks an Azure Firewall
+//     (firewallDecision), answered by firewall.go: what the firewall does
+//     with a pull (package firewall decides; this turns the decision into
+//     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
 //  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
 //  8. summary.go: the human-readable report.
+//  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
+//     the route sets gather read (model.NodeRouteFacts) and the
+//     destinations, each set's routes and each destination traced with
+//     the route engine, the security rules on the path and the return
+//     path, in the same finding vocabulary.
 package verify

@@ -253,9 +253,17 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 	var evidence []model.Finding
 	if strings.EqualFold(a.SubnetID.Name(), "AzureFirewallSubnet") {
 		what = "an Azure Firewall whose resource was not read"
-		for _, id := range r.firewallsIn(a.SubnetID) {
+		ids := r.firewallsIn(a.SubnetID)
+		for _, id := range ids {
 			resource = id
 			evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, id, "Azure Firewall "+id.Name()+", which the flow to "+h.Name+" crosses"))
+		}
+		// A subnet that names no firewall has its firewall looked up among
+		// those of its VNet's resource group: that list may have failed.
+		if list := firewallList(a.SubnetID); len(ids) == 0 && !list.IsZero() {
+			if _, failed := r.gaps.Lookup(list); failed {
+				evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, list, "the Azure Firewalls of resource group "+list.ResourceGroup()+", among them the one at "+a.IP.String()+" that the flow to "+h.Name+" crosses"))
+			}
 		}
 	}
 	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to %s, %s: what it lets out, and the public address it leaves through, cannot be read from Azure. It must allow TCP 443 to %s.",
@@ -295,6 +303,17 @@ func (r *run) firewallsIn(subnetID model.ResourceID) []model.ResourceID {
 		}
 	}
 	return out
+}
+
+// firewallList is the list of the Azure Firewalls of the resource group of
+// subnetID's VNet, where gather looks for the firewall of an
+// AzureFirewallSubnet whose answer names none.
+func firewallList(subnetID model.ResourceID) model.ResourceID {
+	sub, rg := subnetID.Subscription(), subnetID.ResourceGroup()
+	if sub == "" || rg == "" {
+		return ""
+	}
+	return model.ResourceID("/subscriptions/" + sub + "/resourceGroups/" + rg + "/providers/Microsoft.Network/azureFirewalls")
 }
 
 // firewallEgress: the firewall allows the flow, which leaves through the
@@ -358,9 +377,14 @@ func rangeWords(ps []netip.Prefix) string {
 	if len(ps) == 0 {
 		return "no address at all (the rule set lists none)"
 	}
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = prefixWord(p)
+	return joinWords(ps, prefixWord)
+}
+
+// joinWords lists xs in words, comma-separated.
+func joinWords[T any](xs []T, word func(T) string) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = word(x)
 	}
 	return strings.Join(s, ", ")
 }

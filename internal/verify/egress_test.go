@@ -18,7 +18,6 @@ var (
 	natPrefixID = id("/resourceGroups/rg-spoke/providers/Microsoft.Network/publicIPPrefixes/ippre-nat")
 	nodePrefix  = id("/resourceGroups/rg-spoke/providers/Microsoft.Network/publicIPPrefixes/ippre-nodes")
 	fwSubnetID  = hubID + "/subnets/AzureFirewallSubnet"
-	fwID        = id("/resourceGroups/rg-hub/providers/Microsoft.Network/azureFirewalls/fw-hub")
 	fwPIPID     = id("/resourceGroups/rg-hub/providers/Microsoft.Network/publicIPAddresses/pip-fw")
 	gatewayID   = id("/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworkGateways/vpngw")
 	nvaNICID    = id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-vm-nva")
@@ -73,17 +72,28 @@ func exitThrough(subnet model.ResourceID, nic model.ResourceID, addrs ...string)
 }
 
 // addFirewall puts Azure Firewall fw-hub (10.0.4.4, public IP pip-fw at
-// pub) in the hub's AzureFirewallSubnet.
+// pub) in the hub's AzureFirewallSubnet, with policy fwpol-hub, whose one
+// rule allows HTTPS from the node subnet to the public registry's login
+// server and storage (allowFirewall changes what it allows).
 func addFirewall(f *model.Facts, pub string) {
 	s := subnet(hubID, "AzureFirewallSubnet", "10.0.4.0/26")
 	s.IPConfigurationIDs = []model.ResourceID{fwID + "/azureFirewallIpConfigurations/ipconfig1"}
 	f.Network.VNet(hubID).Subnets = append(f.Network.VNet(hubID).Subnets, s)
 	f.Network.Subnets[s.ID.Key()] = s
 	f.Network.AddFirewall(&model.AzureFirewall{ID: fwID, Name: "fw-hub", PrivateIPs: ips("10.0.4.4"), SubnetIDs: []model.ResourceID{s.ID},
-		PublicIPAddressIDs: []model.ResourceID{fwPIPID}, PolicyID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/firewallPolicies/fwpol-hub")})
+		PublicIPAddressIDs: []model.ResourceID{fwPIPID}, PolicyID: fwPolicyID})
+	allowFirewall(f, model.FirewallRule{Name: "allow-acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost, "*.blob.core.windows.net"}})
 	if pub != "" {
 		f.Network.AddPublicAddress(&model.PublicAddress{ID: fwPIPID, Name: "pip-fw", Prefix: pfx(pub + "/32")})
 	}
+}
+
+// allowFirewall makes rule the only rule of fw-hub's policy fwpol-hub.
+func allowFirewall(f *model.Facts, rule model.FirewallRule) {
+	f.Network.AddFirewallPolicy(&model.FirewallPolicy{ID: fwPolicyID, Name: "fwpol-hub", RuleCollectionGroupsKnown: true,
+		RuleCollectionGroups: []model.FirewallRuleCollectionGroup{{ID: fwPolicyID + "/ruleCollectionGroups/egress", Name: "egress", Priority: 300,
+			Collections: []model.FirewallRuleCollection{{Name: "registry", Priority: 200, Action: "Allow", Rules: []model.FirewallRule{rule}}}}}})
 }
 
 // findingFor is the first finding with code on endpoint.
@@ -356,21 +366,70 @@ func TestEgress(t *testing.T) {
 			},
 		},
 		{
-			name: "an Azure Firewall on the way out: unverified until its rules are evaluated, never reachable",
+			name: "an Azure Firewall whose rules allow the pull: reachable, leaving through the firewall's public IP",
 			mutate: func(f *model.Facts) {
 				publicRegistry(f)
 				loadBalancerEgress(f, "-")
 				addFirewall(f, "20.80.0.1")
+				ipRules(f, "20.80.0.1")
+			},
+			tracer:  exitThrough(fwSubnetID, "", "10.0.4.4"),
+			verdict: model.Reachable,
+			check: func(t *testing.T, res Result) {
+				p := pathOf(t, res, "system", loginHost)
+				requireContains(t, strings.Join(p.Hops, " | "), "Azure Firewall fw-hub (10.0.4.4)", "out through Azure Firewall fw-hub's public IPs")
+			},
+		},
+		{
+			name: "an Azure Firewall whose rules allow the login server only: EGRESS_FIREWALL_DENIED for the storage",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "-")
+				addFirewall(f, "20.80.0.1")
+				allowFirewall(f, model.FirewallRule{Name: "allow-login", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+					Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost}})
 			},
 			tracer: exitThrough(fwSubnetID, "", "10.0.4.4"),
-			want:   []model.Code{model.EgressUnverified}, verdict: model.Unverified,
+			want:   []model.Code{model.EgressFirewallDenied}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result) {
-				f := findingsWith(res, model.EgressUnverified)[0]
-				if !f.ResourceID.Equal(fwID) {
-					t.Errorf("resource %s", f.ResourceID)
+				f := findingsWith(res, model.EgressFirewallDenied)[0]
+				if f.Endpoint != "*.blob.core.windows.net" || !f.ResourceID.Equal(fwPolicyID) {
+					t.Errorf("finding on %s, resource %s", f.Endpoint, f.ResourceID)
 				}
-				requireContains(t, f.Message, "Azure Firewall fw-hub", "firewall policy fwpol-hub", "firewall rules not evaluated")
+				requireContains(t, f.Message, "Azure Firewall fw-hub (10.0.4.4)", "firewall policy fwpol-hub", "a firewall denies what no rule allows")
+				if p := pathOf(t, res, "system", loginHost); p.Verdict != model.Reachable {
+					t.Errorf("the login server is allowed: %+v", p)
+				}
 			},
+		},
+		{
+			name: "an Azure Firewall whose policy could not be read: EGRESS_UNVERIFIED with the evidence, never reachable",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "-")
+				addFirewall(f, "20.80.0.1")
+				delete(f.Network.FirewallPolicies, fwPolicyID.Key())
+				f.Gaps.Add(model.Gap{ResourceID: fwPolicyID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/firewallPolicies/read"})
+				f.Network.SpeculativeReads = append(f.Network.SpeculativeReads, fwID, fwPolicyID)
+			},
+			tracer: exitThrough(fwSubnetID, "", "10.0.4.4"),
+			want:   []model.Code{model.EgressUnverified, model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				e := findingsWith(res, model.EvidencePermissionDenied)[0]
+				if !e.ResourceID.Equal(fwPolicyID) || e.NodePool == "" {
+					t.Errorf("evidence %+v: the firewall's decision uses the policy", e)
+				}
+			},
+		},
+		{
+			name: "an unreadable firewall policy on a path that does not cross the firewall counts for nothing",
+			mutate: func(f *model.Facts) {
+				addFirewall(f, "20.80.0.1")
+				delete(f.Network.FirewallPolicies, fwPolicyID.Key())
+				f.Gaps.Add(model.Gap{ResourceID: fwPolicyID + "/ruleCollectionGroups", Kind: model.GapUnavailable})
+				f.Network.SpeculativeReads = append(f.Network.SpeculativeReads, fwID, fwPolicyID)
+			},
+			verdict: model.Reachable,
 		},
 		{
 			name:   "an address in an AzureFirewallSubnet whose firewall was not read: unverified with the evidence",
@@ -382,6 +441,26 @@ func TestEgress(t *testing.T) {
 				requireContains(t, f.Message, "an Azure Firewall whose resource was not read")
 				if !f.ResourceID.Equal(fwID) {
 					t.Errorf("resource %s", f.ResourceID)
+				}
+			},
+		},
+		{
+			name: "a firewall subnet that names no firewall, whose resource group's firewalls could not be listed: the list's evidence",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				addFirewall(f, "")
+				delete(f.Network.Firewalls, fwID.Key())
+				f.Network.Subnet(fwSubnetID).IPConfigurationIDs = nil
+				list := id("/resourceGroups/rg-hub/providers/Microsoft.Network/azureFirewalls")
+				f.Gaps.Add(model.Gap{ResourceID: list, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/azurefirewalls/read"})
+				f.Network.SpeculativeReads = append(f.Network.SpeculativeReads, list)
+			},
+			tracer: exitThrough(fwSubnetID, "", "10.0.4.4"),
+			want:   []model.Code{model.EgressUnverified, model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				e := findingsWith(res, model.EvidencePermissionDenied)[0]
+				if e.NodePool == "" || !strings.HasSuffix(string(e.ResourceID), "/azureFirewalls") {
+					t.Errorf("evidence %+v", e)
 				}
 			},
 		},
@@ -446,10 +525,10 @@ func TestEgress(t *testing.T) {
 	}
 }
 
-// TestFirewallEgress: the integration point answers unverified, never
-// allowed, naming the firewall, its policy, the host and its service tag;
-// a flow a firewall allows leaves through the firewall's public IPs, or
-// the NAT gateway of its subnet, which the registry's IP rules then judge.
+// TestFirewallEgress: the integration point asks the firewall's rules
+// about the host and its service tag (matched case-insensitively); a flow
+// a firewall allows leaves through the firewall's public IPs, or the NAT
+// gateway of its subnet, which the registry's IP rules then judge.
 func TestFirewallEgress(t *testing.T) {
 	f := baselineFacts()
 	publicRegistry(&f)
@@ -461,11 +540,27 @@ func TestFirewallEgress(t *testing.T) {
 	fw := f.Network.Firewall(fwID)
 
 	fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h))
-	if allowed || len(fs) != 1 || fs[0].Code != model.EgressUnverified || !fs[0].ResourceID.Equal(fwID) || fs[0].Endpoint != loginHost {
-		t.Fatalf("firewall rules are not evaluated, so the decision must be unverified: %v %+v", allowed, fs)
+	if !allowed || len(fs) != 0 {
+		t.Fatalf("the policy allows the login server: %v %+v", allowed, fs)
 	}
-	requireContains(t, fs[0].Message, "fw-hub", "fwpol-hub", "firewall rules not evaluated", "AzureContainerRegistry.westeurope", "10.1.0.0/22")
-	requireContains(t, fs[0].Remediation, "az network firewall policy rule-collection-group list --policy-name fwpol-hub --resource-group rg-hub")
+	// The service tag the public path passes for a registry endpoint,
+	// AzureContainerRegistry.<region> with the region as ARM writes it,
+	// matches a rule that spells it as Azure lists it.
+	if tag := f.PublicServiceTag(h); !strings.EqualFold(tag, acrTagWE) {
+		t.Fatalf("service tag of %s: %q, want %s", h.Name, tag, acrTagWE)
+	}
+	allowFirewall(&f, model.FirewallRule{Name: "acr-westeurope", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
+		IPProtocols: []string{"TCP"}, DestinationAddresses: []string{acrTagWE}, DestinationPorts: []string{"443"}})
+	if fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h)); !allowed || len(fs) != 0 {
+		t.Fatalf("a network rule to %s allows the login server: %v %+v", acrTagWE, allowed, fs)
+	}
+	allowFirewall(&f, model.FirewallRule{Name: "acr-northeurope", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
+		IPProtocols: []string{"TCP"}, DestinationAddresses: []string{"AzureContainerRegistry.NorthEurope"}, DestinationPorts: []string{"443"}})
+	fs, allowed = r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h))
+	if allowed || len(fs) != 1 || fs[0].Code != model.EgressFirewallDenied || fs[0].Endpoint != loginHost {
+		t.Fatalf("another region's tag does not hold the registry's address: %v %+v", allowed, fs)
+	}
+	requireContains(t, fs[0].Message, "fw-hub", "fwpol-hub", loginHost, "10.1.0.0/22")
 
 	out := r.firewallEgress(fw, fwSubnetID)
 	if len(out.sources) != 1 || out.sources[0].id != fwPIPID || len(out.findings) != 0 {
