@@ -1,6 +1,9 @@
 package model
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // Network is the part of Azure's network the pull path can touch, as read
 // from Resource Manager. Maps are keyed by ResourceID.Key().
@@ -155,6 +158,35 @@ type Peering struct {
 	// Global is true when the two VNets are in different regions
 	// (routes are then VNetGlobalPeering).
 	Global bool
+	// SubnetsOnly is true for a subnet peering (peerCompleteVnets false):
+	// it connects only LocalSubnetNames of this VNet with RemoteSubnetNames
+	// of the remote one, and RemoteAddressSpace holds those remote subnets'
+	// prefixes (docs/design/azure-behaviour.md, "Subnet peering").
+	SubnetsOnly       bool
+	LocalSubnetNames  []string
+	RemoteSubnetNames []string
+}
+
+// ConnectsLocalSubnet reports whether the peering carries traffic of the
+// named subnet of its own VNet: every subnet for a peering of complete
+// VNets, only LocalSubnetNames for a subnet peering.
+func (p *Peering) ConnectsLocalSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.LocalSubnetNames, name)
+}
+
+// ConnectsRemoteSubnet reports whether the peering reaches the named
+// subnet of the remote VNet.
+func (p *Peering) ConnectsRemoteSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.RemoteSubnetNames, name)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Connected reports whether this side is Connected.

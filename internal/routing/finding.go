@@ -51,6 +51,8 @@ func remediation(code model.Code) string {
 		return "Set allowVirtualNetworkAccess on the peering." + timeoutNote
 	case model.RoutePeeringNotSynced:
 		return "Sync the peering (az network vnet peering sync, or the portal's Sync button) on both sides after the address space change." + timeoutNote
+	case model.RoutePeeringSubnetExcluded:
+		return "Add the subnet to the subnet peering on both sides (localSubnetNames on one side is remoteSubnetNames on the other), then sync the peering; or peer the complete VNets (peerCompleteVnets true)." + timeoutNote
 	case model.RouteNotTransitive:
 		return "Peering is not transitive: peer the two VNets directly, or add a UDR on the node subnet sending the destination to an appliance or firewall in the hub (with allowForwardedTraffic on the receiving peering)." + timeoutNote
 	case model.RouteForwardedTrafficBlock:

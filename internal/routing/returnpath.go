@@ -54,6 +54,7 @@ func (e *Engine) returnFromPrivateEndpoint(res *Result) {
 	res.Return = ReturnPath{Checked: true, Verdict: model.Reachable,
 		Note: fmt.Sprintf("replies from private endpoint %s bypass route tables and return straight to %s", res.Arrival.PrivateEndpointID.Name(), res.Source)}
 	if len(res.Appliances) == 0 {
+		e.checkPrivateEndpointReplyPeering(res)
 		return
 	}
 	first := res.Appliances[0]
@@ -282,4 +283,41 @@ func gatewaySubnet(net *model.Network, gw *model.Gateway) *model.Subnet {
 		}
 	}
 	return nil
+}
+
+// checkPrivateEndpointReplyPeering: a private endpoint in a peered VNet
+// replies across the peering's other side. Replies bypass route tables, but
+// whether Azure delivers them to node addresses that side has not synced
+// (the nodes' VNet gained the space after the last sync), or across a subnet
+// peering that does not connect the endpoint's subnet or the nodes', is not
+// documented: the return path is unverified, with the peering to fix.
+func (e *Engine) checkPrivateEndpointReplyPeering(res *Result) {
+	net := e.net
+	pe := net.PrivateEndpoint(res.Arrival.PrivateEndpointID)
+	if pe == nil {
+		return
+	}
+	nodeVNet := vnetOfSubnet(net, res.From)
+	peVNet := vnetOfSubnet(net, pe.SubnetID)
+	if peVNet.Equal(nodeVNet) {
+		return
+	}
+	back, err := e.EffectiveRoutes(pe.SubnetID)
+	if err != nil {
+		return // the forward trace already carries what is missing
+	}
+	reverse := peeringTo(back.vnet, nodeVNet)
+	if reverse == nil {
+		return // the forward crossing found the missing side
+	}
+	f, ok := peeringReachCause(net, back, nil, reverse, res.Source, "so replies from the private endpoint may not reach the nodes")
+	if !ok {
+		return
+	}
+	u := newFinding(model.ReturnRouteUnverified, reverse.ID, res.From, nil,
+		"replies from private endpoint %s (%s) to %s cross peering %s: %s Replies from a private endpoint bypass route tables, but Azure does not document whether they are delivered where the peering does not route.",
+		pe.Name, res.Destination, res.Source, reverse.Name, f.Message)
+	u.Remediation = f.Remediation
+	res.Findings = appendFinding(res.Findings, u)
+	res.Return.Verdict, res.Return.Note = model.Unverified, u.Message
 }

@@ -417,10 +417,27 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			return "", false
 		}
 		if p == nil {
+			// In a peered VNet's space the peering does not carry (a
+			// subnet peering, or space not synced): that is the cause.
+			for _, cand := range c.vnet.Peerings {
+				if !peeringRoutesUsable(cand) || !anyContains(currentSpace(w.e.net, cand), nh) {
+					continue
+				}
+				if f, ok := peeringReachCause(w.e.net, c, r, cand, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+					w.hop(c.SubnetID, r, "appliance unreachable (peering "+cand.Name+" does not carry it)")
+					w.fail(f)
+					return "", false
+				}
+			}
 			w.hop(c.SubnetID, r, "appliance unreachable")
 			w.fail(newFinding(model.RouteNVAUnreachable, r.OriginID, c.SubnetID, r,
 				"%s sends %s to appliance %s, which is neither in %s (%s) nor in a VNet peered with it, so Azure drops the packet.",
 				routeLabel(*r), w.dst, nh, c.vnet.Name, prefixList(c.vnet.AddressSpace)))
+			return "", false
+		}
+		if f, ok := peeringReachCause(w.e.net, c, r, p, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+			w.hop(c.SubnetID, r, "appliance unreachable (peering "+p.Name+" does not carry it)")
+			w.fail(f)
 			return "", false
 		}
 		remote, ok := w.crossPeering(c, r, p)
