@@ -104,7 +104,7 @@ func TestPeeringScopeRules(t *testing.T) {
 				subnetPeering(h, []string{"snet-app"}, []string{"snet-pe"})
 			},
 			must: []model.Code{model.RoutePeeringSubnetExcluded}, mustNot: []model.Code{model.RouteBlackhole},
-			msg:  "connects only subnets snet-app of vnet-spoke; subnet snet-aks is not among them"},
+			msg: "connects only subnets snet-app of vnet-spoke; subnet snet-aks is not among them"},
 		{name: "… the subnet it does name reaches the endpoint (negative)", dst: "10.0.2.5", verdict: model.Reachable,
 			setup: func(h *hubSpoke) {
 				h.subnet(h.spoke, "snet-app", "10.1.8.0/24")
