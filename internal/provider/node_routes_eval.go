@@ -228,55 +228,24 @@ func computedTrace(e *nodeEvaluator, set *nodeRouteSet, comp *routing.Computed, 
 	return t
 }
 
-// effectiveTrace traces a set whose NIC has a real effective route table.
+// effectiveTrace traces a set whose NIC has a real effective route table:
+// the first hop selects from that table (what Azure programs), so a drop
+// there is a drop even when the configuration would route the packet, and
+// a route the configuration lacks is followed; the routes computed from
+// configuration are the comparison (COVERAGE_MODEL_DRIFT).
 func effectiveTrace(e *nodeEvaluator, set *nodeRouteSet, realTable *routing.Table, d nodeDestination) nodeTraceResult {
-	r := traceFrom(e, set, d.Addr)
-	t := nodeTraceResult{Destination: d, Source: r.Source}
-	realRoute, realFound := realTable.Lookup(d.Addr)
-	if realFound {
-		t.Selected = &realRoute
-	}
 	nic := *set.NIC
 	nic.Effective = set.Effective
-	drift, drifted, compared, err := e.CompareNIC(&nic, d.Addr)
-	if compared && err == nil && !drifted {
-		// The computed routes select what Azure selects: the engine's path
-		// is the real one.
-		t.Hops = nonNilStrings(r.Path())
-		t.Findings = routeResultFindings(r, set, d)
-		t.Suspected = suspectedFindings(r, set.Pool, d)
-		e.checkSecurity(set, d, r, &t)
-		t.Verdict = nodeTraceVerdict(t.Findings)
-		t.ReturnVerdict, t.ReturnNote = r.Return.Verdict, r.Return.Note
-		return t
+	r := e.TraceEffective(&nic, set.Source, d.Addr)
+	t := nodeTraceResult{Destination: d, Source: r.Source, Hops: nonNilStrings(r.Path())}
+	if realRoute, ok := realTable.Lookup(d.Addr); ok {
+		t.Selected = &realRoute
 	}
-
-	// The model cannot follow the real route: report the first hop as Azure
-	// takes it, the drift, the evidence the computation lacked, and a drop
-	// when the real route drops.
-	var outcome string
-	if compared && err == nil {
-		f := drift.Finding(nic.ID).ToModel(set.Pool, d.Text)
-		if f.Remediation == "" {
-			f.Remediation = driftRemediation
-		}
-		t.Findings = append(t.Findings, f)
-		outcome = "not followed: the routes computed from configuration select " + describeSelected(drift.Computed, drift.ComputedFound)
-	} else {
-		outcome = "not followed: the routes of " + nodeSubnetLabel(set.SubnetID) + " cannot be computed from configuration"
-	}
-	for _, g := range r.Gaps {
-		t.Findings = append(t.Findings, nodeRoutesGapFinding(g, set.Pool, d.Text, "the route from "+nodeSubnetLabel(set.SubnetID)+" to "+d.Addr.String()))
-	}
-	if routeDrops(realRoute, realFound, d.Addr) {
-		outcome = "dropped"
-		t.Findings = append(t.Findings, effectiveDropFinding(set, realRoute, realFound, d))
-	}
-	t.Hops = []string{nodeHopText(set.SubnetID, realRoute, realFound, outcome)}
+	t.Findings = routeResultFindings(r, set, d)
+	t.Suspected = suspectedFindings(r, set.Pool, d)
+	e.checkSecurity(set, d, r, &t)
 	t.Verdict = nodeTraceVerdict(t.Findings)
-	if t.Verdict == model.Reachable {
-		t.Verdict = model.Unverified
-	}
+	t.ReturnVerdict, t.ReturnNote = r.Return.Verdict, r.Return.Note
 	return t
 }
 
@@ -348,44 +317,6 @@ func suspectedFindings(r routing.Result, pool string, d nodeDestination) []model
 
 // nodeTraceVerdict is the catalogue's verdict rule over a trace's findings.
 func nodeTraceVerdict(fs []model.Finding) model.Verdict { return model.VerdictOf(fs) }
-
-// routeDrops reports a selected route that drops the packet: none matches,
-// next hop None, or Internet for a private address.
-func routeDrops(r model.Route, found bool, dst netip.Addr) bool {
-	if !found {
-		return true
-	}
-	switch {
-	case strings.EqualFold(r.NextHopType, model.NextHopNone):
-		return true
-	case strings.EqualFold(r.NextHopType, model.NextHopInternet):
-		return routing.IsPrivate(dst)
-	}
-	return false
-}
-
-// effectiveDropFinding is the ROUTE_BLACKHOLE of a real effective route
-// that drops the destination.
-func effectiveDropFinding(set *nodeRouteSet, r model.Route, found bool, d nodeDestination) model.Finding {
-	var msg string
-	if found {
-		msg = fmt.Sprintf("The effective routes of network interface %s (subnet %s) select %s for %s, so Azure drops the packet.",
-			set.NIC.Name, nodeSubnetLabel(set.SubnetID), describeSelected(r, true), d.Addr)
-	} else {
-		msg = fmt.Sprintf("No effective route of network interface %s (subnet %s) matches %s, so Azure drops the packet.",
-			set.NIC.Name, nodeSubnetLabel(set.SubnetID), d.Addr)
-	}
-	fix := "Give the subnet a route that carries the destination (peering, gateway transit, or a UDR to an appliance that reaches it), " +
-		"or remove the route that drops it. Nodes see a connection timeout; credentials and imagePullSecrets are irrelevant here."
-	return model.NewFinding(model.RouteBlackhole, set.Pool, d.Text, set.NIC.ID, msg, fix)
-}
-
-// driftRemediation is what to do about COVERAGE_MODEL_DRIFT.
-const driftRemediation = "Find what the configuration misses: compare the network interface's effective routes " +
-	"(az network nic show-effective-route-table) with the subnet's route table, the peerings and the gateway's learned routes. " +
-	"Typical causes are a route table, peering or gateway the provider could not read, BGP routes injected by Azure Route Server " +
-	"or an SD-WAN appliance, or a change Azure has not finished programming. Until it is explained, treat computed verdicts " +
-	"of scale-set pools in the same subnet with caution."
 
 // routesComputedFinding is the set's COVERAGE_ROUTES_COMPUTED.
 func routesComputedFinding(set *nodeRouteSet) model.Finding {
@@ -509,36 +440,6 @@ func nodeSubnetLabel(id model.ResourceID) string {
 		return "an unknown subnet"
 	}
 	return "subnet " + id.Parent().Name() + "/" + id.Name()
-}
-
-// describeSelected is "route <prefix> <type>[ <ip>] (<origin>)", or "no route".
-func describeSelected(r model.Route, found bool) string {
-	if !found {
-		return "no route"
-	}
-	var b strings.Builder
-	b.WriteString("route ")
-	if r.Prefix.IsValid() {
-		b.WriteString(r.Prefix.String())
-	} else {
-		b.WriteString(r.ServiceTag)
-	}
-	b.WriteString(" " + r.NextHopType)
-	if r.NextHopIP.IsValid() {
-		b.WriteString(" " + r.NextHopIP.String())
-	}
-	switch {
-	case r.Origin != "":
-		b.WriteString(" (" + r.Origin + ")")
-	case r.Source != "":
-		b.WriteString(" (" + strings.ToLower(r.Source) + ")")
-	}
-	return b.String()
-}
-
-// nodeHopText is a hop in the engine's words: "subnet v/s → route … → outcome".
-func nodeHopText(subnet model.ResourceID, r model.Route, found bool, outcome string) string {
-	return fmt.Sprintf("%s → %s → %s", nodeSubnetLabel(subnet), describeSelected(r, found), outcome)
 }
 
 func nonNilStrings(s []string) []string {

@@ -45,6 +45,7 @@ type Engine struct {
 	mu       sync.Mutex
 	computed map[string]computedEntry
 	gateways gatewayMemo
+	real     map[string]*realFirstHop // by NIC, for TraceEffective
 
 	indexOnce sync.Once
 	index     *addrIndex

@@ -30,6 +30,11 @@ type Result struct {
 	// better route): worth showing, never counted in the verdict.
 	Suspected []Finding
 	Return    ReturnPath
+	// Effective is true when the first hop selected from a NIC's real
+	// effective route table (TraceEffective); Drift is set when the
+	// routes computed from configuration select another next hop there.
+	Effective bool
+	Drift     *Drift
 }
 
 // Path is the forward path as text, one string per hop.
@@ -159,6 +164,12 @@ type walker struct {
 	// so a failure there is suspected, not concluded.
 	uncertain bool
 	suspected []Finding
+	// real, when set, is the first hop's real effective route table: the
+	// first step selects from it (see TraceEffective).
+	real *realFirstHop
+	// drift is the first hop's disagreement between the real and the
+	// computed routes, when there is one.
+	drift *Drift
 }
 
 // run routes the packet from subnet to subnet until it arrives, is dropped,
@@ -192,6 +203,10 @@ func (w *walker) run(start model.ResourceID) {
 // step routes the packet out of one subnet. It returns the subnet to route
 // from next (the appliance's) and true when an appliance forwards it.
 func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
+	if real := w.real; real != nil {
+		w.real = nil
+		return w.stepReal(subnetID, real)
+	}
 	c, err := w.e.EffectiveRoutes(subnetID)
 	if err != nil {
 		w.missing(subnetID, err)
@@ -210,6 +225,14 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 		return "", false
 	}
 	r := c.Table.Route(i)
+	return w.follow(c, &r, w.diagnoseDrop)
+}
+
+// follow acts on the route selected in c's subnet: deliver, cross a
+// peering, hand to a gateway or an appliance (returning the appliance's
+// subnet and true), or drop, explained by onDrop.
+func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *model.Route)) (model.ResourceID, bool) {
+	r, subnetID := *rp, c.SubnetID
 	switch hop := r.NextHopType; {
 	case strings.EqualFold(hop, model.NextHopVnetLocal):
 		w.viaVNetLocal(c, &r)
@@ -229,10 +252,10 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 			return "", false
 		}
 		w.hop(subnetID, &r, "dropped (a private address cannot be reached over the Internet)")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	case strings.EqualFold(hop, model.NextHopNone):
 		w.hop(subnetID, &r, "dropped")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	default:
 		w.hop(subnetID, &r, "unknown next hop type")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: r.OriginID, Kind: model.GapUnavailable,
@@ -260,6 +283,16 @@ func (w *walker) viaPeering(c *Computed, r *model.Route) {
 	p := peeringByID(c.vnet, r.OriginID)
 	if p == nil {
 		p = peeringCovering(c.vnet, w.dst)
+	}
+	if p == nil {
+		// A real effective route the configuration does not explain:
+		// the peering towards the VNet that holds the address today.
+		for _, cand := range c.vnet.Peerings {
+			if anyContains(currentSpace(w.e.net, cand), w.dst) {
+				p = cand
+				break
+			}
+		}
 	}
 	if p == nil {
 		w.hop(c.SubnetID, r, "peering not found")
