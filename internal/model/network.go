@@ -19,6 +19,7 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
+	RouteServers     map[string]*RouteServer
 
 	Gaps Gaps
 	// AddressGaps are addresses in a VNet of the network whose network
@@ -46,6 +47,7 @@ func NewNetwork() *Network {
 		Gateways:         map[string]*Gateway{},
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
+		RouteServers:     map[string]*RouteServer{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}
@@ -74,6 +76,11 @@ func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
 // SecurityGroup returns the network security group with that id, or nil.
 func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
 	return n.SecurityGroups[id.Key()]
+}
+
+// RouteServer returns the Route Server with that id, or nil.
+func (n *Network) RouteServer(id ResourceID) *RouteServer {
+	return n.RouteServers[id.Key()]
 }
 
 // AddVNet stores a virtual network and its subnets.
@@ -252,6 +259,38 @@ type GatewayRoute struct {
 	// Origin: Network (its own VNet), EBgp, IBgp, Igp, Static.
 	Origin string
 	ASPath string
+}
+
+// RouteServerSubnetName is the subnet an Azure Route Server lives in.
+const RouteServerSubnetName = "RouteServerSubnet"
+
+// RouteServer is an Azure Route Server: a Microsoft.Network/virtualHubs
+// resource whose ip configurations sit in a VNet's RouteServerSubnet. It
+// learns routes from network virtual appliances over BGP and programs them
+// into the subnets of its VNet (and of peered VNets that use its VNet's
+// gateways); it forwards no traffic itself, so the next hop of its routes
+// is the appliance's address.
+type RouteServer struct {
+	ID     ResourceID
+	Name   string
+	VNetID ResourceID
+	// RouterIPs are virtualRouterIps: the Route Server's BGP addresses.
+	RouterIPs []netip.Addr
+	// Peers are its BGP connections (bgpConnections); PeersKnown is false
+	// when they could not be listed.
+	Peers      []RouteServerPeer
+	PeersKnown bool
+}
+
+// RouteServerPeer is one BGP connection of a Route Server (an appliance)
+// with the routes the Route Server learned from it (learnedRoutes);
+// LearnedKnown is false when they could not be read.
+type RouteServerPeer struct {
+	ID           ResourceID
+	Name         string
+	IP           netip.Addr
+	Learned      []GatewayRoute
+	LearnedKnown bool
 }
 
 // PrivateEndpoint is a private endpoint and what it serves.

@@ -40,6 +40,8 @@ func (e *Engine) checkReturn(res *Result) {
 		e.judgeBack(res, back)
 	case ArrivalOnPremises:
 		e.returnFromOnPremises(res)
+	case ArrivalBeyondAppliance:
+		e.returnFromBeyondAppliance(res)
 	default:
 		res.Return = ReturnPath{Verdict: model.Reachable, Note: "replies from " + res.Arrival.Label + " need no route check in Azure"}
 	}
@@ -320,4 +322,23 @@ func (e *Engine) checkPrivateEndpointReplyPeering(res *Result) {
 	u.Remediation = f.Remediation
 	res.Findings = appendFinding(res.Findings, u)
 	res.Return.Verdict, res.Return.Note = model.Unverified, u.Message
+}
+
+// returnFromBeyondAppliance: the destination lies behind an appliance that
+// advertised its prefix to a Route Server. Where the appliance sends the
+// packet, and whether replies come back through it, cannot be read from
+// Azure Resource Manager: unverified, with the appliance to check.
+func (e *Engine) returnFromBeyondAppliance(res *Result) {
+	a := res.Arrival
+	resource := a.NICID
+	if resource.IsZero() {
+		resource = a.SubnetID
+	}
+	last := res.Appliances[len(res.Appliances)-1]
+	f := newFinding(model.ReturnRouteUnverified, resource, res.From, nil,
+		"%s is reached through %s, which advertised the prefix to Azure Route Server %s: the networks behind the appliance (a tunnel, SD-WAN, on-premises) are not in Azure Resource Manager, so neither where it sends the traffic nor whether replies to %s come back through it can be read. Check the appliance's routing table for %s and its route back to %s.",
+		res.Destination, last.Label, a.RouteServerID.Name(), res.Source, res.Destination, prefixList(e.nodePrefixes(res)))
+	f.Remediation = "Verify the path on the appliance: its routes towards the destination and back to the node subnet, and that the far side advertises a route back. Azure shows only that the appliance advertised the prefix; nothing in Azure needs to change for this finding."
+	res.Findings = appendFinding(res.Findings, f)
+	res.Return = ReturnPath{Checked: true, Verdict: model.Unverified, Note: f.Message}
 }

@@ -70,6 +70,10 @@ const (
 	ArrivalOnPremises      ArrivalKind = "on_premises"
 	ArrivalInternet        ArrivalKind = "internet"
 	ArrivalServiceEndpoint ArrivalKind = "service_endpoint"
+	// ArrivalBeyondAppliance: the packet reached an appliance that
+	// advertised the destination's prefix to a Route Server; the networks
+	// behind it (a tunnel, SD-WAN, on-premises) cannot be read.
+	ArrivalBeyondAppliance ArrivalKind = "beyond_appliance"
 )
 
 // Arrival is where the packet was delivered.
@@ -80,7 +84,10 @@ type Arrival struct {
 	NICID             model.ResourceID
 	PrivateEndpointID model.ResourceID
 	GatewayID         model.ResourceID
-	Label             string
+	// RouteServerID is the Route Server whose route led beyond an
+	// appliance (ArrivalBeyondAppliance).
+	RouteServerID model.ResourceID
+	Label         string
 }
 
 // Appliance is a virtual appliance a path crossed.
@@ -243,6 +250,9 @@ func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *mo
 	case strings.EqualFold(hop, model.NextHopServiceEndpoint):
 		w.arrive(subnetID, &r, Arrival{Kind: ArrivalServiceEndpoint, Label: "Azure service over the backbone (" + r.Origin + ")"})
 	case strings.EqualFold(hop, model.NextHopVirtualNetworkGateway):
+		if rs := routeServerOf(w.e.net, c, &r); rs != nil {
+			return w.viaRouteServer(c, &r, rs)
+		}
 		w.viaGateway(c, &r)
 	case strings.EqualFold(hop, model.NextHopVirtualAppliance):
 		return w.viaAppliance(c, &r)
@@ -427,6 +437,22 @@ func (w *walker) viaGateway(c *Computed, r *model.Route) {
 		label += " (" + r.NextHopIP.String() + ")"
 	}
 	w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalOnPremises, GatewayID: gw.ID, VNetID: gw.VNetID, Label: label})
+}
+
+// viaRouteServer follows a route a Route Server programmed: Azure sends the
+// packet to the appliance that advertised the prefix (the route's next
+// hop), like a VirtualAppliance route. A Route Server route that leads the
+// packet back to the appliance it is at means the prefix lies beyond that
+// appliance (a tunnel, SD-WAN, on-premises): the path leaves what Azure
+// Resource Manager shows.
+func (w *walker) viaRouteServer(c *Computed, r *model.Route, rs *model.RouteServer) (model.ResourceID, bool) {
+	if n := len(w.appliances); n > 0 && w.appliances[n-1].IP == r.NextHopIP.Unmap() {
+		app := w.appliances[n-1]
+		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalBeyondAppliance, VNetID: app.VNetID, SubnetID: app.SubnetID, NICID: app.NICID, RouteServerID: rs.ID,
+			Label: fmt.Sprintf("beyond %s (networks it advertised to Route Server %s)", app.Label, rs.Name)})
+		return "", false
+	}
+	return w.viaAppliance(c, r)
 }
 
 // viaAppliance hands the packet to a VirtualAppliance next hop. Azure
