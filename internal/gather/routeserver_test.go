@@ -57,12 +57,14 @@ func TestRouteServerFromSDK(t *testing.T) {
 	}
 
 	action := coll + "/nva1/learnedRoutes"
-	answer := sdk[struct {
-		Value map[string][]*armnetwork.PeerRoute `json:"value"`
-	}](t, []byte(`{"value":{
+	// The answer is the map itself (instance → routes), as the SDK decodes it.
+	var answer armnetwork.VirtualHubBgpConnectionsClientListLearnedRoutesResponse
+	if err := answer.UnmarshalJSON([]byte(`{
 		"RouteServiceRole_IN_1":[{"localAddress":"10.0.4.5","network":"192.168.10.0/24","nextHop":"10.0.1.4","sourcePeer":"10.0.1.4","origin":"EBgp","asPath":"65020","weight":0}],
 		"RouteServiceRole_IN_0":[{"localAddress":"10.0.4.4","network":"192.168.10.0/24","nextHop":"10.0.1.4","sourcePeer":"10.0.1.4","origin":"EBgp","asPath":"65020","weight":0},
-		                         {"localAddress":"10.0.4.4","network":"172.20.0.0/16","nextHop":"10.0.1.4","sourcePeer":"10.0.1.4","origin":"EBgp","asPath":"65020 65030","weight":0}]}}`))
+		                         {"localAddress":"10.0.4.4","network":"172.20.0.0/16","nextHop":"10.0.1.4","sourcePeer":"10.0.1.4","origin":"EBgp","asPath":"65020 65030","weight":0}]}`)); err != nil {
+		t.Fatal(err)
+	}
 	routes, err := peerRoutesFromSDK(action, answer.Value)
 	if err != nil {
 		t.Fatal(err)

@@ -100,12 +100,23 @@ func (t *RoutingTracer) engine(n *model.Network, source netip.Addr) *routing.Eng
 }
 
 // poolSource is the pool's first node address in the query's subnet and
-// the NIC it belongs to; with no node (a pool at zero nodes) both are zero.
+// the NIC it belongs to (the network's copy, with its effective route table
+// when Azure gave one); with no node (a pool at zero nodes) both are zero.
 func poolSource(q RouteQuery, n *model.Network) (netip.Addr, *model.NIC) {
 	if q.Pool == nil {
 		return netip.Addr{}, nil
 	}
-	nics := append([]*model.NIC(nil), q.Pool.NICs...)
+	// The network's copy of a NIC carries its effective route table (the
+	// pool's copy is the NIC as the cluster was read): prefer it.
+	var nics []*model.NIC
+	for _, nic := range q.Pool.NICs {
+		if nic != nil {
+			if have := n.NIC(nic.ID); have != nil {
+				nic = have
+			}
+		}
+		nics = append(nics, nic)
+	}
 	for _, id := range q.Pool.NICIDs {
 		if nic := n.NIC(id); nic != nil {
 			nics = append(nics, nic)

@@ -42,6 +42,20 @@ func TestRoutingTracerRouteSource(t *testing.T) {
 			t.Errorf("route source %s", p.RouteSource)
 		}
 	})
+	t.Run("the network's copy of a pool NIC carries the effective table", func(t *testing.T) {
+		// The pool holds the NICs as the cluster was read; the effective
+		// route table is on the network's copy.
+		f := baselineFacts()
+		f.Pools = f.Pools[:1]
+		withTable := *f.Pools[0].NICs[0]
+		withTable.Effective = spokeEffective()[4:]
+		f.Network.NICs[withTable.ID.Key()] = &withTable
+		res := Run(f)
+		requireCodes(t, res, model.RouteBlackhole, model.CoverageModelDrift)
+		if p := pathOf(t, res, "system", loginHost); p.RouteSource != RouteSourceEffective {
+			t.Errorf("route source %s", p.RouteSource)
+		}
+	})
 	t.Run("an effective table that drops is followed: unreachable, with COVERAGE_MODEL_DRIFT", func(t *testing.T) {
 		f := baselineFacts()
 		f.Pools = f.Pools[:1]
