@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +49,10 @@ type VerificationRequest struct {
 	// Cloud names the registry and private link domains; the zero value
 	// derives them from the login server (public cloud by default).
 	Cloud model.Cloud
+	// PullCredentials is how the nodes authenticate to the registry; empty
+	// means the kubelet identity. Role assignments are read only for the
+	// kubelet identity.
+	PullCredentials model.PullCredentials
 }
 
 // Validate rejects a request that names neither or both of a pair. The data
@@ -63,6 +68,9 @@ func (q VerificationRequest) Validate() error {
 	if q.Declared != nil && len(q.Declared.Hosts) == 0 {
 		errs = append(errs, errors.New("a declared registry needs at least one host"))
 	}
+	if !slices.Contains(model.PullCredentialsValues, q.PullCredentials.OrDefault()) {
+		errs = append(errs, fmt.Errorf("pull credentials %q are none of kubelet_identity, image_pull_secret and anonymous", q.PullCredentials))
+	}
 	return errors.Join(errs...)
 }
 
@@ -72,8 +80,9 @@ func (q VerificationRequest) Validate() error {
 //  1. the cluster (pools, kubelet identity, scale sets, node NICs) ∥ the
 //     registry (replicas, private endpoint connections);
 //  2. the network closure of the pool subnets (Network, then the node NICs
-//     with effective routes where Azure has them and the scale sets'
-//     security groups) ∥ the registry's private endpoints wherever they are
+//     with effective routes where Azure has them, the scale sets' security
+//     groups, and the Azure Firewalls the node subnets route public
+//     addresses to, with their policies and IP groups) ∥ the registry's private endpoints wherever they are
 //     ∥ the role assignments at the registry scope, with the definitions of
 //     roles verification does not know by id ∥ the private DNS zones of the
 //     names a pull resolves, in the zone subscriptions;
@@ -94,17 +103,17 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
-	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
+	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1. Cluster ∥ registry.
 	var cluster *model.Cluster
-	parallel(
-		func() {
+	all(ctx, r,
+		func(ctx context.Context) {
 			if !q.ClusterID.IsZero() {
 				cluster, _ = r.Cluster(ctx, q.ClusterID)
 			}
 		},
-		func() {
+		func(ctx context.Context) {
 			if !q.RegistryID.IsZero() {
 				f.Registry, _ = r.Registry(ctx, q.RegistryID)
 			}
@@ -127,13 +136,13 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		zonesErr error
 		dnsView  *dnsDiscovery
 	)
-	parallel(
-		func() {
+	all(ctx, r,
+		func(ctx context.Context) {
 			n, dnsView = r.nodeNetwork(ctx, f.Pools, names)
 		},
-		func() { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
-		func() { r.pullRoles(ctx, &f) },
-		func() { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+		func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
+		func(ctx context.Context) { r.pullRoles(ctx, &f) },
+		func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
 	)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe
@@ -193,19 +202,6 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 // maxDNSRounds bounds the rounds of following CNAME targets into further
 // zones (a chain longer than this is a loop verification reports).
 const maxDNSRounds = 4
-
-// parallel runs the functions concurrently and waits for all of them.
-func parallel(fns ...func()) {
-	var wg sync.WaitGroup
-	for _, fn := range fns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn()
-		}()
-	}
-	wg.Wait()
-}
 
 // selectPools returns the cluster for the facts and its pools after the
 // node_pools filter. An unreadable cluster (its gap is recorded) stands as
@@ -357,21 +353,16 @@ func (r *Reader) registryPrivateEndpoints(ctx context.Context, reg *model.Regist
 			ids = appendUniqueID(ids, c.PrivateEndpointID)
 		}
 	}
-	out := make([]*model.PrivateEndpoint, len(ids))
-	tasks := make([]func(), len(ids))
-	for i, id := range ids {
-		tasks[i] = func() {
-			pe, err := r.PrivateEndpoint(ctx, id)
-			if err != nil {
-				return
-			}
-			out[i] = pe
-			for _, nicID := range pe.NICIDs {
-				_, _ = r.NIC(ctx, nicID)
-			}
+	out, _ := mapEach(ctx, r, ids, func(ctx context.Context, id model.ResourceID) (*model.PrivateEndpoint, error) {
+		pe, err := r.PrivateEndpoint(ctx, id)
+		if err != nil {
+			return nil, err
 		}
-	}
-	fanOut(r.concurrency(), tasks)
+		for _, nicID := range pe.NICIDs {
+			_, _ = r.NIC(ctx, nicID)
+		}
+		return pe, nil
+	})
 	var kept []*model.PrivateEndpoint
 	for _, pe := range out {
 		if pe != nil {
@@ -392,10 +383,12 @@ func roleAssignmentsCollection(scope model.ResourceID) model.ResourceID {
 // identity's: an assignment to a group the identity may be in, or the pull
 // role given to the wrong identity, are part of the answer), and the
 // definitions of the roles that the kubelet identity or a group holds there
-// and that verification does not know by their built-in id.
+// and that verification does not know by their built-in id. Nothing is
+// read when the pull does not use the kubelet identity (anonymous pull, an
+// imagePullSecret) or the registry allows anonymous pull.
 func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 	if f.Registry == nil || f.Cluster == nil || len(f.Pools) == 0 || f.Registry.AnonymousPullEnabled ||
-		strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
+		f.PullCredentials.OrDefault() != model.PullKubeletIdentity || strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
 		return
 	}
 	list, err := r.roleAssignmentsAt(ctx, f.Registry.ID)
@@ -412,12 +405,7 @@ func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 			defs = appendUniqueID(defs, a.RoleDefinitionID)
 		}
 	}
-	got := make([]*model.RoleDefinition, len(defs))
-	tasks := make([]func(), len(defs))
-	for i, id := range defs {
-		tasks[i] = func() { got[i], _ = r.roleDefinition(ctx, id) }
-	}
-	fanOut(r.concurrency(), tasks)
+	got, _ := mapEach(ctx, r, defs, r.roleDefinition)
 	for _, def := range got {
 		if def != nil {
 			f.RoleDefinitions[strings.ToLower(def.ID.Name())] = def
@@ -520,12 +508,7 @@ func (r *Reader) zoneGroupZones(ctx context.Context, d *model.DNS, n *model.Netw
 			}
 		}
 	}
-	got := make([]*model.PrivateZone, len(ids))
-	tasks := make([]func(), len(ids))
-	for i, id := range ids {
-		tasks[i] = func() { got[i], _ = r.ZoneByID(ctx, id) }
-	}
-	fanOut(r.concurrency(), tasks)
+	got, _ := mapEach(ctx, r, ids, r.ZoneByID)
 	for _, z := range got {
 		if z != nil {
 			d.Zones[z.ID.Key()] = z
@@ -598,14 +581,15 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 		return model.NewNetwork(), disc
 	}
 	var n *model.Network
-	parallel(
-		func() { n, _ = r.Network(ctx, seeds) },
-		func() { r.prefetchPoolDNS(ctx, pools) },
+	all(ctx, r,
+		func(ctx context.Context) { n, _ = r.Network(ctx, seeds) },
+		func(ctx context.Context) { r.prefetchPoolDNS(ctx, pools) },
 	)
 	// One after the other: each fans out on its own, and both write n
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
 	r.IncludeSecurityGroups(ctx, n, nsgs)
+	r.IncludeFirewalls(ctx, n, seeds)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
 	return n, disc
@@ -637,7 +621,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		if vnet == nil {
 			continue
 		}
-		for _, a := range poolDNSServers(p, vnet, n) {
+		for _, a := range model.PoolDNSServers(p, vnet, n).Servers {
 			if a == model.AzureDNS {
 				azureVNets[vnet.ID.Key()] = vnet.ID
 			} else {
@@ -650,7 +634,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 	doneAddrs := map[netip.Addr]bool{}
 	// inbound finds the resolver inbound endpoint at addr, reading the
 	// resolvers of the closure VNet that holds the address.
-	inbound := func(addr netip.Addr) (*model.Resolver, *model.VNet) {
+	inbound := func(ctx context.Context, addr netip.Addr) (*model.Resolver, *model.VNet) {
 		v := vnetHolding(n, addr)
 		if v == nil {
 			return nil, nil
@@ -671,7 +655,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		return nil, v
 	}
 	for round := 0; round < maxDNSRounds*2; round++ {
-		var tasks []func()
+		var tasks []func(context.Context)
 		var newVNets []model.ResourceID
 		for key, id := range azureVNets {
 			if !doneVNets[key] {
@@ -691,7 +675,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		}
 		var targets []netip.Addr
 		for _, id := range newVNets {
-			tasks = append(tasks, func() {
+			tasks = append(tasks, func(ctx context.Context) {
 				list, _ := r.Rulesets(ctx, id)
 				mu.Lock()
 				defer mu.Unlock()
@@ -708,8 +692,8 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 			})
 		}
 		for _, a := range newAddrs {
-			tasks = append(tasks, func() {
-				rs, v := inbound(a)
+			tasks = append(tasks, func(ctx context.Context) {
+				rs, v := inbound(ctx, a)
 				switch {
 				case rs != nil:
 					mu.Lock()
@@ -720,49 +704,26 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 				}
 			})
 		}
-		fanOut(r.concurrency(), tasks)
+		all(ctx, r, tasks...)
 		// Forwarding targets: a resolver inbound endpoint continues the
 		// query as Azure DNS in its VNet; anything else ends the lookup
 		// there (verification says so), so nothing more is read for it.
-		var more []func()
+		var more []func(context.Context)
 		for _, t := range targets {
 			if doneAddrs[t] || servers[t] {
 				continue
 			}
 			doneAddrs[t] = true
-			more = append(more, func() {
-				if rs, _ := inbound(t); rs != nil {
+			more = append(more, func(ctx context.Context) {
+				if rs, _ := inbound(ctx, t); rs != nil {
 					mu.Lock()
 					azureVNets[rs.VNetID.Key()] = rs.VNetID
 					mu.Unlock()
 				}
 			})
 		}
-		fanOut(r.concurrency(), more)
+		all(ctx, r, more...)
 	}
-}
-
-// poolDNSServers are the DNS servers a pool's nodes use, in the order
-// verification takes them: the scale set's NIC configuration, else a NIC's
-// own, else the VNet's, else Azure-provided DNS.
-func poolDNSServers(p *model.NodePool, vnet *model.VNet, n *model.Network) []netip.Addr {
-	if len(p.DNSServers) > 0 {
-		return p.DNSServers
-	}
-	for _, nic := range p.NICs {
-		if nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	for _, id := range p.NICIDs {
-		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	if len(vnet.DNSServers) > 0 {
-		return vnet.DNSServers
-	}
-	return []netip.Addr{model.AzureDNS}
 }
 
 // vnetHolding is the VNet of the network whose address space holds addr.
@@ -782,12 +743,12 @@ func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	return nil
 }
 
-// ruleCovers reports whether a forwarding rule's domain is one of names or
-// a parent of one.
+// ruleCovers reports whether a forwarding rule applies to one of names:
+// its domain is the name or a parent of it, or it is the wildcard rule
+// ".", which covers every name.
 func ruleCovers(rule model.ForwardingRule, names []string) bool {
-	domain := strings.TrimSuffix(strings.ToLower(rule.DomainName), ".")
 	for _, n := range names {
-		if n == domain || strings.HasSuffix(n, "."+domain) {
+		if rule.Covers(n) {
 			return true
 		}
 	}

@@ -39,6 +39,11 @@ const (
 	permRegistryRead             = "Microsoft.ContainerRegistry/registries/read"
 	permReplicationRead          = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead       = "Microsoft.Authorization/roleAssignments/read"
+
+	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
+	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
+	permRuleCollectionGroupRead = "Microsoft.Network/firewallPolicies/ruleCollectionGroups/read"
+	permIPGroupRead             = "Microsoft.Network/ipGroups/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -69,6 +74,14 @@ var Permissions = map[string]string{
 	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+
+	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
+	// to, their policies with the parent chain, and IP groups).
+	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
+	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
+	"FirewallPoliciesClient.Get (GET …/firewallPolicies/{p})":                                                  permFirewallPolicyRead,
+	"FirewallPolicyRuleCollectionGroupsClient.NewListPager (GET …/firewallPolicies/{p}/ruleCollectionGroups)":  permRuleCollectionGroupRead,
+	"IPGroupsClient.Get (GET …/ipGroups/{g})":                                                                  permIPGroupRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
@@ -21,13 +20,11 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 	return once(r, memoKey("routeserver", id), func() (*model.RouteServer, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualHubs")
 		if err != nil {
-			r.fail(id, permVirtualHubRead, err)
-			return nil, err
+			return nil, r.fail(id, permVirtualHubRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permVirtualHubRead, err)
-			return nil, err
+			return nil, r.fail(id, permVirtualHubRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -36,13 +33,11 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		resp, err := f.NewVirtualHubsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permVirtualHubRead, err)
-			return nil, err
+			return nil, r.fail(id, permVirtualHubRead, err)
 		}
 		rs, err := routeServerFromSDK(&resp.VirtualHub)
 		if err != nil {
-			r.fail(id, permVirtualHubRead, err)
-			return nil, err
+			return nil, r.fail(id, permVirtualHubRead, err)
 		}
 		rs.VNetID = vnetID
 
@@ -60,38 +55,30 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 			r.fail(coll, permRouteServerPeerRead, err)
 			return rs, nil
 		}
-		var wg sync.WaitGroup
 		c := f.NewVirtualHubBgpConnectionsClient()
+		routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, p model.RouteServerPeer) ([]model.GatewayRoute, error) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer release()
+			poller, err := c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
+			if err != nil {
+				return nil, err
+			}
+			res, err := poller.PollUntilDone(ctx, pollOptions())
+			if err != nil {
+				return nil, err
+			}
+			return peerRoutesFromSDK(child(p.ID, "learnedRoutes"), res.Value)
+		})
 		for i := range peers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p := &peers[i]
-				action := child(p.ID, "learnedRoutes")
-				routes, err := func() ([]model.GatewayRoute, error) {
-					release, err := r.acquire(ctx)
-					if err != nil {
-						return nil, err
-					}
-					defer release()
-					poller, err := c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
-					if err != nil {
-						return nil, err
-					}
-					res, err := poller.PollUntilDone(ctx, pollOptions())
-					if err != nil {
-						return nil, err
-					}
-					return peerRoutesFromSDK(action, res.Value)
-				}()
-				if err != nil {
-					r.fail(action, permRouteServerLearnedRoutes, err)
-					return
-				}
-				p.Learned, p.LearnedKnown = routes, true
-			}()
+			if errs[i] != nil {
+				r.fail(child(peers[i].ID, "learnedRoutes"), permRouteServerLearnedRoutes, errs[i])
+				continue
+			}
+			peers[i].Learned, peers[i].LearnedKnown = routes[i], true
 		}
-		wg.Wait()
 		rs.Peers, rs.PeersKnown = peers, true
 		return rs, nil
 	})
@@ -102,18 +89,9 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 // at no extra read to find them. Partial results come with the joined
 // errors of the reads that failed.
 func (r *Reader) RouteServersOfVNet(ctx context.Context, vnet *model.VNet) ([]*model.RouteServer, error) {
-	ids := RouteServerIDs(vnet)
-	out := make([]*model.RouteServer, len(ids))
-	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = r.RouteServer(ctx, id, vnet.ID)
-		}()
-	}
-	wg.Wait()
+	out, errs := mapEach(ctx, r, RouteServerIDs(vnet), func(ctx context.Context, id model.ResourceID) (*model.RouteServer, error) {
+		return r.RouteServer(ctx, id, vnet.ID)
+	})
 	var found []*model.RouteServer
 	for _, rs := range out {
 		if rs != nil {

@@ -5,7 +5,7 @@ package model
 // never renamed; new ones may be added.
 type Code string
 
-// The catalogue (FINDINGS.md).
+// The catalogue (docs/design/findings.md).
 const (
 	RouteBlackhole              Code = "ROUTE_BLACKHOLE"
 	RouteInvalid                Code = "ROUTE_INVALID"
@@ -25,6 +25,8 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
+	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
@@ -37,9 +39,12 @@ const (
 	EndpointUnresolved          Code = "ENDPOINT_UNRESOLVED"
 	IdentityPullRoleMissing     Code = "IDENTITY_PULL_ROLE_MISSING"
 	IdentityABACRoleRequired    Code = "IDENTITY_ABAC_ROLE_REQUIRED"
+	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
+	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -62,6 +67,7 @@ type Condition string
 const (
 	ConditionRoute       Condition = "route"
 	ConditionReturnRoute Condition = "return_route"
+	ConditionEgress      Condition = "egress"
 	ConditionDNS         Condition = "dns"
 	ConditionEndpoint    Condition = "endpoint"
 	ConditionTLSIdentity Condition = "tls_identity"
@@ -110,6 +116,8 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
+	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
@@ -122,9 +130,12 @@ var Catalogue = map[Code]CodeInfo{
 	EndpointUnresolved:          {SeverityWarning, ConditionEndpoint, OwnerRegistry, true},
 	IdentityPullRoleMissing:     {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	IdentityABACRoleRequired:    {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
+	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},

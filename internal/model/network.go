@@ -20,6 +20,12 @@ type Network struct {
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
 	RouteServers     map[string]*RouteServer
+	// Firewalls are the Azure Firewalls that routes of the network send
+	// traffic to, with the policies (parent chain included) and IP groups
+	// their rules use (firewall.go).
+	Firewalls        map[string]*AzureFirewall
+	FirewallPolicies map[string]*FirewallPolicy
+	IPGroups         map[string]*IPGroup
 
 	Gaps Gaps
 	// AddressGaps are addresses in a VNet of the network whose network
@@ -48,6 +54,9 @@ func NewNetwork() *Network {
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
 		RouteServers:     map[string]*RouteServer{},
+		Firewalls:        map[string]*AzureFirewall{},
+		FirewallPolicies: map[string]*FirewallPolicy{},
+		IPGroups:         map[string]*IPGroup{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}

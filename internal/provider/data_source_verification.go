@@ -32,8 +32,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
 )
 
-func init() { extraDataSources = append(extraDataSources, NewVerificationDataSource) }
-
 // Resource types of the verification's ids.
 const (
 	clusterType = "Microsoft.ContainerService/managedClusters"
@@ -56,6 +54,7 @@ type verificationModel struct {
 	Registry            types.Object   `tfsdk:"registry"`
 	Enforce             types.Bool     `tfsdk:"enforce"`
 	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
+	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
@@ -133,13 +132,13 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
-						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+						stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
 				},
 			},
 			"registry_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: idDescription("Resource id of the Azure Container Registry. The provider derives every hostname a " +
-					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
+					"pull touches (login server, a data endpoint per replica region, and regional endpoints when the registry enables them) and reads its " +
 					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`."),
 				Validators: []validator.String{validators.ResourceID(registryType)},
 			},
@@ -157,6 +156,17 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				MarkdownDescription: "When true (default false) and `enforce` is true, verdict `unverified` fails the plan " +
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
+			},
+			"pull_credentials": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
+					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
+					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
+					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
+					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
+					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
+					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
+				Validators: []validator.String{validators.PullCredentials()},
 			},
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
@@ -183,8 +193,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
-						"`tls_identity`, `coverage` or `evidence`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, " +
+						"`endpoint`, `tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
 						"the finding is about every pool."),
@@ -202,7 +212,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"node_pool": computedStr("The node pool."),
 					"host":      computedStr("The hostname."),
 					"address": computedStr("The address the nodes connect to; empty when the name does not resolve, " +
-						"resolves to a public address Resource Manager does not know, or cannot be determined."),
+						"resolves to a public address Resource Manager does not know, or cannot be determined. When the " +
+						"record holds several addresses, all of them, comma-separated: a node may get any of them, so each " +
+						"is checked."),
 					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
 						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
 					"route_source": computedStr("`effective` (the path was traced with a node NIC's real effective route table, " +
@@ -211,7 +223,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
 						"The route from the node subnet to the address: one element per routing decision (the subnet " +
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
-						"node subnet to the destination. Empty when the path stopped before routing."},
+						"node subnet to the destination. With several addresses, the hops of each in turn, each hop " +
+						"starting with the address it leads to (`10.0.2.5: …`). Empty when the path stopped before routing."},
 					"verdict": computedStr("The verdict of this path alone."),
 				}},
 			},
@@ -248,7 +261,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(hostnameValidator{}),
+							listvalidator.ValueStringsAre(validators.Hostname()),
 						},
 					},
 					"addresses": schema.MapAttribute{
@@ -259,8 +272,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
-							mapvalidator.KeysAre(hostnameValidator{}),
-							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+							mapvalidator.KeysAre(validators.Hostname()),
+							mapvalidator.ValueStringsAre(validators.IPAddress()),
 						},
 					},
 				},
@@ -308,10 +321,10 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !hostsKnown || !addrsKnown {
 		return
 	}
-	for _, msg := range duplicateHosts(hosts) {
+	for _, msg := range validators.DuplicateHosts(hosts) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
-	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+	for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 	}
 }

@@ -35,6 +35,9 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
+	// PullCredentials is the pull_credentials argument; empty leaves it
+	// unset (kubelet_identity).
+	PullCredentials string
 }
 
 // Finding and Path are elements of the findings and paths attributes.
@@ -112,6 +115,7 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
+		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
 		Timeouts:            to,
 		Verdict:             types.StringNull(),

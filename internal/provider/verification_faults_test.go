@@ -22,7 +22,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
-	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 )
 
 // faultClass is one way a read can fail, injected through the snapshot's
@@ -278,7 +278,7 @@ func jsonOf(v any) string {
 
 // scenarioInput reads the arguments of a scenario's verify.tf that the
 // in-process harness supports (cluster_id, registry_id, registry.hosts,
-// registry.addresses).
+// registry.addresses, pull_credentials).
 func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	t.Helper()
 	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
@@ -298,6 +298,9 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 		for _, kv := range regexp.MustCompile(`"([^"]+)"\s*=\s*"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
 			in.RegistryAddresses[kv[1]] = kv[2]
 		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s*pull_credentials\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.PullCredentials = m[1]
 	}
 	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
 		regexp.MustCompile(`node_subnet_ids|node_pools|zone_subscription_ids`).MatchString(sc.Body) {

@@ -1,7 +1,6 @@
 package routing
 
 import (
-	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -116,13 +115,8 @@ func (w *walker) stepReal(subnetID model.ResourceID, h *realFirstHop) (model.Res
 			w.fail(w.realDropFinding(h, r, found, model.Route{}, false))
 			return "", false
 		}
-		w.hop(subnetID, &r, "not followed: the routes of "+subnetLabel(subnetID)+" cannot be computed from configuration")
-		var ge *GapError
-		if errors.As(h.err, &ge) {
-			w.gaps = appendGap(w.gaps, ge.Gap)
-		} else {
-			w.gaps = appendGap(w.gaps, model.Gap{ResourceID: subnetID, Kind: model.GapUnavailable, Detail: h.err.Error()})
-		}
+		w.hop(subnetID, &r, "not followed: the routes of subnet "+SubnetLabel(subnetID)+" cannot be computed from configuration")
+		w.gaps = appendGap(w.gaps, GapOf(subnetID, h.err))
 		return "", false
 	}
 	c := h.comp
@@ -160,7 +154,7 @@ func (w *walker) realDropFinding(h *realFirstHop, r model.Route, found bool, com
 		sel = fmt.Sprintf("%s is selected for %s", routeLabel(r), w.dst)
 	}
 	msg := fmt.Sprintf("the effective routes of network interface %s (what Azure programs for subnet %s): %s, so Azure drops the packet.",
-		h.nic.Name, subnetLabel(h.nic.SubnetID), sel)
+		h.nic.Name, SubnetLabel(h.nic.SubnetID), sel)
 	f := newFinding(model.RouteBlackhole, h.nic.ID, h.nic.SubnetID, routePtr(r, found), "%s", msg)
 	if compFound && !routeDrops(comp, w.dst) {
 		f.Message += fmt.Sprintf(" The configuration would select %s: Azure does not program what the configuration says (a change still being applied, or routes from a source the provider does not read).", routeLabel(comp))
