@@ -305,17 +305,21 @@ func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { retur
 // custom role built from it grants exactly these reads.
 func TestReadActionsData(t *testing.T) {
 	list := ReadActions()
-	if len(list) != 8 {
-		t.Fatalf("%d allowed actions, want 8", len(list))
+	if len(list) != 9 {
+		t.Fatalf("%d allowed actions, want 9", len(list))
 	}
 	for _, a := range list {
 		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")
-		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}/{op}
-		if a.Method != http.MethodPost || len(segs) != 9 || segs[4] != "providers" {
+		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}[/{child type}/{name}]/{op}
+		if a.Method != http.MethodPost || (len(segs) != 9 && len(segs) != 11) || segs[4] != "providers" {
 			t.Errorf("unexpected entry %+v", a)
 			continue
 		}
-		want := segs[5] + "/" + segs[6] + "/" + segs[8] + "/action"
+		want := segs[5] + "/" + segs[6]
+		if len(segs) == 11 {
+			want += "/" + segs[8]
+		}
+		want += "/" + segs[len(segs)-1] + "/action"
 		if a.Action != want {
 			t.Errorf("%s: action %q, want %q", a.PathPattern, a.Action, want)
 		}

@@ -5,7 +5,8 @@ package gather
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
@@ -87,12 +88,7 @@ func (r *Reader) egressAddresses(ctx context.Context, n *model.Network, cl *mode
 			}
 		}
 	}
-	fwKeys := make([]string, 0, len(n.Firewalls))
-	for k := range n.Firewalls {
-		fwKeys = append(fwKeys, k)
-	}
-	sort.Strings(fwKeys)
-	for _, k := range fwKeys {
+	for _, k := range slices.Sorted(maps.Keys(n.Firewalls)) {
 		fw := n.Firewalls[k]
 		nat := false
 		for _, sid := range fw.SubnetIDs {

@@ -286,23 +286,7 @@ func (r *run) firewallsIn(subnetID model.ResourceID) []model.ResourceID {
 	if s == nil {
 		return nil
 	}
-	var out []model.ResourceID
-	for _, c := range s.IPConfigurationIDs {
-		str := string(c)
-		i := strings.Index(strings.ToLower(str), "/azurefirewallipconfigurations/")
-		if i < 0 {
-			continue
-		}
-		id := model.ResourceID(str[:i])
-		dup := false
-		for _, x := range out {
-			dup = dup || x.Equal(id)
-		}
-		if !dup {
-			out = append(out, id)
-		}
-	}
-	return out
+	return s.IPConfigurationOwners("azureFirewallIpConfigurations")
 }
 
 // firewallList is the list of the Azure Firewalls of the resource group of
