@@ -209,9 +209,9 @@ func (w *walker) run(start model.ResourceID) {
 // step routes the packet out of one subnet. It returns the subnet to route
 // from next (the appliance's) and true when an appliance forwards it.
 func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
-	if real := w.real; real != nil {
+	if eff := w.real; eff != nil {
 		w.real = nil
-		return w.stepReal(subnetID, real)
+		return w.stepReal(subnetID, eff)
 	}
 	c, err := w.e.EffectiveRoutes(subnetID)
 	if err != nil {
