@@ -118,6 +118,20 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			name = alias
 			continue
 		}
+		if alias, via := r.unknownEndpointAlias(name); alias != "" {
+			// Public DNS gives every name of a resource with an approved
+			// private endpoint a CNAME to its private link name; which names
+			// and addresses the endpoint serves is what could not be read,
+			// and the path stays unverified by that evidence.
+			for _, u := range via {
+				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, u.Missing,
+					fmt.Sprintf("which registry names private endpoint %s serves, and at which addresses (its customDnsConfigs are empty, and the network interface that lists them could not be read)", u.Name)))
+			}
+			a.Alias = alias
+			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
+			name = alias
+			continue
+		}
 		if unread := r.aliasUnread(name); len(unread) > 0 {
 			// A private endpoint the registry names could not be read: it
 			// may serve name, and then public DNS sends name to its private
@@ -150,6 +164,26 @@ func (r *run) privateLinkAlias(name string) string {
 		return ""
 	}
 	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone
+}
+
+// unknownEndpointAlias is the private link alias of a registry name that no
+// read private endpoint serves while an approved private endpoint of the
+// registry has FQDNs that could not be read (endpoints.unknown), with those
+// endpoints; "" otherwise. Azure gives the public name of a resource with
+// a private endpoint a CNAME to its privatelink name ("Azure Private
+// Endpoint private DNS zone values", docs/design/azure-behaviour.md D4), and
+// the registry reports the connection approved, so the lookup continues
+// with the alias instead of concluding a public answer from evidence that
+// is missing.
+func (r *run) unknownEndpointAlias(name string) (string, []unknownEndpoint) {
+	if r.f.Registry == nil || len(r.ep.unknown) == 0 || len(r.ep.servedBy(name)) > 0 {
+		return "", nil
+	}
+	suffix := "." + r.cloud.RegistrySuffix
+	if !strings.HasSuffix(name, suffix) || strings.HasSuffix(name, "."+r.cloud.PrivateLinkZone) {
+		return "", nil
+	}
+	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone, r.ep.unknown
 }
 
 // aliasUnread returns the registry's private endpoints that could not be
