@@ -143,6 +143,17 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			}
 			return a
 		}
+		if _, declared := r.declaredAddress(h.Name); !a.Fallback && (a.Alias != "" || (h.Kind == model.HostDeclared && !declared)) {
+			// A private zone was expected to answer, and none linked to
+			// the VNet holds the name: known only if every subscription
+			// was searched for zones linked to it.
+			if fs, unknown := r.zoneSearchUnknown(pc, h, a.VNetID, name); unknown {
+				a.Outcome = answerUnknown
+				a.Findings = append(a.Findings, fs...)
+				a.Trail = append(a.Trail, fmt.Sprintf("no zone found holding %s linked to %s; zones in subscriptions not searched are unknown", name, r.vnetName(a.VNetID)))
+				return a
+			}
+		}
 		a.Outcome = answerPublic
 		a.Trail = append(a.Trail, name+" resolves publicly")
 		return a
