@@ -218,7 +218,8 @@ func (r *Reader) linkedZones(ctx context.Context, d *model.DNS, f *model.Facts, 
 }
 
 // readZonesNamed reads, by id, the zones of ids whose name is one of names
-// and that d does not hold yet.
+// and that d does not hold yet; a zone that cannot be read is added to
+// d.LinkSearch.Unread.
 func (r *Reader) readZonesNamed(ctx context.Context, d *model.DNS, ids []model.ResourceID, names []string) {
 	want := map[string]bool{}
 	for _, n := range names {
@@ -236,9 +237,11 @@ func (r *Reader) readZonesNamed(ctx context.Context, d *model.DNS, ids []model.R
 		tasks[i] = func() { got[i], _ = r.ZoneByID(ctx, id) }
 	}
 	fanOut(r.concurrency(), tasks)
-	for _, z := range got {
+	for i, z := range got {
 		if z != nil {
 			d.Zones[z.ID.Key()] = z
+		} else {
+			d.LinkSearch.Unread = appendUniqueID(d.LinkSearch.Unread, toRead[i])
 		}
 	}
 }

@@ -109,6 +109,24 @@ func TestLinkedZonesGraphRefused(t *testing.T) {
 	}
 }
 
+// A zone Resource Graph names that cannot be read is recorded as unread:
+// the answer is unknown, never DNS_ZONE_NOT_LINKED.
+func TestLinkedZonesUnreadableZone(t *testing.T) {
+	r, _ := newReaderFrom(t, centralZoneSnapshot(t, func(m map[string]any) {
+		m["faults"] = map[string]any{"GET " + string(centralZone): map[string]any{"status": 403}}
+	}))
+	f, res := verifyFacts(t, r, acrRequest)
+	if !reflect.DeepEqual(f.DNS.LinkSearch.Unread, []model.ResourceID{centralZone}) || !f.DNS.LinkSearch.CoveredEverywhere(vnetSpoke) {
+		t.Errorf("link search %+v", f.DNS.LinkSearch)
+	}
+	if res.Verdict != model.Unverified || codes(res)[model.DNSZoneNotLinked] {
+		t.Errorf("verdict %s codes %v", res.Verdict, codes(res))
+	}
+	if fd := findingOf(res, model.EvidencePermissionDenied); fd == nil || !fd.ResourceID.Equal(centralZone) {
+		t.Errorf("finding %+v", fd)
+	}
+}
+
 // With the zone subscriptions named, Resource Graph is not asked: a refusal
 // of it changes nothing, and the named subscription's zones answer.
 func TestLinkedZonesDeclaredSubscriptions(t *testing.T) {

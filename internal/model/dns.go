@@ -39,6 +39,9 @@ type ZoneLinkSearch struct {
 	Declared bool
 	// Subscriptions are the subscriptions whose zone lists were searched.
 	Subscriptions []string
+	// Unread are zones Resource Graph found linked that could not be read
+	// (their gaps are among Gaps): what they answer is unknown.
+	Unread []ResourceID
 }
 
 // CoveredEverywhere reports whether every subscription was searched for

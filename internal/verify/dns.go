@@ -67,6 +67,12 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 	a := dnsAnswer{VNetID: vnetID}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
+	// viaUnknown: the alias came from a private endpoint whose served names
+	// could not be read, for a host other than the login server (which
+	// every registry private endpoint serves). Whether that endpoint serves
+	// the host, and so which finding a missing record or zone is, rests on
+	// what was not read: such a lookup ends unknown, never in an error.
+	viaUnknown := false
 	for step := 0; step < maxDNSSteps; step++ {
 		if rule, rs := r.forwardingRule(a.VNetID, name); rule != nil {
 			target := r.inboundTarget(rule)
@@ -107,6 +113,9 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			case !nxDomainRedirect(zone, a.VNetID):
 				a.Outcome, a.Zone, a.Record = answerNXDomain, zone, rel
 				a.Trail = append(a.Trail, fmt.Sprintf("%s NXDOMAIN (zone %s has no record %s)", name, zone.Name, rel))
+				if viaUnknown {
+					a.Outcome = answerUnknown
+				}
 				return a
 			}
 			a.Fallback, a.Zone, a.Record = true, zone, rel
@@ -130,6 +139,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Alias = alias
 			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
 			name = alias
+			viaUnknown = viaUnknown || h.Kind != model.HostLogin
 			continue
 		}
 		if unread := r.aliasUnread(name); len(unread) > 0 {
@@ -153,6 +163,11 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				a.Trail = append(a.Trail, fmt.Sprintf("no zone found holding %s linked to %s; zones in subscriptions not searched are unknown", name, r.vnetName(a.VNetID)))
 				return a
 			}
+		}
+		if viaUnknown {
+			a.Outcome = answerUnknown
+			a.Trail = append(a.Trail, "no private zone linked to "+r.vnetName(a.VNetID)+" answers "+name+"; whether public DNS aliases it rests on the endpoint that was not read")
+			return a
 		}
 		a.Outcome = answerPublic
 		a.Trail = append(a.Trail, name+" resolves publicly")

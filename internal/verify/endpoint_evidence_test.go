@@ -93,7 +93,7 @@ func TestUnknownPrivateEndpointFQDNs(t *testing.T) {
 			},
 		},
 		{
-			name: "unknown FQDNs and a zone not linked to the nodes' VNet: still DNS_ZONE_NOT_LINKED",
+			name: "unknown FQDNs and a zone not linked: DNS_ZONE_NOT_LINKED for the login server (every registry endpoint serves it), unverified for the data endpoint",
 			mutate: func(f *model.Facts) {
 				nicUnreadable(f)
 				unlinkSpoke(f)
@@ -101,7 +101,36 @@ func TestUnknownPrivateEndpointFQDNs(t *testing.T) {
 			want: []model.Code{model.DNSZoneNotLinked, model.EvidencePermissionDenied}, verdict: model.Unreachable,
 			check: func(t *testing.T, res Result, _ *fakeTracer) {
 				forbidCodes(t, res, model.EndpointPublicAccessDenied)
+				for _, f := range findingsWith(res, model.DNSZoneNotLinked) {
+					if f.Endpoint != loginHost {
+						t.Errorf("DNS_ZONE_NOT_LINKED on %s, whose alias rests on the unread endpoint", f.Endpoint)
+					}
+				}
+				if p := pathOf(t, res, "system", dataHostWE); p.Verdict != model.Unverified {
+					t.Errorf("data endpoint path %s", p.Verdict)
+				}
 			},
+		},
+		{
+			name: "unknown FQDNs and no record for the data endpoint: whether the endpoint serves it is unknown, so no DNS_RECORD_MISSING",
+			mutate: func(f *model.Facts) {
+				nicUnreadable(f)
+				delete(zone(f).Records, "contosoreg.westeurope.data")
+			},
+			want: []model.Code{model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result, _ *fakeTracer) {
+				if p := pathOf(t, res, "user", dataHostWE); p.Verdict != model.Unverified || p.Address != "" {
+					t.Errorf("path %+v", p)
+				}
+			},
+		},
+		{
+			name: "unknown FQDNs and no record for the login server: DNS_RECORD_MISSING stands (every registry endpoint serves it)",
+			mutate: func(f *model.Facts) {
+				nicUnreadable(f)
+				delete(zone(f).Records, "contosoreg")
+			},
+			want: []model.Code{model.DNSRecordMissing, model.EvidencePermissionDenied}, verdict: model.Unreachable,
 		},
 		// Negative cases: the rule does not apply.
 		{

@@ -23,6 +23,8 @@ import (
 // a declared host without an address), whether that absence is known. It
 // returns the evidence findings when it is not:
 //
+//   - a zone Resource Graph found linked, named like name or a parent of
+//     it, could not be read: its gap;
 //   - the Resource Graph query failed: its gap;
 //   - the configuration named the zone subscriptions instead
 //     (dns_zone_subscription_ids) and no zone holding name was found in
@@ -35,6 +37,18 @@ import (
 // as they did before Resource Graph.
 func (r *run) zoneSearchUnknown(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string) ([]model.Finding, bool) {
 	s := r.f.DNS.LinkSearch
+	var unread []model.Finding
+	for _, id := range s.Unread {
+		// A zone linked to some node VNet that could not be read may hold
+		// name: whatever the search covered, the answer is unknown.
+		if zn := strings.ToLower(id.Name()); name == zn || strings.HasSuffix(name, "."+zn) {
+			unread = append(unread, r.evidence(pc.pool.Name, h.Name, id,
+				fmt.Sprintf("private DNS zone %s, which Azure Resource Graph shows linked to a VNet the nodes resolve from and which may hold %s", id.Name(), name)))
+		}
+	}
+	if len(unread) > 0 {
+		return unread, true
+	}
 	switch {
 	case s.CoveredEverywhere(vnetID):
 		return nil, false

@@ -112,6 +112,27 @@ func TestZoneSearchCompleteness(t *testing.T) {
 			},
 		},
 		{
+			name: "Resource Graph found a linked zone that could not be read: unverified by that zone's gap, not DNS_ZONE_NOT_LINKED",
+			mutate: []func(*model.Facts){graphAnswered, noZone, func(f *model.Facts) {
+				f.DNS.LinkSearch.Unread = []model.ResourceID{zoneID}
+				f.Gaps.Add(model.Gap{ResourceID: zoneID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/privateDnsZones/read"})
+			}},
+			want: []model.Code{model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				if f := findingsWith(res, model.EvidencePermissionDenied)[0]; !f.ResourceID.Equal(zoneID) || f.NodePool == "" {
+					t.Errorf("finding %+v", f)
+				}
+			},
+		},
+		{
+			name: "an unread zone for another name changes nothing: DNS_ZONE_NOT_LINKED (negative)",
+			mutate: []func(*model.Facts){graphAnswered, noZone, func(f *model.Facts) {
+				other := id("/resourceGroups/rg-dns/providers/Microsoft.Network/privateDnsZones/privatelink.blob.core.windows.net")
+				f.DNS.LinkSearch.Unread = []model.ResourceID{other}
+			}},
+			want: []model.Code{model.DNSZoneNotLinked}, verdict: model.Unreachable,
+		},
+		{
 			name:   "subscriptions named, the zone there is linked: reachable",
 			mutate: []func(*model.Facts){subscriptionsNamed}, verdict: model.Reachable,
 		},
