@@ -151,6 +151,7 @@ var coveredCodes = []model.Code{
 	model.TLSNameNotCovered, model.RoutePeeringAccessDisabled, model.RouteNVAForwardingDisabled,
 	model.DNSForwardingRuleDiverts, model.EvidencePermissionDenied, model.ReturnRouteMissing,
 	model.SecurityOutboundDenied, model.SecurityInboundDenied, model.SecurityUnverified,
+	model.EvidenceNotFound,
 }
 
 // TestAccVerificationScenarios runs every scenario folder through the real
