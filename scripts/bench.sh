@@ -7,7 +7,7 @@
 #  (a) the Go benchmarks of route lookup and evaluation (no I/O), with
 #      lookups per second;
 #  (b) an end-to-end plan through OpenTofu (dev_overrides, the provider built
-#      from this tree) on a large generated topology (internal/cmd/gentopo:
+#      from this tree) on a large generated topology (internal/testsupport/gentopo/cmd:
 #      20 node pools on 5 subnets in 3 spokes, a hub gateway with 10,000
 #      learned BGP routes, 4 registry replicas, 50 ms per read, 2 s per
 #      action), with the default concurrency and with concurrency 1:
@@ -70,7 +70,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 banner "(b) end-to-end plan through $(TF_CLI_CONFIG_FILE="$(bash scripts/tools.sh cli-config)" "$tofu" version | head -n 1)"
 rc="$(bash scripts/dev-overrides.sh "$tmp/dev")"
-mapfile -t ids < <(go run ./internal/cmd/gentopo -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}" \
+mapfile -t ids < <(go run ./internal/testsupport/gentopo/cmd -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}" \
 	-replicas "${REPLICAS:-4}" -bgp-routes "${BGP_ROUTES:-10000}" -dns-zones "${DNS_ZONES:-1}" \
 	-latency-ms "$L" -action-latency-ms "$A" -seed "${SEED:-1}" -o "$tmp/topology.json")
 mkdir -p "$tmp/cfg"

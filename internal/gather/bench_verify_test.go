@@ -14,10 +14,10 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
-	"github.com/pullpath/terraform-provider-pullpath/internal/benchutil"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
-	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/benchutil"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 

@@ -36,7 +36,6 @@ const peeringDepth = 2
 // Peering.Global is set for peerings whose both VNets are in the closure;
 // for the outermost VNets' peerings to VNets beyond it, it stays false.
 func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*model.Network, error) {
-	limit := r.concurrency()
 	n := model.NewNetwork()
 	var mu sync.Mutex // guards n
 
@@ -52,12 +51,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 	}
 	for depth := 0; depth <= peeringDepth && len(level) > 0; depth++ {
-		got := make([]*model.VNet, len(level))
-		tasks := make([]func(), len(level))
-		for i, id := range level {
-			tasks[i] = func() { got[i], _ = r.vnetGet(ctx, id) }
-		}
-		fanOut(limit, tasks)
+		got, _ := mapEach(ctx, r, level, r.vnetGet)
 		var next []model.ResourceID
 		for _, v := range got {
 			if v == nil {
@@ -96,19 +90,18 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 		if n.Subnet(s) == nil {
 			err := notFound("SubnetNotFound", "subnet %s is not in virtual network %s", string(s), string(vnetID))
-			r.fail(s, permVNetRead, err)
-			seedErrs = append(seedErrs, err)
+			seedErrs = append(seedErrs, r.fail(s, permVNetRead, err))
 		}
 	}
 
 	// 2. Route tables, NSGs, gateways and private endpoints of the closure.
-	var tasks []func()
+	var tasks []func(context.Context)
 	tables := map[string]bool{}
 	nsgs := map[string]bool{}
 	for _, s := range n.Subnets {
 		if id := s.RouteTableID; !id.IsZero() && !tables[id.Key()] {
 			tables[id.Key()] = true
-			tasks = append(tasks, func() {
+			tasks = append(tasks, func(ctx context.Context) {
 				if rt, err := r.RouteTable(ctx, id); err == nil {
 					mu.Lock()
 					n.RouteTables[rt.ID.Key()] = rt
@@ -118,18 +111,18 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 		if id := s.NSGID; !id.IsZero() && !nsgs[id.Key()] {
 			nsgs[id.Key()] = true
-			tasks = append(tasks, r.securityGroupTask(ctx, n, &mu, id))
+			tasks = append(tasks, func(ctx context.Context) { r.includeSecurityGroup(ctx, n, &mu, id) })
 		}
 	}
 	for _, v := range n.VNets {
-		tasks = append(tasks, func() {
+		tasks = append(tasks, func(ctx context.Context) {
 			gws, _ := r.GatewaysOfVNet(ctx, v)
 			mu.Lock()
 			for _, g := range gws {
 				n.Gateways[g.ID.Key()] = g
 			}
 			mu.Unlock()
-		}, func() {
+		}, func(ctx context.Context) {
 			pes, _ := r.PrivateEndpointsInVNet(ctx, v)
 			for _, pe := range pes {
 				mu.Lock()
@@ -145,7 +138,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			}
 		})
 	}
-	fanOut(limit, tasks)
+	all(ctx, r, tasks...)
 
 	// 3. Appliances behind VirtualAppliance next hops, found by address in
 	// the VNet of the closure that holds it.
@@ -167,7 +160,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 				}
 				asked[key] = true
 				ip := route.NextHopIP
-				tasks = append(tasks, func() {
+				tasks = append(tasks, func(ctx context.Context) {
 					nic, err := r.NICByAddress(ctx, v, ip)
 					if err != nil || nic == nil {
 						return
@@ -176,25 +169,25 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 					n.NICs[nic.ID.Key()] = nic
 					mu.Unlock()
 					if !nic.NSGID.IsZero() {
-						r.securityGroupTask(ctx, n, &mu, nic.NSGID)()
+						r.includeSecurityGroup(ctx, n, &mu, nic.NSGID)
 					}
 				})
 			}
 		}
 	}
-	fanOut(limit, tasks)
+	all(ctx, r, tasks...)
 
 	n.Gaps = r.Gaps()
 	return n, joinErrs(seedErrs)
 }
 
-func (r *Reader) securityGroupTask(ctx context.Context, n *model.Network, mu *sync.Mutex, id model.ResourceID) func() {
-	return func() {
-		if g, err := r.SecurityGroup(ctx, id); err == nil {
-			mu.Lock()
-			n.SecurityGroups[g.ID.Key()] = g
-			mu.Unlock()
-		}
+// includeSecurityGroup reads the network security group id into n; mu
+// guards n.
+func (r *Reader) includeSecurityGroup(ctx context.Context, n *model.Network, mu *sync.Mutex, id model.ResourceID) {
+	if g, err := r.SecurityGroup(ctx, id); err == nil {
+		mu.Lock()
+		n.SecurityGroups[g.ID.Key()] = g
+		mu.Unlock()
 	}
 }
 
@@ -205,28 +198,24 @@ func (r *Reader) securityGroupTask(ctx context.Context, n *model.Network, mu *sy
 // are gaps; n.Gaps is refreshed.
 func (r *Reader) IncludeNICs(ctx context.Context, n *model.Network, nicIDs []model.ResourceID, withEffective bool) {
 	var mu sync.Mutex
-	tasks := make([]func(), 0, len(nicIDs))
-	for _, id := range nicIDs {
-		tasks = append(tasks, func() {
-			nic, err := r.NIC(ctx, id)
-			if err != nil {
-				return
+	each(ctx, r, nicIDs, func(ctx context.Context, id model.ResourceID) {
+		nic, err := r.NIC(ctx, id)
+		if err != nil {
+			return
+		}
+		cp := *nic
+		if withEffective {
+			if routes, err := r.EffectiveRoutes(ctx, id); err == nil {
+				cp.Effective = routes
 			}
-			cp := *nic
-			if withEffective {
-				if routes, err := r.EffectiveRoutes(ctx, id); err == nil {
-					cp.Effective = routes
-				}
-			}
-			mu.Lock()
-			n.NICs[cp.ID.Key()] = &cp
-			mu.Unlock()
-			if !cp.NSGID.IsZero() {
-				r.securityGroupTask(ctx, n, &mu, cp.NSGID)()
-			}
-		})
-	}
-	fanOut(r.concurrency(), tasks)
+		}
+		mu.Lock()
+		n.NICs[cp.ID.Key()] = &cp
+		mu.Unlock()
+		if !cp.NSGID.IsZero() {
+			r.includeSecurityGroup(ctx, n, &mu, cp.NSGID)
+		}
+	})
 	n.Gaps = r.Gaps()
 }
 
@@ -234,13 +223,11 @@ func (r *Reader) IncludeNICs(ctx context.Context, n *model.Network, nicIDs []mod
 // NSG, say) to a network read by Network; n.Gaps is refreshed.
 func (r *Reader) IncludeSecurityGroups(ctx context.Context, n *model.Network, ids []model.ResourceID) {
 	var mu sync.Mutex
-	tasks := make([]func(), 0, len(ids))
-	for _, id := range ids {
+	each(ctx, r, ids, func(ctx context.Context, id model.ResourceID) {
 		if !id.IsZero() {
-			tasks = append(tasks, r.securityGroupTask(ctx, n, &mu, id))
+			r.includeSecurityGroup(ctx, n, &mu, id)
 		}
-	}
-	fanOut(r.concurrency(), tasks)
+	})
 	n.Gaps = r.Gaps()
 }
 
@@ -251,8 +238,11 @@ func (r *Reader) IncludeSecurityGroups(ctx context.Context, n *model.Network, id
 // not be read, the address gets an entry in n.AddressGaps: whether a NIC
 // with a group of its own holds it is unknown. n.Gaps is refreshed.
 func (r *Reader) IncludeNICsAt(ctx context.Context, n *model.Network, addrs []netip.Addr) {
-	var mu sync.Mutex
-	var tasks []func()
+	type lookup struct {
+		vnet *model.VNet
+		addr netip.Addr
+	}
+	var lookups []lookup
 	seen := map[netip.Addr]bool{}
 	for _, a := range addrs {
 		if !a.IsValid() || seen[a] || nicHolding(n, a) != nil {
@@ -263,9 +253,10 @@ func (r *Reader) IncludeNICsAt(ctx context.Context, n *model.Network, addrs []ne
 		if v == nil {
 			continue // outside the network: on premises, Internet
 		}
-		tasks = append(tasks, func() { r.includeNICAt(ctx, n, &mu, v, a) })
+		lookups = append(lookups, lookup{v, a})
 	}
-	fanOut(r.concurrency(), tasks)
+	var mu sync.Mutex
+	each(ctx, r, lookups, func(ctx context.Context, l lookup) { r.includeNICAt(ctx, n, &mu, l.vnet, l.addr) })
 	n.Gaps = r.Gaps()
 }
 
@@ -279,7 +270,7 @@ func (r *Reader) includeNICAt(ctx context.Context, n *model.Network, mu *sync.Mu
 		n.NICs[nic.ID.Key()] = nic
 		mu.Unlock()
 		if !nic.NSGID.IsZero() {
-			r.securityGroupTask(ctx, n, mu, nic.NSGID)()
+			r.includeSecurityGroup(ctx, n, mu, nic.NSGID)
 		}
 	case err != nil:
 		where := v.ID

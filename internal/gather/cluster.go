@@ -3,7 +3,6 @@ package gather
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/compute/armcompute/v8"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v8"
@@ -25,13 +24,11 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 	return once(r, memoKey("cluster", id), func() (*model.Cluster, error) {
 		a, err := parseTyped(id, "Microsoft.ContainerService", "managedClusters")
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		f, err := r.clients.ContainerService(a.Subscription)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -40,13 +37,11 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 		resp, err := f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		cl, err := clusterFromSDK(&resp.ManagedCluster)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 
 		// The agentPools list is authoritative; the cluster's own
@@ -97,23 +92,17 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 			vms, vmErr = r.vmsInGroup(ctx, sub, nodeRG)
 		}
 
-		var wg sync.WaitGroup
-		for _, p := range cl.Pools {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if strings.EqualFold(p.Type, poolTypeVMs) {
-					if vmErr == nil {
-						r.vmPoolNICs(ctx, p, vms)
-					}
-					return
+		each(ctx, r, cl.Pools, func(ctx context.Context, p *model.NodePool) {
+			if strings.EqualFold(p.Type, poolTypeVMs) {
+				if vmErr == nil {
+					r.vmPoolNICs(ctx, p, vms)
 				}
-				if ssErr == nil {
-					r.scaleSetPoolNICs(ctx, sub, nodeRG, p, scaleSets)
-				}
-			}()
-		}
-		wg.Wait()
+				return
+			}
+			if ssErr == nil {
+				r.scaleSetPoolNICs(ctx, sub, nodeRG, p, scaleSets)
+			}
+		})
 		return cl, nil
 	})
 }
@@ -237,16 +226,7 @@ func (r *Reader) vmPoolNICs(ctx context.Context, pool *model.NodePool, vms []*ar
 			ids = appendUniqueID(ids, n)
 		}
 	}
-	nics := make([]*model.NIC, len(ids))
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			nics[i], _ = r.NIC(ctx, id)
-		}()
-	}
-	wg.Wait()
+	nics, _ := mapEach(ctx, r, ids, r.NIC)
 	known := true
 	for i, n := range nics {
 		if n == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/dnsresolver/armdnsresolver"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
@@ -25,17 +24,7 @@ func (r *Reader) PrivateZones(ctx context.Context, subscriptions []string, names
 		want[strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), "."))] = true
 	}
 	subs := uniqueFold(subscriptions)
-	lists := make([][]*armprivatedns.PrivateZone, len(subs))
-	errs := make([]error, len(subs))
-	var wg sync.WaitGroup
-	for i, s := range subs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lists[i], errs[i] = r.zonesInSubscription(ctx, s)
-		}()
-	}
-	wg.Wait()
+	lists, errs := mapEach(ctx, r, subs, r.zonesInSubscription)
 
 	var found []*armprivatedns.PrivateZone
 	for _, l := range lists {
@@ -45,16 +34,43 @@ func (r *Reader) PrivateZones(ctx context.Context, subscriptions []string, names
 			}
 		}
 	}
-	zones := make([]*model.PrivateZone, len(found))
-	for i, z := range found {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			zones[i] = r.zoneDetails(ctx, rid(z.ID), str(z.Name))
-		}()
-	}
-	wg.Wait()
+	zones, _ := mapEach(ctx, r, found, func(ctx context.Context, z *armprivatedns.PrivateZone) (*model.PrivateZone, error) {
+		return r.zoneDetails(ctx, rid(z.ID), str(z.Name)), nil
+	})
 	return zones, joinErrs(errs)
+}
+
+// ZoneNames returns the names of every private DNS zone in the given
+// subscriptions, each once, in the order the subscriptions and their lists
+// give them. The lists are the ones PrivateZones reads (memoised, so asking
+// for the zones afterwards costs no request). When some subscription's list
+// cannot be read, the names found elsewhere come with an error that carries
+// the gap of each list that failed (GapsOf).
+func (r *Reader) ZoneNames(ctx context.Context, subscriptions []string) ([]string, error) {
+	subs := uniqueFold(subscriptions)
+	lists, errs := mapEach(ctx, r, subs, r.zonesInSubscription)
+	var names []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, z := range l {
+			if n := str(z.Name); n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names, joinErrs(errs)
+}
+
+// ZoneLinksGap is why the virtual network links of a zone PrivateZones or
+// ZoneByID returned are not known (its LinksKnown is false): the failed
+// read of the links, else an unavailable gap on them.
+func (r *Reader) ZoneLinksGap(zoneID model.ResourceID) model.Gap {
+	linksID := child(zoneID, "virtualNetworkLinks")
+	if g, ok := r.Gaps().Lookup(linksID); ok {
+		return g
+	}
+	return model.Gap{ResourceID: linksID, Kind: model.GapUnavailable, Permission: permZoneLinkRead, Detail: "links not read"}
 }
 
 // zonesInSubscription lists a subscription's private DNS zones.
@@ -108,10 +124,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 			r.fail(id, permPrivateZoneRead, err)
 			return out, nil
 		}
-		var wg sync.WaitGroup
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
+		all(ctx, r, func(ctx context.Context) {
 			links, err := collect(ctx, r, f.NewVirtualNetworkLinksClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.VirtualNetworkLinksClientListResponse) []*armprivatedns.VirtualNetworkLink {
 					return p.Value
@@ -124,9 +137,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 				out.Links = append(out.Links, zoneLinkFromSDK(l))
 			}
 			out.LinksKnown = true
-		}()
-		go func() {
-			defer wg.Done()
+		}, func(ctx context.Context) {
 			recordsID := child(id, "ALL")
 			sets, err := collect(ctx, r, f.NewRecordSetsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.RecordSetsClientListResponse) []*armprivatedns.RecordSet { return p.Value })
@@ -145,8 +156,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 				}
 			}
 			out.RecordsKnown = true
-		}()
-		wg.Wait()
+		})
 		return out, nil
 	})
 	return z
@@ -227,14 +237,12 @@ func (r *Reader) resolver(ctx context.Context, id model.ResourceID) (*model.Reso
 				return p.Value
 			})
 		if err != nil {
-			r.fail(inboundID, permInboundEndpointRead, err)
-			return out, partialError{err}
+			return out, partialError{r.fail(inboundID, permInboundEndpointRead, err)}
 		}
 		for _, e := range eps {
 			conv, err := inboundEndpointFromSDK(e)
 			if err != nil {
-				r.fail(inboundID, permInboundEndpointRead, err)
-				return out, partialError{err}
+				return out, partialError{r.fail(inboundID, permInboundEndpointRead, err)}
 			}
 			out.Inbound = append(out.Inbound, conv...)
 		}
@@ -291,13 +299,11 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 		out := &model.Ruleset{ID: id, Name: id.Name()}
 		a, err := parseTyped(id, "Microsoft.Network", "dnsForwardingRulesets")
 		if err != nil {
-			r.fail(id, permForwardingRuleRead, err)
-			return result{out, err}, nil
+			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}
 		f, err := r.clients.DNSResolver(a.Subscription)
 		if err != nil {
-			r.fail(id, permForwardingRuleRead, err)
-			return result{out, err}, nil
+			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}
 		var errs []error
 		rulesID := child(id, "forwardingRules")
@@ -306,14 +312,12 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 				return p.Value
 			})
 		if err != nil {
-			r.fail(rulesID, permForwardingRuleRead, err)
-			errs = append(errs, err)
+			errs = append(errs, r.fail(rulesID, permForwardingRuleRead, err))
 		}
 		for _, rule := range rules {
 			fr, err := forwardingRuleFromSDK(rule)
 			if err != nil {
-				r.fail(rulesID, permForwardingRuleRead, err)
-				errs = append(errs, err)
+				errs = append(errs, r.fail(rulesID, permForwardingRuleRead, err))
 				continue
 			}
 			out.Rules = append(out.Rules, fr)
@@ -324,8 +328,7 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 				return p.Value
 			})
 		if err != nil {
-			r.fail(linksID, permRulesetLinkRead, err)
-			errs = append(errs, err)
+			errs = append(errs, r.fail(linksID, permRulesetLinkRead, err))
 		}
 		for _, l := range links {
 			out.LinkedVNets = appendUniqueID(out.LinkedVNets, rulesetLinkVNet(l))

@@ -76,8 +76,9 @@ func (q VerificationRequest) Validate() error {
 //  1. the cluster (pools, kubelet identity, scale sets, node NICs) ∥ the
 //     registry (replicas, private endpoint connections);
 //  2. the network closure of the pool subnets (Network, then the node NICs
-//     with effective routes where Azure has them and the scale sets'
-//     security groups) ∥ the registry's private endpoints wherever they are
+//     with effective routes where Azure has them, the scale sets' security
+//     groups, and the Azure Firewalls the node subnets route public
+//     addresses to, with their policies and IP groups) ∥ the registry's private endpoints wherever they are
 //     ∥ the role assignments at the registry scope, with the definitions of
 //     roles verification does not know by id ∥ the private DNS zones of the
 //     names a pull resolves, in the zone subscriptions;
@@ -104,13 +105,13 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 
 	// 1. Cluster ∥ registry.
 	var cluster *model.Cluster
-	parallel(
-		func() {
+	all(ctx, r,
+		func(ctx context.Context) {
 			if !q.ClusterID.IsZero() {
 				cluster, _ = r.Cluster(ctx, q.ClusterID)
 			}
 		},
-		func() {
+		func(ctx context.Context) {
 			if !q.RegistryID.IsZero() {
 				f.Registry, _ = r.Registry(ctx, q.RegistryID)
 			}
@@ -133,13 +134,13 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		zonesErr error
 		dnsView  *dnsDiscovery
 	)
-	parallel(
-		func() {
+	all(ctx, r,
+		func(ctx context.Context) {
 			n, dnsView = r.nodeNetwork(ctx, f.Pools, names)
 		},
-		func() { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
-		func() { r.pullRoles(ctx, &f) },
-		func() { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+		func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
+		func(ctx context.Context) { r.pullRoles(ctx, &f) },
+		func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
 	)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe
@@ -201,19 +202,6 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 // maxDNSRounds bounds the rounds of following CNAME targets into further
 // zones (a chain longer than this is a loop verification reports).
 const maxDNSRounds = 4
-
-// parallel runs the functions concurrently and waits for all of them.
-func parallel(fns ...func()) {
-	var wg sync.WaitGroup
-	for _, fn := range fns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn()
-		}()
-	}
-	wg.Wait()
-}
 
 // selectPools returns the cluster for the facts and its pools after the
 // node_pools filter. An unreadable cluster (its gap is recorded) stands as
@@ -365,21 +353,16 @@ func (r *Reader) registryPrivateEndpoints(ctx context.Context, reg *model.Regist
 			ids = appendUniqueID(ids, c.PrivateEndpointID)
 		}
 	}
-	out := make([]*model.PrivateEndpoint, len(ids))
-	tasks := make([]func(), len(ids))
-	for i, id := range ids {
-		tasks[i] = func() {
-			pe, err := r.PrivateEndpoint(ctx, id)
-			if err != nil {
-				return
-			}
-			out[i] = pe
-			for _, nicID := range pe.NICIDs {
-				_, _ = r.NIC(ctx, nicID)
-			}
+	out, _ := mapEach(ctx, r, ids, func(ctx context.Context, id model.ResourceID) (*model.PrivateEndpoint, error) {
+		pe, err := r.PrivateEndpoint(ctx, id)
+		if err != nil {
+			return nil, err
 		}
-	}
-	fanOut(r.concurrency(), tasks)
+		for _, nicID := range pe.NICIDs {
+			_, _ = r.NIC(ctx, nicID)
+		}
+		return pe, nil
+	})
 	var kept []*model.PrivateEndpoint
 	for _, pe := range out {
 		if pe != nil {
@@ -420,12 +403,7 @@ func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 			defs = appendUniqueID(defs, a.RoleDefinitionID)
 		}
 	}
-	got := make([]*model.RoleDefinition, len(defs))
-	tasks := make([]func(), len(defs))
-	for i, id := range defs {
-		tasks[i] = func() { got[i], _ = r.roleDefinition(ctx, id) }
-	}
-	fanOut(r.concurrency(), tasks)
+	got, _ := mapEach(ctx, r, defs, r.roleDefinition)
 	for _, def := range got {
 		if def != nil {
 			f.RoleDefinitions[strings.ToLower(def.ID.Name())] = def
@@ -528,12 +506,7 @@ func (r *Reader) zoneGroupZones(ctx context.Context, d *model.DNS, n *model.Netw
 			}
 		}
 	}
-	got := make([]*model.PrivateZone, len(ids))
-	tasks := make([]func(), len(ids))
-	for i, id := range ids {
-		tasks[i] = func() { got[i], _ = r.ZoneByID(ctx, id) }
-	}
-	fanOut(r.concurrency(), tasks)
+	got, _ := mapEach(ctx, r, ids, r.ZoneByID)
 	for _, z := range got {
 		if z != nil {
 			d.Zones[z.ID.Key()] = z
@@ -609,14 +582,15 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 		return model.NewNetwork(), disc
 	}
 	var n *model.Network
-	parallel(
-		func() { n, _ = r.Network(ctx, seeds) },
-		func() { r.prefetchPoolDNS(ctx, pools) },
+	all(ctx, r,
+		func(ctx context.Context) { n, _ = r.Network(ctx, seeds) },
+		func(ctx context.Context) { r.prefetchPoolDNS(ctx, pools) },
 	)
 	// One after the other: each fans out on its own, and both write n
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
 	r.IncludeSecurityGroups(ctx, n, nsgs)
+	r.IncludeFirewalls(ctx, n, seeds)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
 	return n, disc
@@ -648,7 +622,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		if vnet == nil {
 			continue
 		}
-		for _, a := range poolDNSServers(p, vnet, n) {
+		for _, a := range model.PoolDNSServers(p, vnet, n).Servers {
 			if a == model.AzureDNS {
 				azureVNets[vnet.ID.Key()] = vnet.ID
 			} else {
@@ -661,7 +635,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 	doneAddrs := map[netip.Addr]bool{}
 	// inbound finds the resolver inbound endpoint at addr, reading the
 	// resolvers of the closure VNet that holds the address.
-	inbound := func(addr netip.Addr) (*model.Resolver, *model.VNet) {
+	inbound := func(ctx context.Context, addr netip.Addr) (*model.Resolver, *model.VNet) {
 		v := vnetHolding(n, addr)
 		if v == nil {
 			return nil, nil
@@ -682,7 +656,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		return nil, v
 	}
 	for round := 0; round < maxDNSRounds*2; round++ {
-		var tasks []func()
+		var tasks []func(context.Context)
 		var newVNets []model.ResourceID
 		for key, id := range azureVNets {
 			if !doneVNets[key] {
@@ -702,7 +676,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		}
 		var targets []netip.Addr
 		for _, id := range newVNets {
-			tasks = append(tasks, func() {
+			tasks = append(tasks, func(ctx context.Context) {
 				list, _ := r.Rulesets(ctx, id)
 				mu.Lock()
 				defer mu.Unlock()
@@ -719,8 +693,8 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 			})
 		}
 		for _, a := range newAddrs {
-			tasks = append(tasks, func() {
-				rs, v := inbound(a)
+			tasks = append(tasks, func(ctx context.Context) {
+				rs, v := inbound(ctx, a)
 				switch {
 				case rs != nil:
 					mu.Lock()
@@ -731,53 +705,30 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 				}
 			})
 		}
-		fanOut(r.concurrency(), tasks)
+		all(ctx, r, tasks...)
 		// Forwarding targets: a resolver inbound endpoint continues the
 		// query as Azure DNS in its VNet; anything else ends the lookup
 		// there (verification says so), so nothing more is read for it.
-		var more []func()
+		var more []func(context.Context)
 		for _, t := range targets {
 			if doneAddrs[t] || servers[t] {
 				continue
 			}
 			doneAddrs[t] = true
-			more = append(more, func() {
-				if rs, _ := inbound(t); rs != nil {
+			more = append(more, func(ctx context.Context) {
+				if rs, _ := inbound(ctx, t); rs != nil {
 					mu.Lock()
 					azureVNets[rs.VNetID.Key()] = rs.VNetID
 					mu.Unlock()
 				}
 			})
 		}
-		fanOut(r.concurrency(), more)
+		all(ctx, r, more...)
 	}
 	for _, id := range azureVNets {
 		disc.azureVNets = append(disc.azureVNets, id)
 	}
 	sort.Slice(disc.azureVNets, func(i, j int) bool { return disc.azureVNets[i].Key() < disc.azureVNets[j].Key() })
-}
-
-// poolDNSServers are the DNS servers a pool's nodes use, in the order
-// verification takes them: the scale set's NIC configuration, else a NIC's
-// own, else the VNet's, else Azure-provided DNS.
-func poolDNSServers(p *model.NodePool, vnet *model.VNet, n *model.Network) []netip.Addr {
-	if len(p.DNSServers) > 0 {
-		return p.DNSServers
-	}
-	for _, nic := range p.NICs {
-		if nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	for _, id := range p.NICIDs {
-		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	if len(vnet.DNSServers) > 0 {
-		return vnet.DNSServers
-	}
-	return []netip.Addr{model.AzureDNS}
 }
 
 // vnetHolding is the VNet of the network whose address space holds addr.

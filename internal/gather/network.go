@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
@@ -33,21 +32,26 @@ func (r *Reader) VNet(ctx context.Context, id model.ResourceID) (*model.VNet, er
 			return nil, err
 		}
 		out := cloneVNet(v)
-		var wg sync.WaitGroup
-		for _, p := range out.Peerings {
+		each(ctx, r, out.Peerings, func(ctx context.Context, p *model.Peering) {
 			if p.RemoteVNetID.IsZero() {
-				continue
+				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if remote, err := r.vnetGet(ctx, p.RemoteVNetID); err == nil {
-					p.Global = differentRegion(out.Location, remote.Location)
-				}
-			}()
-		}
-		wg.Wait()
+			if remote, err := r.vnetGet(ctx, p.RemoteVNetID); err == nil {
+				p.Global = differentRegion(out.Location, remote.Location)
+			}
+		})
 		return out, nil
+	})
+}
+
+// VNets reads virtual networks like VNet, all at once: out[i] and errs[i]
+// answer ids[i]. An empty id is not read (nil, nil).
+func (r *Reader) VNets(ctx context.Context, ids []model.ResourceID) (out []*model.VNet, errs []error) {
+	return mapEach(ctx, r, ids, func(ctx context.Context, id model.ResourceID) (*model.VNet, error) {
+		if id.IsZero() {
+			return nil, nil
+		}
+		return r.VNet(ctx, id)
 	})
 }
 
@@ -145,8 +149,7 @@ func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, erro
 		}
 		nic, err := nicFromSDK(raw)
 		if err != nil {
-			r.fail(id, permNICRead, err)
-			return nil, err
+			return nil, r.fail(id, permNICRead, err)
 		}
 		return nic, nil
 	})
@@ -207,8 +210,7 @@ func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.I
 // (attached to a running VM): one Route per address prefix of every entry.
 // Scale-set instance NICs have no such API (ErrNoEffectiveRouteAPI).
 func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([]model.Route, error) {
-	a, err := parseID(nicID)
-	if err == nil && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
+	if isScaleSetNIC(nicID) {
 		return nil, ErrNoEffectiveRouteAPI
 	}
 	action := child(nicID, "effectiveRouteTable")
@@ -250,13 +252,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
 		release, err := r.acquire(ctx)
@@ -266,19 +266,14 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 
-		var wg sync.WaitGroup
-		wg.Add(3)
-		go func() {
-			defer wg.Done()
+		all(ctx, r, func(ctx context.Context) {
 			action := child(id, "getLearnedRoutes")
 			routes, err := func() ([]model.GatewayRoute, error) {
 				release, err := r.acquire(ctx)
@@ -301,19 +296,14 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				return
 			}
 			gw.Learned, gw.LearnedKnown = routes, true
-		}()
-		go func() {
-			defer wg.Done()
+		}, func(ctx context.Context) {
 			if !gw.BGPEnabled {
 				return
 			}
 			gw.Advertised, gw.AdvertisedKnown = r.advertisedRoutes(ctx, c, a, id, gw.PrivateIPs)
-		}()
-		go func() {
-			defer wg.Done()
+		}, func(ctx context.Context) {
 			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
-		}()
-		wg.Wait()
+		})
 		return gw, nil
 	})
 }
@@ -341,42 +331,35 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		r.fail(statusAction, permGatewayBGPPeerStatus, err)
 		return nil, false
 	}
+	action := child(id, "getAdvertisedRoutes")
+	routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, peer netip.Addr) ([]model.GatewayRoute, error) {
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		p, err := c.BeginGetAdvertisedRoutes(ctx, a.ResourceGroup, a.Names[0], peer.String(), nil)
+		if err != nil {
+			return nil, err
+		}
+		res, err := p.PollUntilDone(ctx, pollOptions())
+		if err != nil {
+			return nil, err
+		}
+		return gatewayRoutesFromSDK(action, res.Value)
+	})
 	out := map[netip.Addr][]model.GatewayRoute{}
 	known := true
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, peer := range peers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			action := child(id, "getAdvertisedRoutes")
-			routes, err := func() ([]model.GatewayRoute, error) {
-				release, err := r.acquire(ctx)
-				if err != nil {
-					return nil, err
-				}
-				defer release()
-				p, err := c.BeginGetAdvertisedRoutes(ctx, a.ResourceGroup, a.Names[0], peer.String(), nil)
-				if err != nil {
-					return nil, err
-				}
-				res, err := p.PollUntilDone(ctx, pollOptions())
-				if err != nil {
-					return nil, err
-				}
-				return gatewayRoutesFromSDK(action, res.Value)
-			}()
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				r.fail(action, permGatewayAdvertised, err)
-				known = false
-				return
-			}
-			out[peer] = routes
-		}()
+	for i, peer := range peers {
+		if errs[i] != nil {
+			// One gap for the action: the first failed peer's, in
+			// the order getBgpPeerStatus lists them.
+			r.fail(action, permGatewayAdvertised, errs[i])
+			known = false
+			continue
+		}
+		out[peer] = routes[i]
 	}
-	wg.Wait()
 	return out, known
 }
 
@@ -486,17 +469,7 @@ func (r *Reader) GatewaysOfVNet(ctx context.Context, vnet *model.VNet) ([]*model
 		}
 		ids = found
 	}
-	gws := make([]*model.Gateway, len(ids))
-	errs := make([]error, len(ids))
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			gws[i], errs[i] = r.Gateway(ctx, id)
-		}()
-	}
-	wg.Wait()
+	gws, errs := mapEach(ctx, r, ids, r.Gateway)
 	var out []*model.Gateway
 	for _, g := range gws {
 		if g != nil {
@@ -548,13 +521,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 	return once(r, memoKey("pe", id), func() (*model.PrivateEndpoint, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "privateEndpoints")
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -563,19 +534,15 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		resp, err := f.NewPrivateEndpointsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		pe, err := privateEndpointFromSDK(&resp.PrivateEndpoint)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		var nics []*armnetwork.Interface
+		all(ctx, r, func(ctx context.Context) {
 			groupsID := child(id, "privateDnsZoneGroups")
 			groups, err := collect(ctx, r, f.NewPrivateDNSZoneGroupsClient().NewListPager(a.Names[0], a.ResourceGroup, nil),
 				func(p armnetwork.PrivateDNSZoneGroupsClientListResponse) []*armnetwork.PrivateDNSZoneGroup {
@@ -595,22 +562,27 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 				configs = append(configs, zc...)
 			}
 			pe.ZoneGroups, pe.ZoneGroupsKnown = configs, true
-		}()
-		nics := make([]*armnetwork.Interface, len(pe.NICIDs))
-		for i, nicID := range pe.NICIDs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				nics[i], _ = r.nicGet(ctx, nicID)
-			}()
-		}
-		wg.Wait()
+		}, func(ctx context.Context) {
+			nics, _ = mapEach(ctx, r, pe.NICIDs, r.nicGet)
+		})
 		for _, n := range nics {
 			if err := mergeNICFQDNs(pe, n); err != nil {
 				r.fail(rid(n.ID), permNICRead, err)
 			}
 		}
 		return pe, nil
+	})
+}
+
+// PrivateEndpoints reads private endpoints like PrivateEndpoint, all at
+// once: out[i] and errs[i] answer ids[i]. An empty id is not read (nil,
+// nil).
+func (r *Reader) PrivateEndpoints(ctx context.Context, ids []model.ResourceID) (out []*model.PrivateEndpoint, errs []error) {
+	return mapEach(ctx, r, ids, func(ctx context.Context, id model.ResourceID) (*model.PrivateEndpoint, error) {
+		if id.IsZero() {
+			return nil, nil
+		}
+		return r.PrivateEndpoint(ctx, id)
 	})
 }
 
@@ -659,17 +631,7 @@ func (r *Reader) PrivateEndpointsInVNet(ctx context.Context, vnet *model.VNet) (
 			}
 		}
 	}
-	pes := make([]*model.PrivateEndpoint, len(ids))
-	perrs := make([]error, len(ids))
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pes[i], perrs[i] = r.PrivateEndpoint(ctx, id)
-		}()
-	}
-	wg.Wait()
+	pes, perrs := mapEach(ctx, r, ids, r.PrivateEndpoint)
 	var out []*model.PrivateEndpoint
 	for _, pe := range pes {
 		if pe != nil {
@@ -712,17 +674,7 @@ func (r *Reader) NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Ad
 		const batch = DefaultConcurrency
 		for start := 0; start < len(candidates); start += batch {
 			end := min(start+batch, len(candidates))
-			nics := make([]*model.NIC, end-start)
-			nerrs := make([]error, end-start)
-			var wg sync.WaitGroup
-			for i := start; i < end; i++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					nics[i-start], nerrs[i-start] = r.NIC(ctx, candidates[i])
-				}()
-			}
-			wg.Wait()
+			nics, nerrs := mapEach(ctx, r, candidates[start:end], r.NIC)
 			for i, n := range nics {
 				if n == nil {
 					errs = append(errs, nerrs[i])

@@ -36,6 +36,11 @@ const (
 	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
 	permResourceGraphRead    = "Microsoft.ResourceGraph/resources/read"
+
+	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
+	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
+	permRuleCollectionGroupRead = "Microsoft.Network/firewallPolicies/ruleCollectionGroups/read"
+	permIPGroupRead             = "Microsoft.Network/ipGroups/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -63,6 +68,14 @@ var Permissions = map[string]string{
 	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+
+	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
+	// to, their policies with the parent chain, and IP groups).
+	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
+	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
+	"FirewallPoliciesClient.Get (GET …/firewallPolicies/{p})":                                                  permFirewallPolicyRead,
+	"FirewallPolicyRuleCollectionGroupsClient.NewListPager (GET …/firewallPolicies/{p}/ruleCollectionGroups)":  permRuleCollectionGroupRead,
+	"IPGroupsClient.Get (GET …/ipGroups/{g})":                                                                  permIPGroupRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

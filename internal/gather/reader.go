@@ -1,8 +1,9 @@
 // Package gather reads Azure Resource Manager through the SDK clients of
 // package azure and turns what it reads into the plain model. Reads run
 // concurrently; each resource is read at most once per Reader, and a read
-// that fails becomes a model.Gap instead of an error, so that verification
-// can say exactly which evidence is missing.
+// that fails becomes a model.Gap, so that verification can say exactly
+// which evidence is missing; the error a failed read returns carries that
+// gap (ReadError).
 package gather
 
 import (
@@ -58,13 +59,14 @@ func once[T any](r *Reader, key string, read func() (T, error)) (T, error) {
 	return v, err
 }
 
-// fail records a failed read of id as a gap and returns it.
-func (r *Reader) fail(id model.ResourceID, permission string, err error) model.Gap {
+// fail records a failed read of id as a gap and returns err carrying it
+// (ReadError).
+func (r *Reader) fail(id model.ResourceID, permission string, err error) error {
 	gap := azure.Gap(id, permission, err)
 	r.gapsMu.Lock()
 	r.gaps.Add(gap)
 	r.gapsMu.Unlock()
-	return gap
+	return &ReadError{Gap: gap, Err: err}
 }
 
 // Gaps returns the failed reads so far.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
@@ -70,9 +69,14 @@ func (r *Reader) semaphore() chan struct{} {
 func (r *Reader) concurrency() int { return cap(r.semaphore()) }
 
 // acquire takes a request slot. Slots are held only around SDK calls that
-// wait on nothing but Azure (never across a memoised read or another
-// acquire), so nested fan-outs cannot deadlock.
+// wait on nothing but Azure (never across a memoised read, another acquire
+// or a fan-out), so nested fan-outs cannot deadlock (see fanout.go). Once
+// ctx is done it fails at once, even with a slot free: no request is sent
+// for a read that was cancelled or timed out.
 func (r *Reader) acquire(ctx context.Context) (release func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s := r.semaphore()
 	select {
 	case s <- struct{}{}:
@@ -116,26 +120,11 @@ func read[T any](r *Reader, kind string, id model.ResourceID, permission string,
 			return v, err
 		}
 		if err != nil {
-			r.fail(id, permission, err)
 			var zero T
-			return zero, err
+			return zero, r.fail(id, permission, err)
 		}
 		return v, nil
 	})
-}
-
-// fanOut runs tasks with at most limit of them at a time and waits for all.
-// Tasks report failures through the Reader's gaps, not through errors.
-func fanOut(limit int, tasks []func()) {
-	if limit <= 0 {
-		limit = DefaultConcurrency
-	}
-	var g errgroup.Group
-	g.SetLimit(limit)
-	for _, t := range tasks {
-		g.Go(func() error { t(); return nil })
-	}
-	_ = g.Wait()
 }
 
 // joinErrs joins errors, nil when there are none.

@@ -231,12 +231,7 @@ func (r *Reader) readZonesNamed(ctx context.Context, d *model.DNS, ids []model.R
 			toRead = appendUniqueID(toRead, id)
 		}
 	}
-	got := make([]*model.PrivateZone, len(toRead))
-	tasks := make([]func(), len(toRead))
-	for i, id := range toRead {
-		tasks[i] = func() { got[i], _ = r.ZoneByID(ctx, id) }
-	}
-	fanOut(r.concurrency(), tasks)
+	got, _ := mapEach(ctx, r, toRead, r.ZoneByID)
 	for i, z := range got {
 		if z != nil {
 			d.Zones[z.ID.Key()] = z

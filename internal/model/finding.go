@@ -5,7 +5,7 @@ package model
 // never renamed; new ones may be added.
 type Code string
 
-// The catalogue (FINDINGS.md).
+// The catalogue (docs/design/findings.md).
 const (
 	RouteBlackhole              Code = "ROUTE_BLACKHOLE"
 	RouteInvalid                Code = "ROUTE_INVALID"
@@ -24,6 +24,8 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
+	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
@@ -61,6 +63,7 @@ type Condition string
 const (
 	ConditionRoute       Condition = "route"
 	ConditionReturnRoute Condition = "return_route"
+	ConditionEgress      Condition = "egress"
 	ConditionDNS         Condition = "dns"
 	ConditionEndpoint    Condition = "endpoint"
 	ConditionTLSIdentity Condition = "tls_identity"
@@ -108,6 +111,8 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
+	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},

@@ -16,6 +16,12 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
+	// Firewalls are the Azure Firewalls that routes of the network send
+	// traffic to, with the policies (parent chain included) and IP groups
+	// their rules use (firewall.go).
+	Firewalls        map[string]*AzureFirewall
+	FirewallPolicies map[string]*FirewallPolicy
+	IPGroups         map[string]*IPGroup
 
 	Gaps Gaps
 	// AddressGaps are addresses in a VNet of the network whose network
@@ -43,6 +49,9 @@ func NewNetwork() *Network {
 		Gateways:         map[string]*Gateway{},
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
+		Firewalls:        map[string]*AzureFirewall{},
+		FirewallPolicies: map[string]*FirewallPolicy{},
+		IPGroups:         map[string]*IPGroup{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}

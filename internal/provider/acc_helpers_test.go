@@ -26,7 +26,7 @@ var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, erro
 	},
 }
 
-// Ids of the scenario snapshots (/work/shared/scenarios, copied into testdata).
+// Ids of the scenario snapshots (testdata/scenarios).
 const (
 	accSub      = "00000000-0000-0000-0000-000000000001"
 	accHub      = "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub"
@@ -76,7 +76,7 @@ func variant(t *testing.T, name string, edit func(snap map[string]any)) string {
 	return p
 }
 
-// withFault adds one fault (SNAPSHOT.md) for "METHOD path".
+// withFault adds one fault (docs/design/snapshot-format.md) for "METHOD path".
 func withFault(key string, fault map[string]any) func(map[string]any) {
 	return func(snap map[string]any) {
 		faults, _ := snap["faults"].(map[string]any)

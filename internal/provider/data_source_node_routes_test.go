@@ -32,7 +32,7 @@ const (
 )
 
 // nrScenario is a public scenario's snapshot (testdata/scenarios, copies of
-// /work/shared/scenarios).
+// testdata/scenarios).
 func nrScenario(t *testing.T, name string) string {
 	t.Helper()
 	return fixture(t, "scenarios/"+name+"/snapshot.json")

@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -115,7 +114,7 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 		return
 	}
 	if !reg.ReplicasKnown {
-		if g, ok := r.Gaps().Lookup(model.ResourceID(string(reg.ID) + "/replications")); ok {
+		if g, ok := r.ReplicationsGap(reg.ID); ok {
 			resp.Diagnostics.Append(gapWarning("the replications of registry "+reg.Name, g,
 				"Data endpoints of replica regions may be missing from endpoints."))
 		}
@@ -125,20 +124,11 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 	// at once for their subnets and FQDNs.
 	conns := append([]model.RegistryPEConnection(nil), reg.PrivateEndpointConnections...)
 	sort.SliceStable(conns, func(i, j int) bool { return conns[i].PrivateEndpointID.Key() < conns[j].PrivateEndpointID.Key() })
-	pes := make([]*model.PrivateEndpoint, len(conns))
-	errs := make([]error, len(conns))
-	var wg sync.WaitGroup
+	peIDs := make([]model.ResourceID, len(conns))
 	for i, c := range conns {
-		if c.PrivateEndpointID.IsZero() {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pes[i], errs[i] = r.PrivateEndpoint(ctx, c.PrivateEndpointID)
-		}()
+		peIDs[i] = c.PrivateEndpointID
 	}
-	wg.Wait()
+	pes, errs := r.PrivateEndpoints(ctx, peIDs)
 
 	var readPEs []*model.PrivateEndpoint
 	m.PrivateEndpoints = make([]privateEndpointModel, 0, len(conns))

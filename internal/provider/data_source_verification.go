@@ -32,8 +32,6 @@ var (
 	_ datasource.DataSourceWithValidateConfig   = (*verificationDataSource)(nil)
 )
 
-func init() { extraDataSources = append(extraDataSources, NewVerificationDataSource) }
-
 // Resource types of the verification's ids.
 const (
 	clusterType = "Microsoft.ContainerService/managedClusters"
@@ -134,7 +132,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
-						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+						stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
 				},
 			},
 			"registry_id": schema.StringAttribute{
@@ -198,8 +196,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
-						"`tls_identity`, `coverage` or `evidence`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, " +
+						"`endpoint`, `tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
 						"the finding is about every pool."),
@@ -262,7 +260,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(hostnameValidator{}),
+							listvalidator.ValueStringsAre(validators.Hostname()),
 						},
 					},
 					"addresses": schema.MapAttribute{
@@ -273,8 +271,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
-							mapvalidator.KeysAre(hostnameValidator{}),
-							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+							mapvalidator.KeysAre(validators.Hostname()),
+							mapvalidator.ValueStringsAre(validators.IPAddress()),
 						},
 					},
 				},
@@ -322,10 +320,10 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !hostsKnown || !addrsKnown {
 		return
 	}
-	for _, msg := range duplicateHosts(hosts) {
+	for _, msg := range validators.DuplicateHosts(hosts) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
-	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+	for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 	}
 }

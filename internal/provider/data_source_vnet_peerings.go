@@ -7,7 +7,6 @@ import (
 	"context"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -116,20 +115,11 @@ func (d *vnetPeeringsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	// Read every remote side at once; the reader memoises, and VNet has
 	// already fetched them to tell global peerings apart.
 	peerings := sortedPeerings(vnet.Peerings)
-	remotes := make([]*model.VNet, len(peerings))
-	errs := make([]error, len(peerings))
-	var wg sync.WaitGroup
+	remoteIDs := make([]model.ResourceID, len(peerings))
 	for i, p := range peerings {
-		if p.RemoteVNetID.IsZero() {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			remotes[i], errs[i] = run.reader.VNet(ctx, p.RemoteVNetID)
-		}()
+		remoteIDs[i] = p.RemoteVNetID
 	}
-	wg.Wait()
+	remotes, errs := run.reader.VNets(ctx, remoteIDs)
 
 	gaps := run.reader.Gaps()
 	m.ID = types.StringValue(string(vnet.ID))

@@ -384,7 +384,7 @@ func readText(t *testing.T, path string) string {
 
 // Every provider argument that can hold a credential is Sensitive, so that
 // the CLI never prints it in plans or in `show`. The explicit list is the
-// secrets of INTERFACE.md; the name rule catches a secret argument added
+// sensitive provider arguments (docs/index.md); the name rule catches a secret argument added
 // later without the flag (paths, URLs and ids name where a secret is, not
 // the secret).
 func TestProviderSchema_secretsSensitive(t *testing.T) {

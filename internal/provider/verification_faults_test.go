@@ -22,7 +22,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
-	"github.com/pullpath/terraform-provider-pullpath/internal/tools/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 )
 
 // faultClass is one way a read can fail, injected through the snapshot's

@@ -8,7 +8,7 @@ package provider_test
 //   - verify.tf    the body of data "pullpath_verification" "this" { … }
 //   - expect.json  verdict, must_include, must_not_include, note
 //   - snapshot.json an ARM snapshot (the public scenarios, copied from
-//     shared/scenarios), or
+//     public scenarios), or
 //   - derive.json  a scenario derived from another one: the base folder and
 //     a short list of edits of its snapshot (see deriveSpec). Derived
 //     snapshots are built in Go at test time, so a scenario stays a few

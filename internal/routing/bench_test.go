@@ -5,8 +5,8 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/benchutil"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/benchutil"
 )
 
 // randomTable10k is 10,000 random routes over the whole IPv4 space, with

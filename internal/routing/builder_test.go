@@ -7,7 +7,7 @@ import (
 )
 
 // Builders for model networks in tests. Names and prefixes mirror the
-// scenarios in shared/scenarios (vnet-hub 10.0.0.0/16 with GatewaySubnet,
+// scenarios in internal/provider/testdata/scenarios (vnet-hub 10.0.0.0/16 with GatewaySubnet,
 // snet-nva, snet-pe, snet-dns-in; vnet-spoke 10.1.0.0/16 with snet-aks;
 // vpngw 10.0.0.30 learning 192.168.0.0/16 from 192.168.255.1; nva
 // 10.0.1.4; private endpoint pe-acr 10.0.2.5 and 10.0.2.6).

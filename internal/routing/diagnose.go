@@ -10,7 +10,7 @@ import (
 
 // diagnoseDrop explains a packet dropped by the selected route (next hop
 // None, or Internet for a private address) with the most specific cause,
-// one finding per cause (FINDINGS.md): a UDR that drops it on purpose; an
+// one finding per cause (docs/design/findings.md): a UDR that drops it on purpose; an
 // invalid UDR that should have carried it; a hub gateway whose routes do
 // not reach the subnet (transit missing, BGP propagation disabled); a
 // peering that is not connected, denies access or is not synced; a VNet
@@ -42,7 +42,7 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 			return f, true
 		}
 		return newFinding(model.RouteInvalid, u.OriginID, sub, &u,
-			"%s is Invalid for subnet %s (%s), so traffic to %s falls to %s and is dropped.", routeLabel(u), subnetLabel(sub), invalidReason(u), dst, routeLabel(*r)), true
+			"%s is Invalid for subnet %s (%s), so traffic to %s falls to %s and is dropped.", routeLabel(u), SubnetLabel(sub), invalidReason(u), dst, routeLabel(*r)), true
 	}
 
 	if f, ok := w.transitCause(c, r, false); ok {
@@ -53,7 +53,7 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 		if g.Prefix.Contains(dst) {
 			return newFinding(model.RouteBGPPropagationDisabled, c.routeTable.ID, sub, r,
 				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and no UDR covers it, so %s %s it.",
-				g.Prefix, g.Origin, dst, c.routeTable.Name, subnetLabel(sub), routeLabel(*r), verb), true
+				g.Prefix, g.Origin, dst, c.routeTable.Name, SubnetLabel(sub), routeLabel(*r), verb), true
 		}
 	}
 
@@ -66,7 +66,7 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 	}
 
 	return newFinding(model.RouteBlackhole, resourceToRoute(c), sub, r,
-		"%s %s traffic to %s: no peering, gateway route or UDR of subnet %s carries it.", routeLabel(*r), verb, dst, subnetLabel(sub)), true
+		"%s %s traffic to %s: no peering, gateway route or UDR of subnet %s carries it.", routeLabel(*r), verb, dst, SubnetLabel(sub)), true
 }
 
 // transitCause finds a gateway whose routes cover dst but do not reach the
@@ -112,7 +112,7 @@ func (w *walker) transitCause(c *Computed, r *model.Route, forUDR bool) (Finding
 			}
 		}
 		msg := fmt.Sprintf("%s is behind gateway %s in %s, but its routes do not reach subnet %s: %s; so %s drops it.",
-			dst, l.gw.Name, hub, subnetLabel(c.SubnetID), strings.Join(missing, " and "), routeLabel(*r))
+			dst, l.gw.Name, hub, SubnetLabel(c.SubnetID), strings.Join(missing, " and "), routeLabel(*r))
 		if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
 			msg += fmt.Sprintf(" Route table %s also disables BGP route propagation, which must be enabled as well.", c.routeTable.Name)
 		}

@@ -25,10 +25,12 @@ type Drift struct {
 func (d Drift) Finding(nic model.ResourceID) Finding {
 	return newFinding(model.CoverageModelDrift, nic, "", nil,
 		"for %s the effective routes of %s select %s, but the routes computed from configuration select %s; computed verdicts for this pool's scale-set or zero-node instances may be wrong.",
-		d.Destination, nic.Name(), describeSelection(d.Real, d.RealFound), describeSelection(d.Computed, d.ComputedFound))
+		d.Destination, nic.Name(), DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound))
 }
 
-func describeSelection(r model.Route, found bool) string {
+// DescribeSelection names the route a table selects, "route <prefix> <next hop
+// type>[ <ip>] (<origin>)", or "no route" when none matches.
+func DescribeSelection(r model.Route, found bool) string {
 	if !found {
 		return "no route"
 	}

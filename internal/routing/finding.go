@@ -6,10 +6,10 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// Finding is one route conclusion: a code of FINDINGS.md, the resource to change
+// Finding is one route conclusion: a code of docs/design/findings.md, the resource to change
 // (or that could not be read), and a message with the concrete names,
 // prefixes and addresses. One cause gives one finding, with the most
-// specific code (FINDINGS.md).
+// specific code (docs/design/findings.md).
 type Finding struct {
 	Code model.Code
 	// Resource is the resource to change: a route table, a peering, a NIC,
@@ -29,7 +29,7 @@ func (f Finding) ToModel(pool, endpoint string) model.Finding {
 	return model.NewFinding(f.Code, pool, endpoint, f.Resource, f.Message, f.Remediation)
 }
 
-// timeoutNote is what the brief wants every connectivity message to say:
+// timeoutNote is what docs/design/findings.md wants every connectivity message to say:
 // a dropped packet is a timeout, and no credential changes that.
 const timeoutNote = " Nodes see a connection timeout; credentials and imagePullSecrets are irrelevant here."
 
@@ -79,7 +79,7 @@ func newFinding(code model.Code, resource, subnet model.ResourceID, route *model
 		Message: fmt.Sprintf(format, args...), Remediation: remediation(code)}
 }
 
-// verdictOf applies FINDINGS.md's rule (model.VerdictOf) to route findings
+// verdictOf applies the verdict rule of docs/design/findings.md (model.VerdictOf) to route findings
 // and gaps: any gap makes an otherwise reachable path unverified.
 func verdictOf(findings []Finding, gaps []model.Gap) model.Verdict {
 	all := make([]model.Finding, 0, len(findings)+len(gaps))

@@ -42,7 +42,7 @@ func (e *Engine) checkReturn(res *Result) {
 			// rests on what was not read.
 			res.Gaps = appendGap(res.Gaps, gapFor(e.net, u, model.GapNotFound, fmt.Sprintf(
 				"private endpoint %s of %s was not read (or its addresses were not): %s may be its address, whose replies bypass route tables, so the return path is unknown",
-				u.Name(), subnetLabel(res.Arrival.SubnetID), res.Destination)))
+				u.Name(), SubnetLabel(res.Arrival.SubnetID), res.Destination)))
 			res.Return = ReturnPath{Verdict: model.Unverified, Note: "the return path depends on whether " + res.Destination.String() + " is a private endpoint that was not read"}
 			return
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// The four route scenarios of shared/scenarios, rebuilt as model values:
+// The four route scenarios of internal/provider/testdata/scenarios, rebuilt as model values:
 // each must give the scenario's verdict and route codes.
 func TestScenarioTopologies(t *testing.T) {
 	cases := []struct {

@@ -1,7 +1,6 @@
 package routing
 
 import (
-	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -211,7 +210,7 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	if i < 0 {
 		w.hop(subnetID, nil, "no route: dropped")
 		w.fail(newFinding(model.RouteBlackhole, resourceToRoute(c), subnetID, nil,
-			"no route of subnet %s matches %s, so Azure drops the packet.", subnetLabel(subnetID), w.dst))
+			"no route of subnet %s matches %s, so Azure drops the packet.", SubnetLabel(subnetID), w.dst))
 		return "", false
 	}
 	r := c.Table.Route(i)
@@ -440,11 +439,11 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			w.hop(c.SubnetID, r, "dropped (appliance "+nic.Name+" does not forward)")
 			w.fail(newFinding(model.RouteNVAForwardingDisabled, nic.ID, c.SubnetID, r,
 				"%s sends %s to appliance %s (%s), whose network interface %s has IP forwarding disabled, so Azure drops the packet.",
-				routeLabel(*r), w.dst, nh, subnetLabel(nic.SubnetID), nic.Name))
+				routeLabel(*r), w.dst, nh, SubnetLabel(nic.SubnetID), nic.Name))
 			return "", false
 		}
 		app.NICID, app.SubnetID = nic.ID, nic.SubnetID
-		app.Label = fmt.Sprintf("appliance %s %s in %s", nic.Name, nh, subnetLabel(nic.SubnetID))
+		app.Label = fmt.Sprintf("appliance %s %s in %s", nic.Name, nh, SubnetLabel(nic.SubnetID))
 	} else {
 		sub := subnetContaining(applianceVNet, nh)
 		if sub == nil {
@@ -458,11 +457,11 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 		if strings.EqualFold(sub.Name, "AzureFirewallSubnet") {
 			// Azure Firewall: a managed appliance that forwards by design;
 			// its NICs are not in the customer's subscription.
-			app.Label = fmt.Sprintf("Azure Firewall %s in %s", nh, subnetLabel(sub.ID))
+			app.Label = fmt.Sprintf("Azure Firewall %s in %s", nh, SubnetLabel(sub.ID))
 		} else {
-			app.Label = fmt.Sprintf("appliance %s in %s", nh, subnetLabel(sub.ID))
+			app.Label = fmt.Sprintf("appliance %s in %s", nh, SubnetLabel(sub.ID))
 			w.gaps = appendGap(w.gaps, model.Gap{ResourceID: sub.ID, Kind: model.GapNotFound,
-				Detail: fmt.Sprintf("no network interface with address %s was read in %s (an internal load balancer frontend, or a NIC that could not be read): whether it forwards traffic is unknown", nh, subnetLabel(sub.ID))})
+				Detail: fmt.Sprintf("no network interface with address %s was read in %s (an internal load balancer frontend, or a NIC that could not be read): whether it forwards traffic is unknown", nh, SubnetLabel(sub.ID))})
 		}
 	}
 	w.hop(c.SubnetID, r, app.Label)
@@ -477,7 +476,7 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 	ix := w.e.addrs()
 	if pe := ix.privateEndpoint(vnet.ID, w.dst); pe != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: pe.SubnetID, PrivateEndpointID: pe.ID,
-			Label: fmt.Sprintf("%s (private endpoint %s %s)", subnetLabel(pe.SubnetID), pe.Name, w.dst)})
+			Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(pe.SubnetID), pe.Name, w.dst)})
 		return
 	}
 	if nic := ix.nic(vnet.ID, w.dst); nic != nil {
@@ -485,17 +484,17 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 			// The interface of a private endpoint that was not read itself:
 			// the address is the endpoint's all the same.
 			w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: nic.SubnetID, PrivateEndpointID: nic.PrivateEndpointID,
-				Label: fmt.Sprintf("%s (private endpoint %s %s)", subnetLabel(nic.SubnetID), nic.PrivateEndpointID.Name(), w.dst)})
+				Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(nic.SubnetID), nic.PrivateEndpointID.Name(), w.dst)})
 			return
 		}
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalNIC, VNetID: vnet.ID, SubnetID: nic.SubnetID, NICID: nic.ID,
-			Label: fmt.Sprintf("%s (%s %s)", subnetLabel(nic.SubnetID), nic.Name, w.dst)})
+			Label: fmt.Sprintf("%s (%s %s)", SubnetLabel(nic.SubnetID), nic.Name, w.dst)})
 		return
 	}
 	if sub := subnetContaining(vnet, w.dst); sub != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalSubnet, VNetID: vnet.ID, SubnetID: sub.ID,
 			Unattributed: unreadEndpointOf(w.e.net, sub),
-			Label:        fmt.Sprintf("%s (%s)", subnetLabel(sub.ID), w.dst)})
+			Label:        fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
 		return
 	}
 	w.hop(c.SubnetID, r, "dropped (no subnet of "+vnet.Name+" contains it)")
@@ -528,12 +527,7 @@ func (w *walker) fail(f Finding) {
 
 func (w *walker) missing(subnet model.ResourceID, err error) {
 	w.hop(subnet, nil, "routes unknown")
-	var ge *GapError
-	if errors.As(err, &ge) {
-		w.gaps = appendGap(w.gaps, ge.Gap)
-		return
-	}
-	w.gaps = appendGap(w.gaps, model.Gap{ResourceID: subnet, Kind: model.GapUnavailable, Detail: err.Error()})
+	w.gaps = appendGap(w.gaps, GapOf(subnet, err))
 }
 
 // applianceChain is "10.0.1.4 → 10.2.1.4" or "none".

@@ -363,24 +363,13 @@ func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.Forwa
 func (r *run) inboundTarget(rule *model.ForwardingRule) *model.Resolver {
 	var target *model.Resolver
 	for _, t := range rule.Targets {
-		rs := inboundResolver(r.f.DNS, t.Addr())
-		if rs == nil || (target != nil && !rs.VNetID.Equal(target.VNetID)) {
+		s := ClassifyDNSServer(t.Addr(), r.dnsEvidence())
+		if s.Kind != DNSServerResolverInbound || (target != nil && !s.Resolver.VNetID.Equal(target.VNetID)) {
 			return nil
 		}
-		target = rs
+		target = s.Resolver
 	}
 	return target
-}
-
-func inboundResolver(d *model.DNS, addr netip.Addr) *model.Resolver {
-	for _, rs := range sortedResolvers(d) {
-		for _, in := range rs.Inbound {
-			if in.Address == addr {
-				return rs
-			}
-		}
-	}
-	return nil
 }
 
 func (r *run) divertsFinding(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string, rs *model.Ruleset, rule *model.ForwardingRule) model.Finding {
@@ -401,17 +390,19 @@ func (r *run) loopFinding(pc *poolCtx, h model.PullHost) model.Finding {
 	return model.NewFinding(model.EvidenceUnavailable, pc.pool.Name, h.Name, "", msg, fix)
 }
 
-// describeAddr names what is at an address: a resolver inbound endpoint, a
-// VM, a VNet host or an outside server.
+// describeAddr names what is at an address (ClassifyDNSServer): a resolver
+// inbound endpoint, a VM, a VNet host or an outside server.
 func (r *run) describeAddr(addr netip.Addr) string {
-	if rs := inboundResolver(r.f.DNS, addr); rs != nil {
-		return fmt.Sprintf("%s (dns private resolver %s in %s)", addr, rs.Name, r.vnetName(rs.VNetID))
-	}
-	if nic := nicWithAddress(r.f.Network, addr); nic != nil && !nic.VMID.IsZero() {
-		return fmt.Sprintf("%s (vm %s)", addr, nic.VMID.Name())
-	}
-	if v := vnetContaining(r.f.Network, addr); v != nil {
-		return fmt.Sprintf("%s (in %s)", addr, v.Name)
+	s := ClassifyDNSServer(addr, r.dnsEvidence())
+	switch {
+	case s.Kind == DNSServerAzure:
+		return fmt.Sprintf("%s (Azure DNS)", addr)
+	case s.Kind == DNSServerResolverInbound:
+		return fmt.Sprintf("%s (dns private resolver %s in %s)", addr, s.Resolver.Name, r.vnetName(s.Resolver.VNetID))
+	case s.Kind == DNSServerNIC && !s.NIC.VMID.IsZero():
+		return fmt.Sprintf("%s (vm %s)", addr, s.NIC.VMID.Name())
+	case s.InVNet:
+		return fmt.Sprintf("%s (in %s)", addr, s.VNet.Name)
 	}
 	return fmt.Sprintf("%s (outside Azure)", addr)
 }

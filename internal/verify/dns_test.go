@@ -17,29 +17,35 @@ var (
 )
 
 // The resolver a node really uses: NIC-level settings (the scale set's, then
-// a NIC's) override the VNet's; none means Azure DNS.
-func TestDNSServersOf(t *testing.T) {
+// a NIC's) override the VNet's; none means Azure DNS. Messages say which
+// setting applied.
+func TestPoolDNSServersAndOrigin(t *testing.T) {
 	vnet := &model.VNet{Name: "vnet-spoke", DNSServers: ips("10.0.1.10")}
 	n := model.NewNetwork()
 	nicID := model.ResourceID("/nic-0")
 	n.NICs[nicID.Key()] = &model.NIC{ID: nicID, Name: "nic-0", DNSServers: ips("10.0.1.11")}
 	tests := []struct {
-		name string
-		pool *model.NodePool
-		vnet *model.VNet
-		want []netip.Addr
+		name       string
+		pool       *model.NodePool
+		vnet       *model.VNet
+		want       []netip.Addr
+		wantOrigin string
 	}{
-		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12")},
-		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11")},
-		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13")},
-		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10")},
-		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}},
+		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12"),
+			"the scale set's NIC DNS settings"},
+		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11"), "NIC nic-0 DNS settings"},
+		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13"), "NIC x DNS settings"},
+		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10"), "the DNS servers of vnet-spoke"},
+		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}, "Azure-provided DNS (v sets no DNS servers)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := dnsServersOf(tt.pool, tt.vnet, n)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
+			got := model.PoolDNSServers(tt.pool, tt.vnet, n)
+			if !reflect.DeepEqual(got.Servers, tt.want) {
+				t.Errorf("got %v, want %v", got.Servers, tt.want)
+			}
+			if o := dnsOrigin(got, tt.vnet); o != tt.wantOrigin {
+				t.Errorf("origin %q, want %q", o, tt.wantOrigin)
 			}
 		})
 	}
@@ -247,6 +253,23 @@ func TestCustomDNSServers(t *testing.T) {
 			verdict: model.Unverified,
 			check: func(t *testing.T, res Result, _ *fakeTracer) {
 				requireContains(t, pathOf(t, res, "system", loginHost).Resolver, "outside Azure")
+			},
+		},
+		{
+			name: "a DNS server in a peered VNet that was not read is a host there, not outside Azure",
+			mutate: func(f *model.Facts) {
+				far := id("/resourceGroups/rg-far/providers/Microsoft.Network/virtualNetworks/vnet-far")
+				spoke := f.Network.VNet(spokeID)
+				spoke.Peerings = append(spoke.Peerings, &model.Peering{Name: "spoke-to-far", VNetID: spokeID, RemoteVNetID: far,
+					State: "Connected", AllowVirtualNetworkAccess: true, RemoteAddressSpace: pfxs("10.5.0.0/16")})
+				setSpokeDNS(f, "10.5.0.53")
+			},
+			want:    []model.Code{model.DNSForwarderUnverified},
+			verdict: model.Unverified,
+			check: func(t *testing.T, res Result, _ *fakeTracer) {
+				if r := pathOf(t, res, "system", loginHost).Resolver; r != "10.5.0.53 (host in vnet-far, not a known resolver)" {
+					t.Errorf("resolver %q", r)
+				}
 			},
 		},
 		{

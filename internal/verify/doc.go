@@ -3,16 +3,46 @@
 
 // Package verify decides, for every node pool and every registry hostname a
 // pull touches, whether a freshly created node can pull an image, and says
-// why not in findings addressed to the owner who must act (FINDINGS.md).
+// why not in findings addressed to the owner who must act (the catalogue is
+// docs/design/findings.md).
 //
-// It is pure: it reads Facts (everything gathered from Azure Resource
+// It is pure: it reads model.Facts (everything gathered from Azure Resource
 // Manager, or a snapshot of it) and asks the route engine about flows
 // through the Tracer interface. It never performs I/O, never imports the
 // SDK, and never guesses: a fact it does not have makes the conclusion that
 // needed it unverified, with the permission or resource that was missing.
 //
-// A path follows the chain of BRIEF.md in order — resolve the name through
-// the resolver the node really uses, route there and back, TLS name, pull
+// A path follows the pull chain in order — resolve the name through the
+// resolver the node really uses, route there and back, TLS name, pull
 // identity — and stops at the first broken link, so each problem is
-// reported once, by its cause, with the most specific code.
+// reported once, by its cause, with the most specific code
+// (docs/design/findings.md, "most specific cause"; the Azure rules are in
+// docs/design/azure-behaviour.md).
+//
+// # Reading order
+//
+//  1. verify.go: Run and Verify, the entry points, and what they return
+//     (Result, Path, RouteSource).
+//  2. paths.go: one verification run, pool by pool and host by host, in
+//     chain order.
+//  3. resolver.go and dns.go: the DNS servers a node uses (precedence and
+//     kind of each) and what they answer; resolve.go turns that into the
+//     address a path goes to.
+//  4. tracer.go, tracer_routing.go and tracer_security.go: the route
+//     engine (package routing) and network security groups (package
+//     security) behind the Tracer interface.
+//  5. endpoint.go (private endpoints, public access, data endpoint
+//     coverage), tls.go (the name the node uses), identity.go (the pull
+//     role of the kubelet identity).
+//  6. firewall.go: what an Azure Firewall on the path to a public address
+//     does with a pull (package firewall decides; this turns the decision
+//     into EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
+//  7. evidence.go: reads that failed, and the conclusions they leave
+//     unverified.
+//  8. summary.go: the human-readable report.
+//  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
+//     the route sets gather read (model.NodeRouteFacts) and the
+//     destinations, each set's routes and each destination traced with
+//     the route engine, the security rules on the path and the return
+//     path, in the same finding vocabulary.
 package verify

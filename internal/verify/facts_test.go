@@ -13,7 +13,7 @@ import (
 )
 
 // Builders for hand-made facts. They mirror the public scenarios' hub-spoke
-// topology (shared/scenarios/*/snapshot.json): vnet-hub 10.0.0.0/16 with a
+// topology (internal/provider/testdata/scenarios/*/snapshot.json): vnet-hub 10.0.0.0/16 with a
 // gateway, an appliance subnet, the registry's private endpoint and a DNS
 // resolver subnet; vnet-spoke 10.1.0.0/16 with the AKS node subnet; a
 // Premium registry reached through private endpoint pe-acr (login 10.0.2.5,

@@ -20,6 +20,8 @@ type run struct {
 	ep     *endpoints
 	gaps   model.Gaps
 	used   map[string]bool // gap keys a rule consumed
+	// dnsEv is the evidence DNS servers are classified against (dnsEvidence).
+	dnsEv *DNSEvidence
 
 	findings []model.Finding
 	paths    []Path

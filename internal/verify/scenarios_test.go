@@ -10,7 +10,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// The public scenarios (shared/scenarios), built by hand and verified with
+// The public scenarios (internal/provider/testdata/scenarios), built by hand and verified with
 // the real route engine. Each mirrors the scenario's expect.json: verdict,
 // must_include, must_not_include.
 

@@ -40,11 +40,6 @@ func NewRoutingTracer(opts routing.Options) *RoutingTracer {
 	return &RoutingTracer{opts: opts}
 }
 
-// Run verifies the facts with the route engine of package routing.
-func Run(f model.Facts) Result {
-	return Verify(f, NewRoutingTracer(routing.Options{}))
-}
-
 // Trace implements Tracer.
 func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 	dst := q.Dest

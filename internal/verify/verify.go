@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
 )
 
 // Result is the outcome of a verification.
@@ -43,6 +44,26 @@ type Path struct {
 	// address; empty when the path stopped before routing.
 	Hops    []string
 	Verdict model.Verdict
+}
+
+// RouteSource says where a pool's routes came from.
+type RouteSource string
+
+// Route sources.
+const (
+	// RouteSourceEffective: the effective route table Azure reported for a
+	// NIC of the pool (standalone NICs of running VMs).
+	RouteSourceEffective RouteSource = "effective"
+	// RouteSourceComputed: computed from configuration, because scale-set
+	// instance NICs have no effective-route API and a pool at zero nodes
+	// has no NIC at all.
+	RouteSourceComputed RouteSource = "computed"
+)
+
+// Run verifies the facts with the route engine of package routing: the
+// entry point of a verification.
+func Run(f model.Facts) Result {
+	return Verify(f, NewRoutingTracer(routing.Options{}))
 }
 
 // Verify checks every pool × hostname of the facts, asking tracer about

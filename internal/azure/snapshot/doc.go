@@ -1,5 +1,5 @@
 // Package snapshot implements the ARM snapshot format v1
-// (design/SNAPSHOT.md): a JSON file that stands in for Azure Resource
+// (docs/design/snapshot-format.md): a JSON file that stands in for Azure Resource
 // Manager. The provider talks to it through the ordinary SDK clients; only
 // the HTTP transport differs.
 //

@@ -78,7 +78,7 @@ func (r *Replay) Stats() (requests int, distinct int) {
 	return r.requests, len(r.distinct)
 }
 
-// Do answers one request by the replay rules of design/SNAPSHOT.md.
+// Do answers one request by the replay rules of docs/design/snapshot-format.md.
 func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 	if req == nil || req.URL == nil {
 		return nil, &ReplayError{Msg: "request without URL"}

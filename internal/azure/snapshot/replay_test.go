@@ -37,7 +37,7 @@ const (
 	fxNIC0, fxNIC1 = fxVMSS + "/virtualMachines/0/networkInterfaces/aks-system-vmss", fxVMSS + "/virtualMachines/1/networkInterfaces/aks-system-vmss"
 )
 
-// TestReplayGET runs every GET rule of SNAPSHOT.md against the fixture.
+// TestReplayGET runs every GET rule of docs/design/snapshot-format.md against the fixture.
 func TestReplayGET(t *testing.T) {
 	r := loadReplay(t, "fixture.json")
 	lowerRG := func(id string) string { return strings.ToLower(id) }

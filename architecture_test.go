@@ -1,0 +1,218 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The import rules of docs/design/architecture.md ("What may import what").
+// Each rule names a package (a directory under internal/, its
+// subdirectories included) and the import paths it must not use. Test
+// files are held to the same rules, except that tests of pure packages may
+// read their fixtures: a test of a package lives at the layer of that
+// package.
+const module = "github.com/pullpath/terraform-provider-pullpath/"
+
+const (
+	sdk           = "github.com/Azure/azure-sdk-for-go/"
+	resourceMgr   = "github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/"
+	pluginFw      = "github.com/hashicorp/terraform-plugin-"
+	internalPkg   = module + "internal/"
+	pkgAzure      = internalPkg + "azure"
+	pkgGather     = internalPkg + "gather"
+	pkgModel      = internalPkg + "model"
+	pkgProvider   = internalPkg + "provider"
+	pkgRouting    = internalPkg + "routing"
+	pkgSecurity   = internalPkg + "security"
+	pkgFirewall   = internalPkg + "firewall"
+	pkgVerify     = internalPkg + "verify"
+	pkgIDs        = internalPkg + "ids"
+	pkgTestsupprt = internalPkg + "testsupport"
+)
+
+type importRule struct {
+	dir    string   // package directory, relative to the repository root
+	forbid []string // import path prefixes it must not use
+	why    string
+	// codeOnly holds the rule for non-test files only.
+	codeOnly bool
+}
+
+// io are the packages of I/O: pure packages do none (their tests may read
+// fixtures).
+var io = []string{"net/http", "os"}
+
+var importRules = []importRule{
+	{"internal/model", append([]string{internalPkg, sdk, pluginFw}, io...),
+		"model is the plain vocabulary gather and verify share: no other package of the provider, no SDK, no I/O", false},
+	{"internal/routing", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+		"routing is pure evaluation over model", false},
+	{"internal/security", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgFirewall, sdk, pluginFw}, io...),
+		"security is pure evaluation over model", false},
+	{"internal/verify", append([]string{pkgAzure, pkgGather, pkgProvider, sdk, pluginFw}, io...),
+		"verify is pure evaluation over model (with routing and security): no I/O, no SDK", false},
+	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider},
+		"gather reads facts into model; evaluation is verify's, routing's and security's, and the provider calls both",
+		// gather's scenario tests judge what was read by the verdict it
+		// leads to, as the provider does.
+		true},
+	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pluginFw + "framework"},
+		"azure is the session under gather: credentials, clients, cache, snapshot, guard, retries", false},
+	{"internal/provider", []string{pkgRouting, pkgSecurity, pkgFirewall, resourceMgr},
+		"provider is framework glue: it validates arguments, calls gather and verify, and maps results to state", false},
+	{"internal/ids", []string{internalPkg, sdk},
+		"ids parses resource ids for argument validation, below every other package", false},
+	{"internal/testsupport", []string{pkgProvider},
+		"test support generates fixtures; it does not drive the provider", false},
+	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk},
+		"the binary only serves the provider", false},
+	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
+		"firewall is pure evaluation of Azure Firewall rules over model", false},
+}
+
+// sdkImporters are the only packages that may import an Azure Resource
+// Manager SDK package.
+var sdkImporters = []string{"internal/azure", "internal/gather"}
+
+// TestImportRules fails when a package imports across the layers of
+// docs/design/architecture.md.
+func TestImportRules(t *testing.T) {
+	imports := repoImports(t)
+	if len(imports) == 0 {
+		t.Fatal("no Go files found: run the test from the repository root")
+	}
+	for _, rule := range importRules {
+		matched := false
+		for file, paths := range imports {
+			if !within(file, rule.dir) {
+				continue
+			}
+			matched = true
+			test := strings.HasSuffix(file, "_test.go")
+			if test && rule.codeOnly {
+				continue
+			}
+			for _, p := range paths {
+				for _, f := range rule.forbid {
+					if test && slices.Contains(io, f) {
+						continue
+					}
+					if hasPathPrefix(p, f) && !hasPathPrefix(p, module+rule.dir) {
+						t.Errorf("%s imports %s: %s", file, p, rule.why)
+					}
+				}
+			}
+		}
+		if !matched {
+			t.Errorf("rule for %s matches no file: the layout changed, update importRules and docs/design/architecture.md", rule.dir)
+		}
+	}
+	for file, paths := range imports {
+		allowed := false
+		for _, dir := range sdkImporters {
+			allowed = allowed || within(file, dir)
+		}
+		if allowed {
+			continue
+		}
+		for _, p := range paths {
+			if strings.HasPrefix(p, resourceMgr) {
+				t.Errorf("%s imports %s: only internal/azure and internal/gather may use the Resource Manager SDK", file, p)
+			}
+		}
+	}
+}
+
+// TestImportRulesCatchViolations checks the checker: a forbidden import is
+// reported, an allowed one is not.
+func TestImportRulesCatchViolations(t *testing.T) {
+	gather := importRules[4]
+	if gather.dir != "internal/gather" {
+		t.Fatalf("importRules[4] is %s, want internal/gather", gather.dir)
+	}
+	forbidden := func(r importRule, p string) bool {
+		for _, f := range r.forbid {
+			if hasPathPrefix(p, f) {
+				return true
+			}
+		}
+		return false
+	}
+	if !forbidden(gather, pkgVerify) {
+		t.Error("gather importing verify is not caught")
+	}
+	if forbidden(gather, pkgModel) {
+		t.Error("gather importing model is reported")
+	}
+	if !hasPathPrefix(pkgVerify+"/x", pkgVerify) || hasPathPrefix(pkgVerify+"x", pkgVerify) {
+		t.Error("hasPathPrefix does not respect path segments")
+	}
+	if !within("internal/gather/x/y.go", "internal/gather") || within("internal/gatherer/y.go", "internal/gather") {
+		t.Error("within does not respect path segments")
+	}
+}
+
+// repoImports returns the import paths of every Go file of the repository
+// (tests included), by file path relative to the root.
+func repoImports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin" || name == "dist") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		var paths []string
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		out[filepath.ToSlash(path)] = paths
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// within reports whether file is dir itself or inside it.
+func within(file, dir string) bool {
+	return file == dir || strings.HasPrefix(file, dir+"/")
+}
+
+// hasPathPrefix reports whether import path p is prefix or below it. A
+// prefix ending in "/" or "-" matches any continuation.
+func hasPathPrefix(p, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") || strings.HasSuffix(prefix, "-") {
+		return strings.HasPrefix(p, prefix)
+	}
+	return p == prefix || strings.HasPrefix(p, prefix+"/")
+}

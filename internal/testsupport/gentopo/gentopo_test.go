@@ -1,0 +1,97 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gentopo_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+// verifyTopology gathers the facts of a generated topology over the
+// snapshot replay and verifies them.
+func verifyTopology(t *testing.T, o gentopo.Options) (model.Facts, verify.Result, *snapshot.Replay) {
+	t.Helper()
+	topo, err := gentopo.Generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Parse(topo.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := snapshot.NewReplay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gather.New(azure.NewClients(azure.Options{
+		Transport:  replay,
+		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
+		Retry:      policy.RetryOptions{MaxRetries: -1},
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f, err := r.VerificationFacts(ctx, gather.VerificationRequest{
+		ClusterID: model.ResourceID(topo.ClusterID), RegistryID: model.ResourceID(topo.RegistryID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gaps := r.Gaps(); len(gaps) > 0 {
+		t.Errorf("gaps: %+v", gaps)
+	}
+	return f, verify.Run(f), replay
+}
+
+func TestGeneratedTopologyIsReachable(t *testing.T) {
+	for _, o := range []gentopo.Options{
+		{Pools: 3, Subnets: 2, Spokes: 2, Replicas: 2, BGPRoutes: 50, DNSZones: 3, Seed: 7},
+		{Pools: 1, Subnets: 1, Spokes: 1, Replicas: 1, BGPRoutes: 0, DNSZones: 1, Seed: 1},
+	} {
+		f, res, replay := verifyTopology(t, o)
+		if res.Verdict != model.Reachable {
+			t.Errorf("%+v: verdict %s\n%s", o, res.Verdict, res.Summary)
+		}
+		for _, fd := range res.Findings {
+			if fd.Severity != model.SeverityInfo {
+				t.Errorf("%+v: finding above info: %s %s: %s", o, fd.Severity, fd.Code, fd.Message)
+			}
+		}
+		if len(f.Pools) != o.Pools {
+			t.Errorf("%+v: %d pools gathered", o, len(f.Pools))
+		}
+		if len(f.Registry.Replicas) != o.Replicas {
+			t.Errorf("%+v: %d replicas gathered", o, len(f.Registry.Replicas))
+		}
+		if req, distinct := replay.Stats(); req != distinct {
+			t.Errorf("%+v: %d requests for %d distinct reads", o, req, distinct)
+		}
+	}
+}
+
+func TestGenerateIsDeterministicAndValidates(t *testing.T) {
+	a, err := gentopo.Generate(gentopo.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := gentopo.Generate(gentopo.Defaults())
+	if string(a.Snapshot) != string(b.Snapshot) {
+		t.Error("same options, different snapshots")
+	}
+	for _, bad := range []gentopo.Options{{}, {Pools: 1, Spokes: 2, Subnets: 1, Replicas: 1, DNSZones: 1}} {
+		if _, err := gentopo.Generate(bad); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
