@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,6 +53,10 @@ type VerificationRequest struct {
 	// Cloud names the registry and private link domains; the zero value
 	// derives them from the login server (public cloud by default).
 	Cloud model.Cloud
+	// PullCredentials is how the nodes authenticate to the registry; empty
+	// means the kubelet identity. Role assignments are read only for the
+	// kubelet identity.
+	PullCredentials model.PullCredentials
 }
 
 // Validate rejects a request that names neither or both of a pair. The data
@@ -66,6 +71,9 @@ func (q VerificationRequest) Validate() error {
 	}
 	if q.Declared != nil && len(q.Declared.Hosts) == 0 {
 		errs = append(errs, errors.New("a declared registry needs at least one host"))
+	}
+	if !slices.Contains(model.PullCredentialsValues, q.PullCredentials.OrDefault()) {
+		errs = append(errs, fmt.Errorf("pull credentials %q are none of kubelet_identity, image_pull_secret and anonymous", q.PullCredentials))
 	}
 	return errors.Join(errs...)
 }
@@ -101,7 +109,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
-	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
+	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1. Cluster ∥ registry.
 	var cluster *model.Cluster
@@ -383,10 +391,12 @@ func roleAssignmentsCollection(scope model.ResourceID) model.ResourceID {
 // identity's: an assignment to a group the identity may be in, or the pull
 // role given to the wrong identity, are part of the answer), and the
 // definitions of the roles that the kubelet identity or a group holds there
-// and that verification does not know by their built-in id.
+// and that verification does not know by their built-in id. Nothing is
+// read when the pull does not use the kubelet identity (anonymous pull, an
+// imagePullSecret) or the registry allows anonymous pull.
 func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 	if f.Registry == nil || f.Cluster == nil || len(f.Pools) == 0 || f.Registry.AnonymousPullEnabled ||
-		strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
+		f.PullCredentials.OrDefault() != model.PullKubeletIdentity || strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
 		return
 	}
 	list, err := r.roleAssignmentsAt(ctx, f.Registry.ID)
@@ -748,12 +758,12 @@ func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	return nil
 }
 
-// ruleCovers reports whether a forwarding rule's domain is one of names or
-// a parent of one.
+// ruleCovers reports whether a forwarding rule applies to one of names:
+// its domain is the name or a parent of it, or it is the wildcard rule
+// ".", which covers every name.
 func ruleCovers(rule model.ForwardingRule, names []string) bool {
-	domain := strings.TrimSuffix(strings.ToLower(rule.DomainName), ".")
 	for _, n := range names {
-		if n == domain || strings.HasSuffix(n, "."+domain) {
+		if rule.Covers(n) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // AzureDNS is the virtual public IP of Azure-provided DNS, which answers
 // from the private DNS zones linked to the asking VNet.
@@ -114,8 +117,47 @@ type Ruleset struct {
 
 // ForwardingRule sends a domain to target DNS servers.
 type ForwardingRule struct {
-	Name       string
-	DomainName string // with trailing dot, as Azure stores it
+	Name string
+	// DomainName is as Azure stores it, with a trailing dot; "." is the
+	// wildcard rule, which covers every name.
+	DomainName string
 	Targets    []netip.AddrPort
 	Enabled    bool
+}
+
+// Domain is the rule's domain as DNS compares names (lower case, no
+// trailing dot), or "." for the wildcard rule; "" when the rule names no
+// domain at all (it then covers nothing).
+func (r ForwardingRule) Domain() string {
+	d := strings.ToLower(strings.TrimSpace(r.DomainName))
+	if d == "." {
+		return "."
+	}
+	return strings.TrimSuffix(d, ".")
+}
+
+// Covers reports whether the rule applies to name: name is the rule's
+// domain or below it. The wildcard rule "." covers every name (a ruleset
+// with only that rule sends every query to its targets).
+func (r ForwardingRule) Covers(name string) bool {
+	d := r.Domain()
+	switch d {
+	case "":
+		return false
+	case ".":
+		return true
+	}
+	name = NormalizeHost(name)
+	return name == d || strings.HasSuffix(name, "."+d)
+}
+
+// Specificity orders the rules that cover a name: Azure uses the one
+// with the longest matching domain, the number of its labels; the wildcard
+// rule "." has none and is the least specific.
+func (r ForwardingRule) Specificity() int {
+	d := r.Domain()
+	if d == "" || d == "." {
+		return 0
+	}
+	return strings.Count(d, ".") + 1
 }

@@ -38,9 +38,12 @@ const (
 	EndpointUnresolved          Code = "ENDPOINT_UNRESOLVED"
 	IdentityPullRoleMissing     Code = "IDENTITY_PULL_ROLE_MISSING"
 	IdentityABACRoleRequired    Code = "IDENTITY_ABAC_ROLE_REQUIRED"
+	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
+	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -125,9 +128,12 @@ var Catalogue = map[Code]CodeInfo{
 	EndpointUnresolved:          {SeverityWarning, ConditionEndpoint, OwnerRegistry, true},
 	IdentityPullRoleMissing:     {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	IdentityABACRoleRequired:    {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
+	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},

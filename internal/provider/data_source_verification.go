@@ -54,6 +54,7 @@ type verificationModel struct {
 	Registry            types.Object   `tfsdk:"registry"`
 	Enforce             types.Bool     `tfsdk:"enforce"`
 	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
+	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
 	DNSZoneSubIDs       types.Set      `tfsdk:"dns_zone_subscription_ids"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
@@ -138,7 +139,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 			"registry_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: idDescription("Resource id of the Azure Container Registry. The provider derives every hostname a " +
-					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
+					"pull touches (login server, a data endpoint per replica region, and regional endpoints when the registry enables them) and reads its " +
 					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`."),
 				Validators: []validator.String{validators.ResourceID(registryType)},
 			},
@@ -172,6 +173,17 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
 				},
+			},
+			"pull_credentials": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
+					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
+					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
+					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
+					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
+					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
+					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
+				Validators: []validator.String{validators.PullCredentials()},
 			},
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
@@ -215,7 +227,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"node_pool": computedStr("The node pool."),
 					"host":      computedStr("The hostname."),
 					"address": computedStr("The address the nodes connect to; empty when the name does not resolve, " +
-						"resolves to a public address Resource Manager does not know, or cannot be determined."),
+						"resolves to a public address Resource Manager does not know, or cannot be determined. When the " +
+						"record holds several addresses, all of them, comma-separated: a node may get any of them, so each " +
+						"is checked."),
 					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
 						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
 					"route_source": computedStr("`effective` (a NIC's effective route table) or `computed` (from " +
@@ -223,7 +237,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
 						"The route from the node subnet to the address: one element per routing decision (the subnet " +
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
-						"node subnet to the destination. Empty when the path stopped before routing."},
+						"node subnet to the destination. With several addresses, the hops of each in turn, each hop " +
+						"starting with the address it leads to (`10.0.2.5: …`). Empty when the path stopped before routing."},
 					"verdict": computedStr("The verdict of this path alone."),
 				}},
 			},

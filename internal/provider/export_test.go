@@ -37,6 +37,9 @@ type VerificationInput struct {
 	Enforce *bool
 	// DNSZoneSubscriptionIDs is dns_zone_subscription_ids.
 	DNSZoneSubscriptionIDs []string
+	// PullCredentials is the pull_credentials argument; empty leaves it
+	// unset (kubelet_identity).
+	PullCredentials string
 }
 
 // Finding and Path are elements of the findings and paths attributes.
@@ -114,6 +117,7 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
+		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
 		DNSZoneSubIDs:       types.SetNull(types.StringType),
 		Timeouts:            to,

@@ -152,6 +152,9 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 	if len(in.DNSZoneSubscriptionIDs) > 0 {
 		verification["dns_zone_subscription_ids"] = in.DNSZoneSubscriptionIDs
 	}
+	if in.PullCredentials != "" {
+		verification["pull_credentials"] = in.PullCredentials
+	}
 
 	reads := []goldenRead{readDataSource(t, in.Snapshot, "pullpath_verification", verification)}
 	for _, cfg := range append([]map[string]any{{"cluster_id": in.ClusterID, "destinations": goldenDestinations}}, goldenNodeRoutes[sc.Name]...) {

@@ -136,6 +136,7 @@ func verificationRequest(ctx context.Context, m verificationModel) (gather.Verif
 	older, _ := knownStrings(ctx, m.ZoneSubscriptionIDs)
 	q.ZoneSubscriptionIDs = append(zoneSubs, older...)
 	q.RegistryID = model.ResourceID(m.RegistryID.ValueString())
+	q.PullCredentials = model.PullCredentials(m.PullCredentials.ValueString()).OrDefault()
 
 	block, _ := registryBlock(ctx, m.Registry, &diags)
 	if block != nil {

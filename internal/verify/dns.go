@@ -82,7 +82,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				return a
 			}
 			visited[target.VNetID.Key()] = true
-			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, rule.DomainName, target.Name, r.vnetName(target.VNetID)))
+			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, ruleDomain(rule), target.Name, r.vnetName(target.VNetID)))
 			a.VNetID = target.VNetID
 			continue
 		}
@@ -335,7 +335,8 @@ func findRecord(z *model.PrivateZone, rel string) *model.RecordSet {
 }
 
 // forwardingRule returns the enabled rule with the longest domain that
-// covers name among the rulesets linked to vnetID.
+// covers name among the rulesets linked to vnetID. The wildcard rule "."
+// covers every name and is chosen only when no other rule covers it.
 func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.ForwardingRule, *model.Ruleset) {
 	var best *model.ForwardingRule
 	var bestSet *model.Ruleset
@@ -345,16 +346,23 @@ func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.Forwa
 		}
 		for i := range rs.Rules {
 			rule := &rs.Rules[i]
-			domain := model.NormalizeHost(rule.DomainName)
-			if !rule.Enabled || (name != domain && !strings.HasSuffix(name, "."+domain)) {
+			if !rule.Enabled || !rule.Covers(name) {
 				continue
 			}
-			if best == nil || len(domain) > len(model.NormalizeHost(best.DomainName)) {
+			if best == nil || rule.Specificity() > best.Specificity() {
 				best, bestSet = rule, rs
 			}
 		}
 	}
 	return best, bestSet
+}
+
+// ruleDomain names a rule's domain in messages.
+func ruleDomain(rule *model.ForwardingRule) string {
+	if d := rule.Domain(); d != "." {
+		return d
+	}
+	return `"." (every name)`
 }
 
 // inboundTarget returns the resolver whose inbound endpoints are every
@@ -378,9 +386,15 @@ func (r *run) divertsFinding(pc *poolCtx, h model.PullHost, vnetID model.Resourc
 		targets[i] = r.describeAddr(t.Addr())
 	}
 	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s, but forwarding ruleset %s, linked to %s, sends %s (rule %s) to %s. The answer comes from there, not from the private zones Azure can read, so the address the nodes get is unverified.",
-		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), model.NormalizeHost(rule.DomainName), rule.Name, strings.Join(targets, ", "))
+		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), ruleDomain(rule), rule.Name, strings.Join(targets, ", "))
 	fix := fmt.Sprintf("Make sure the target servers answer %s with the registry's private endpoint address (forward %s to a DNS private resolver inbound endpoint whose VNet is linked to the zone), or narrow rule %s so that the registry names stay with Azure DNS.",
 		name, r.cloud.PrivateLinkZone, rule.Name)
+	if rule.Domain() == "." {
+		// The wildcard rule cannot be narrowed: a more specific rule wins
+		// over it (the longest matching domain is used).
+		fix = fmt.Sprintf("Add a rule for %s. to ruleset %s (a more specific rule wins over the wildcard rule %s) that targets a DNS private resolver inbound endpoint whose VNet is linked to zone %s, or make sure the target servers answer %s with the registry's private endpoint address. Linking the zone to %s does not help while the wildcard rule sends the query away; credentials are irrelevant here.",
+			r.cloud.RegistrySuffix, rs.Name, rule.Name, r.cloud.PrivateLinkZone, name, r.vnetName(vnetID))
+	}
 	return model.NewFinding(model.DNSForwardingRuleDiverts, pc.pool.Name, h.Name, rs.ID, msg, fix)
 }
 

@@ -434,6 +434,28 @@ func TestForwardingRulesets(t *testing.T) {
 		{"a rule to an inbound endpoint in a VNet linked to the same ruleset loops",
 			ruleset([]model.ResourceID{spokeID, hubID}, model.ForwardingRule{Name: "pl", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}, Enabled: true}),
 			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"the wildcard rule \".\" to on-premises diverts every registry name",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"the wildcard rule to an inbound endpoint whose VNet is linked keeps the answer verifiable",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{inbound}, Enabled: true}),
+			nil, model.Reachable},
+		{"a more specific rule to an inbound endpoint wins over the wildcard rule to on-premises",
+			ruleset([]model.ResourceID{spokeID},
+				model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true},
+				model.ForwardingRule{Name: "acr", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}, Enabled: true}),
+			nil, model.Reachable},
+		{"the wildcard rule to on-premises wins over nothing: a disabled specific rule leaves it in charge",
+			ruleset([]model.ResourceID{spokeID},
+				model.ForwardingRule{Name: "acr", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}},
+				model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"a disabled wildcard rule is ignored",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}}),
+			nil, model.Reachable},
+		{"a rule without a domain covers nothing",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "none", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			nil, model.Reachable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -450,6 +472,27 @@ func TestForwardingRulesets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The wildcard rule's finding says that it sends every name away, and its
+// remedy is a more specific rule, not narrowing the wildcard.
+func TestWildcardForwardingRuleMessage(t *testing.T) {
+	f := baselineFacts()
+	addResolver(&f, "dnspr-hub", hubID, "10.0.3.4")
+	f.DNS.Rulesets[rulesetID.Key()] = &model.Ruleset{ID: rulesetID, Name: "rs-hub", LinkedVNets: []model.ResourceID{spokeID},
+		Rules: []model.ForwardingRule{{Name: "all", DomainName: ".", Targets: []netip.AddrPort{netip.MustParseAddrPort("192.168.1.53:53")}, Enabled: true}}}
+	res := verifyFake(t, f, nil)
+	d := findingsWith(res, model.DNSForwardingRuleDiverts)
+	if len(d) == 0 || len(d) != len(res.Paths) {
+		t.Fatalf("want one finding per pool and host, got %d for %d paths", len(d), len(res.Paths))
+	}
+	requireContains(t, d[0].Message, `sends "." (every name) (rule all)`, "192.168.1.53 (outside Azure)")
+	requireContains(t, d[0].Remediation, "Add a rule for azurecr.io. to ruleset rs-hub", "more specific rule wins over the wildcard rule all")
+	for _, p := range res.Paths {
+		if p.Verdict != model.Unverified {
+			t.Errorf("path %s × %s %s, want unverified", p.NodePool, p.Host, p.Verdict)
+		}
 	}
 }
 

@@ -235,6 +235,14 @@ func (r *run) dataNotCoveredFinding(pc *poolCtx, h model.PullHost) model.Finding
 		pc.label, reg.Name, login, joinAddrs(r.ep.expected(login)), pe.Name, h.Kind, h.Name, h.Name)
 	fix := fmt.Sprintf("Make the registry's private endpoint serve %s: every replica region needs its data endpoint on the private endpoint (re-create or update private endpoint %s after adding the %s replica, or add a private endpoint in that region), and its DNS zone group then creates the record. Linking zones or adding a hand-made DNS record cannot help while no private endpoint serves the name; credentials and imagePullSecrets are irrelevant.",
 		h.Name, pe.Name, regionOrHome(h.Region))
+	if h.Kind == model.HostRegional {
+		// A regional endpoint is a login server of its own, used by
+		// clients configured with it, not a redirect target.
+		msg = fmt.Sprintf("%s pulls from registry %s, which enables regional endpoints, so %s is a login name nodes may be configured to pull from. The login server %s has the private address %s (private endpoint %s), but no private endpoint of the registry serves the regional endpoint %s (its customDnsConfigs do not list it), so a pull through it finds no private address and fails before authentication.",
+			pc.label, reg.Name, h.Name, login, joinAddrs(r.ep.expected(login)), pe.Name, h.Name)
+		fix = fmt.Sprintf("Make the registry's private endpoint serve %s (update or re-create private endpoint %s now that regional endpoints are enabled, and let its DNS zone group create the record), or, if no node pulls through regional endpoints, disable them (`az acr update -n %s --regional-endpoints disabled`). Linking zones or adding a hand-made DNS record cannot help while no private endpoint serves the name; credentials and imagePullSecrets are irrelevant.",
+			h.Name, pe.Name, reg.Name)
+	}
 	return model.NewFinding(model.EndpointDataNotCovered, pc.pool.Name, h.Name, reg.ID, msg, fix)
 }
 
