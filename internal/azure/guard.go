@@ -33,6 +33,8 @@ var readActions = []AllowedAction{
 		"Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworkGateways/{virtualNetworkGatewayName}/getBgpPeerStatus",
 		"Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"},
+	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/bgpConnections/{connectionName}/learnedRoutes",
+		"Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkWatchers/{networkWatcherName}/nextHop",
 		"Microsoft.Network/networkWatchers/nextHop/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsResolvers",

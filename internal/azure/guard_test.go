@@ -318,8 +318,8 @@ func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { retur
 // custom role built from it grants exactly these reads.
 func TestReadActionsData(t *testing.T) {
 	list := ReadActions()
-	if len(list) != 9 {
-		t.Fatalf("%d allowed actions, want 9", len(list))
+	if len(list) != 10 {
+		t.Fatalf("%d allowed actions, want 10", len(list))
 	}
 	for _, a := range list {
 		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")
@@ -333,9 +333,13 @@ func TestReadActionsData(t *testing.T) {
 		// needs read on the resources it returns.
 		case len(segs) == 3 && segs[0] == "providers" && segs[1] == "Microsoft.ResourceGraph":
 			want = segs[1] + "/" + segs[2] + "/read"
-		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}/{op}
-		case len(segs) == 9 && segs[4] == "providers":
-			want = segs[5] + "/" + segs[6] + "/" + segs[8] + "/action"
+		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}[/{child type}/{name}]/{op}
+		case (len(segs) == 9 || len(segs) == 11) && segs[4] == "providers":
+			want = segs[5] + "/" + segs[6]
+			if len(segs) == 11 {
+				want += "/" + segs[8]
+			}
+			want += "/" + segs[len(segs)-1] + "/action"
 		default:
 			t.Errorf("unexpected entry %+v", a)
 			continue

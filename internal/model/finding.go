@@ -14,6 +14,7 @@ const (
 	RoutePeeringNotConnected    Code = "ROUTE_PEERING_NOT_CONNECTED"
 	RoutePeeringAccessDisabled  Code = "ROUTE_PEERING_ACCESS_DISABLED"
 	RoutePeeringNotSynced       Code = "ROUTE_PEERING_NOT_SYNCED"
+	RoutePeeringSubnetExcluded  Code = "ROUTE_PEERING_SUBNET_EXCLUDED"
 	RouteNotTransitive          Code = "ROUTE_NOT_TRANSITIVE"
 	RouteForwardedTrafficBlock  Code = "ROUTE_FORWARDED_TRAFFIC_BLOCKED"
 	RouteNVAForwardingDisabled  Code = "ROUTE_NVA_FORWARDING_DISABLED"
@@ -104,6 +105,7 @@ var Catalogue = map[Code]CodeInfo{
 	RoutePeeringNotConnected:    {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringAccessDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringNotSynced:       {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RoutePeeringSubnetExcluded:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNotTransitive:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteForwardedTrafficBlock:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAForwardingDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},

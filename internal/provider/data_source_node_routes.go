@@ -72,8 +72,9 @@ const nodeRoutesDescription = "The routes a node really has, and where a packet 
 	"destination IP the route it selects, the path hop by hop (peerings, private endpoints, gateways, appliances), the " +
 	"return path and the verdict, with findings from the public catalogue.\n\n" +
 	"Pools of type `VirtualMachines` and standalone network interfaces of running VMs have a real effective route table: " +
-	"it is read and used (`source = \"effective\"`), and compared with the routes computed from configuration for each " +
-	"destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
+	"it is read and the path is traced with it (`source = \"effective\"`), because it is what Azure programs: a destination " +
+	"it drops is unreachable even when the configuration would route it. The routes computed from configuration are " +
+	"compared with it for each destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
 	"have no effective-route API: their routes are computed from configuration — the subnet's route table, the VNet's " +
 	"address space, peerings, private endpoints, gateway routes (`source = \"computed\"`, `COVERAGE_ROUTES_COMPUTED`). " +
 	"Pools on the same subnet share one computed table.\n\n" +

@@ -232,8 +232,9 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						"is checked."),
 					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
 						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
-					"route_source": computedStr("`effective` (a NIC's effective route table) or `computed` (from " +
-						"configuration: scale-set instances and pools at zero nodes have no effective-route API)."),
+					"route_source": computedStr("`effective` (the path was traced with a node NIC's real effective route table, " +
+						"what Azure programs) or `computed` (from configuration: scale-set instances and pools at zero nodes have no " +
+						"effective-route API)."),
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
 						"The route from the node subnet to the address: one element per routing decision (the subnet " +
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +

@@ -152,6 +152,7 @@ var coveredCodes = []model.Code{
 	model.DNSForwardingRuleDiverts, model.EvidencePermissionDenied, model.ReturnRouteMissing,
 	model.SecurityOutboundDenied, model.SecurityInboundDenied, model.SecurityUnverified,
 	model.EvidenceNotFound,
+	model.RoutePeeringNotSynced, model.RoutePeeringSubnetExcluded, model.CoverageModelDrift, model.ReturnRouteUnverified,
 	model.IdentityRoleCondition, model.IdentityAnonymousPull, model.CoverageIdentityNotChecked,
 }
 
