@@ -205,8 +205,8 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 	resource := a.VNetID
 	if z := r.zoneHolding(name); z != nil {
 		resource = z.ID
-		msg = fmt.Sprintf("%s resolves %s through %s. %s, and zone %s, which holds %s, is %s; so %s, and %s.",
-			pc.label, h.Name, srv.name(), where, z.Name, relativeName(name, z.Name), linkedList(r, z), after, consequence(h))
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and zone %s, which holds %s, is %s; so %s, and %s.%s",
+			pc.label, h.Name, srv.name(), where, z.Name, relativeName(name, z.Name), linkedList(r, z), after, consequence(h), r.searchNote(a.VNetID))
 		fix = fmt.Sprintf("Link zone %s to %s (a virtual network link without auto-registration). Linking it to another VNet does not help: Azure DNS answers from the zones linked to the VNet that asks. A hosts entry disappears with the node, and credentials or an imagePullSecret are irrelevant here.",
 			z.Name, vnet)
 	} else {
@@ -214,8 +214,8 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 		if h.Kind == model.HostDeclared {
 			zone = "a zone for " + name
 		}
-		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.",
-			pc.label, h.Name, srv.name(), where, name, after, consequence(h))
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.%s",
+			pc.label, h.Name, srv.name(), where, name, after, consequence(h), r.searchNote(a.VNetID))
 		fix = fmt.Sprintf("Create the private DNS zone %s with the private endpoint's records (add it to the endpoint's DNS zone group) and link it to %s. A hosts entry disappears with the node, and credentials are irrelevant here.", zone, vnet)
 	}
 	return model.NewFinding(model.DNSZoneNotLinked, pc.pool.Name, h.Name, resource, msg, fix)
