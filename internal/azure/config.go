@@ -3,12 +3,13 @@ package azure
 import (
 	"errors"
 	"fmt"
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"

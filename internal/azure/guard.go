@@ -41,6 +41,10 @@ var readActions = []AllowedAction{
 		"Microsoft.Network/virtualNetworks/listDnsResolvers/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsForwardingRulesets",
 		"Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"},
+	// An Azure Resource Graph query: a read of the resources the identity
+	// may read (the private DNS zone links to the node VNets), in every
+	// subscription at once.
+	{http.MethodPost, "/providers/Microsoft.ResourceGraph/resources", "Microsoft.ResourceGraph/resources/read"},
 }
 
 // ReadActions returns the allow-list of POSTs (a copy: callers cannot widen

@@ -52,7 +52,7 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 				return p.Value
 			})
 		if err != nil {
-			r.fail(poolsID, permAgentPoolRead, err)
+			r.record(poolsID, permAgentPoolRead, err)
 		} else {
 			cl.Pools = nil
 			for _, p := range pools {
@@ -182,7 +182,7 @@ func (r *Reader) scaleSetPoolNICs(ctx context.Context, sub, group string, pool *
 		return
 	}
 	if err := scaleSetNICConfig(pool, ss); err != nil {
-		r.fail(pool.ScaleSetID, permVMSSRead, err)
+		r.record(pool.ScaleSetID, permVMSSRead, err)
 	}
 	coll := child(pool.ScaleSetID, "networkInterfaces")
 	nics, err := read(r, "list", coll, permVMSSNICList, func() ([]*armnetwork.Interface, error) {

@@ -116,12 +116,12 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 		out := &model.PrivateZone{ID: id, Name: strings.ToLower(name), Records: map[string]*model.RecordSet{}}
 		a, err := parseTyped(id, "Microsoft.Network", "privateDnsZones")
 		if err != nil {
-			r.fail(id, permPrivateZoneRead, err)
+			r.record(id, permPrivateZoneRead, err)
 			return out, nil
 		}
 		f, err := r.clients.PrivateDNS(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateZoneRead, err)
+			r.record(id, permPrivateZoneRead, err)
 			return out, nil
 		}
 		all(ctx, r, func(ctx context.Context) {
@@ -130,7 +130,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 					return p.Value
 				})
 			if err != nil {
-				r.fail(child(id, "virtualNetworkLinks"), permZoneLinkRead, err)
+				r.record(child(id, "virtualNetworkLinks"), permZoneLinkRead, err)
 				return
 			}
 			for _, l := range links {
@@ -142,13 +142,13 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 			sets, err := collect(ctx, r, f.NewRecordSetsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.RecordSetsClientListResponse) []*armprivatedns.RecordSet { return p.Value })
 			if err != nil {
-				r.fail(recordsID, permZoneRecordsRead, err)
+				r.record(recordsID, permZoneRecordsRead, err)
 				return
 			}
 			for _, s := range sets {
 				rs, ok, err := recordSetFromSDK(s)
 				if err != nil {
-					r.fail(recordsID, permZoneRecordsRead, err)
+					r.record(recordsID, permZoneRecordsRead, err)
 					return
 				}
 				if ok {

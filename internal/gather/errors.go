@@ -38,7 +38,7 @@ func GapsOf(err error) []model.Gap {
 	var out []model.Gap
 	var walk func(error)
 	walk = func(e error) {
-		switch x := e.(type) {
+		switch x := e.(type) { //nolint:errorlint // walks the wrap tree itself, one level per step
 		case nil:
 		case *ReadError:
 			out = append(out, x.Gap)

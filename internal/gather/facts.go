@@ -42,9 +42,13 @@ type VerificationRequest struct {
 	// their addresses.
 	Declared *model.DeclaredRegistry
 
-	// ZoneSubscriptionIDs are further subscriptions to search for private
-	// DNS zones, beyond the cluster's (or node subnets'), the registry's and
-	// its private endpoints'.
+	// ZoneSubscriptionIDs are the subscriptions the configuration names as
+	// holding the private DNS zones (dns_zone_subscription_ids), for
+	// identities that may not use Azure Resource Graph. When set, their zone
+	// lists are searched besides the cluster's (or node subnets'), the
+	// registry's and its private endpoints', and Resource Graph is not
+	// asked; when empty, Resource Graph finds the zones linked to the node
+	// VNets in every subscription the identity can read.
 	ZoneSubscriptionIDs []string
 	// Cloud names the registry and private link domains; the zero value
 	// derives them from the login server (public cloud by default).
@@ -89,9 +93,11 @@ func (q VerificationRequest) Validate() error {
 //  3. DNS: the resolvers and forwarding rulesets of every VNet whose Azure
 //     DNS answers the nodes (the node VNet, the VNet of a private resolver
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
-//     behind custom DNS server addresses, the zones the private endpoints'
-//     zone groups name (ZoneByID, any subscription) and zones that CNAME
-//     records lead to;
+//     behind custom DNS server addresses, the zones linked to those VNets
+//     in any subscription (Azure Resource Graph, unless the zone
+//     subscriptions are named), the zones the private endpoints' zone
+//     groups name (ZoneByID, any subscription) and zones that CNAME records
+//     lead to;
 //  4. for a registry that admits listed IP ranges only, the public
 //     addresses the nodes may leave through (egressAddresses).
 //
@@ -162,6 +168,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	for _, z := range zones {
 		d.Zones[z.ID.Key()] = z
 	}
+	linked := r.linkedZones(ctx, d, &f, q, dnsView.azureVNets, names, subs)
 	r.zoneGroupZones(ctx, d, n, f.Registry)
 	for range maxDNSRounds {
 		more := cnameNames(d, names)
@@ -174,6 +181,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		for _, z := range extra {
 			d.Zones[z.ID.Key()] = z
 		}
+		r.readZonesNamed(ctx, d, linked, more)
 	}
 	d.ZoneSearchComplete = zonesErr == nil
 	// The public addresses the nodes leave through, when the registry
@@ -564,6 +572,9 @@ func cnameNames(d *model.DNS, names []string) []string {
 type dnsDiscovery struct {
 	resolvers map[string]*model.Resolver
 	rulesets  map[string]*model.Ruleset
+	// azureVNets are the VNets whose Azure DNS answers the nodes, sorted
+	// by id: the zones linked to them decide the answers.
+	azureVNets []model.ResourceID
 }
 
 // nodeNetwork reads the network closure of the pools' subnets, the pools'
@@ -731,6 +742,10 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		}
 		all(ctx, r, more...)
 	}
+	for _, id := range azureVNets {
+		disc.azureVNets = append(disc.azureVNets, id)
+	}
+	sort.Slice(disc.azureVNets, func(i, j int) bool { return disc.azureVNets[i].Key() < disc.azureVNets[j].Key() })
 }
 
 // vnetHolding is the VNet of the network whose address space holds addr.

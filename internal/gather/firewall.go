@@ -234,7 +234,7 @@ func (r *Reader) firewallsInGroup(ctx context.Context, vnetID model.ResourceID) 
 	for _, raw := range list {
 		fw, err := firewallFromSDK(raw)
 		if err != nil {
-			r.fail(coll, permFirewallRead, err)
+			r.record(coll, permFirewallRead, err)
 			continue
 		}
 		inVNet := false
@@ -304,7 +304,7 @@ func (r *Reader) ruleCollectionGroups(ctx context.Context, policy model.Resource
 			if g != nil && g.ID != nil {
 				at = rid(g.ID)
 			}
-			r.fail(at, permRuleCollectionGroupRead, err)
+			r.record(at, permRuleCollectionGroupRead, err)
 			return nil, err
 		}
 		out = append(out, group)

@@ -292,7 +292,7 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				return gatewayRoutesFromSDK(action, res.Value)
 			}()
 			if err != nil {
-				r.fail(action, permGatewayLearnedRoutes, err)
+				r.record(action, permGatewayLearnedRoutes, err)
 				return
 			}
 			gw.Learned, gw.LearnedKnown = routes, true
@@ -328,7 +328,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		return bgpPeersFromSDK(statusAction, own, res.Value)
 	}()
 	if err != nil {
-		r.fail(statusAction, permGatewayBGPPeerStatus, err)
+		r.record(statusAction, permGatewayBGPPeerStatus, err)
 		return nil, false
 	}
 	action := child(id, "getAdvertisedRoutes")
@@ -354,7 +354,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		if errs[i] != nil {
 			// One gap for the action: the first failed peer's, in
 			// the order getBgpPeerStatus lists them.
-			r.fail(action, permGatewayAdvertised, errs[i])
+			r.record(action, permGatewayAdvertised, errs[i])
 			known = false
 			continue
 		}
@@ -397,7 +397,7 @@ func (r *Reader) staticPrefixes(ctx context.Context, a armID, gwID model.Resourc
 		}
 		pfx, err := localGatewayPrefixes(lgw)
 		if err != nil {
-			r.fail(rid(lgw.ID), permLocalGatewayRead, err)
+			r.record(rid(lgw.ID), permLocalGatewayRead, err)
 			known = false
 			continue
 		}
@@ -549,14 +549,14 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 					return p.Value
 				})
 			if err != nil {
-				r.fail(groupsID, permZoneGroupRead, err)
+				r.record(groupsID, permZoneGroupRead, err)
 				return
 			}
 			var configs []model.ZoneGroupConfig
 			for _, g := range groups {
 				zc, err := zoneGroupFromSDK(g)
 				if err != nil {
-					r.fail(groupsID, permZoneGroupRead, err)
+					r.record(groupsID, permZoneGroupRead, err)
 					return
 				}
 				configs = append(configs, zc...)
@@ -567,7 +567,7 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		})
 		for _, n := range nics {
 			if err := mergeNICFQDNs(pe, n); err != nil {
-				r.fail(rid(n.ID), permNICRead, err)
+				r.record(rid(n.ID), permNICRead, err)
 			}
 		}
 		return pe, nil

@@ -42,6 +42,7 @@ const (
 	permNATGatewayRead           = "Microsoft.Network/natGateways/read"
 	permPublicIPRead             = "Microsoft.Network/publicIPAddresses/read"
 	permPublicIPPrefixRead       = "Microsoft.Network/publicIPPrefixes/read"
+	permResourceGraphRead        = "Microsoft.ResourceGraph/resources/read"
 
 	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
 	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
@@ -96,6 +97,10 @@ var Permissions = map[string]string{
 	"PrivateZonesClient.Get (GET …/privateDnsZones/{z})":                                                   permPrivateZoneRead,
 	"VirtualNetworkLinksClient.NewListPager (GET …/privateDnsZones/{z}/virtualNetworkLinks)":               permZoneLinkRead,
 	"RecordSetsClient.NewListPager (GET …/privateDnsZones/{z}/ALL)":                                        permZoneRecordsRead,
+
+	// Microsoft.ResourceGraph: the private DNS zones linked to the node
+	// VNets, in every subscription the identity can read.
+	"Client.Resources (POST /providers/Microsoft.ResourceGraph/resources)": permResourceGraphRead,
 
 	// Microsoft.Network, DNS private resolver.
 	"DNSResolversClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsResolvers)":                   permListDNSResolvers,

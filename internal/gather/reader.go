@@ -62,11 +62,17 @@ func once[T any](r *Reader, key string, read func() (T, error)) (T, error) {
 // fail records a failed read of id as a gap and returns err carrying it
 // (ReadError).
 func (r *Reader) fail(id model.ResourceID, permission string, err error) error {
+	return &ReadError{Gap: r.record(id, permission, err), Err: err}
+}
+
+// record records a failed read of id as a gap, for a caller that goes on
+// without returning the error (the gap is what the facts carry).
+func (r *Reader) record(id model.ResourceID, permission string, err error) model.Gap {
 	gap := azure.Gap(id, permission, err)
 	r.gapsMu.Lock()
 	r.gaps.Add(gap)
 	r.gapsMu.Unlock()
-	return &ReadError{Gap: gap, Err: err}
+	return gap
 }
 
 // Gaps returns the failed reads so far.

@@ -60,7 +60,7 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 				return p.Value
 			})
 		if err != nil {
-			r.fail(child(id, "replications"), permReplicationRead, err)
+			r.record(child(id, "replications"), permReplicationRead, err)
 		} else {
 			for _, rep := range reps {
 				reg.Replicas = append(reg.Replicas, replicaFromSDK(rep))

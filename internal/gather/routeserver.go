@@ -47,12 +47,12 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 				return p.Value
 			})
 		if err != nil {
-			r.fail(coll, permRouteServerPeerRead, err)
+			r.record(coll, permRouteServerPeerRead, err)
 			return rs, nil
 		}
 		peers, err := routeServerPeersFromSDK(coll, conns)
 		if err != nil {
-			r.fail(coll, permRouteServerPeerRead, err)
+			r.record(coll, permRouteServerPeerRead, err)
 			return rs, nil
 		}
 		c := f.NewVirtualHubBgpConnectionsClient()
@@ -74,7 +74,7 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		})
 		for i := range peers {
 			if errs[i] != nil {
-				r.fail(child(peers[i].ID, "learnedRoutes"), permRouteServerLearnedRoutes, errs[i])
+				r.record(child(peers[i].ID, "learnedRoutes"), permRouteServerLearnedRoutes, errs[i])
 				continue
 			}
 			peers[i].Learned, peers[i].LearnedKnown = routes[i], true

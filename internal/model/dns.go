@@ -18,7 +18,39 @@ type DNS struct {
 	// ZoneSearchComplete is false when some subscription's zone list could
 	// not be read: a missing zone is then unknown, not absent.
 	ZoneSearchComplete bool
-	Gaps               Gaps
+	// LinkSearch says where private DNS zones linked to the VNets whose
+	// Azure DNS answers the nodes were looked for.
+	LinkSearch ZoneLinkSearch
+	Gaps       Gaps
+}
+
+// ZoneLinkSearch is how the zones linked to the resolving VNets were found.
+// A private DNS zone in any subscription can be linked to a VNet, and only
+// the zone's side shows the link: a zone that was not found is "not
+// linked" only when the search covered every subscription.
+type ZoneLinkSearch struct {
+	// Everywhere holds the VNets (id keys) for which an Azure Resource
+	// Graph query returned the zone links in every subscription the
+	// identity can read.
+	Everywhere map[string]bool
+	// Query is the Resource Graph request when one was sent; when it
+	// failed, its gap (among Gaps) has this id.
+	Query ResourceID
+	// Declared is true when the configuration named the subscriptions that
+	// hold the zones (dns_zone_subscription_ids) instead of a Resource
+	// Graph search.
+	Declared bool
+	// Subscriptions are the subscriptions whose zone lists were searched.
+	Subscriptions []string
+	// Unread are zones Resource Graph found linked that could not be read
+	// (their gaps are among Gaps): what they answer is unknown.
+	Unread []ResourceID
+}
+
+// CoveredEverywhere reports whether every subscription was searched for
+// zones linked to vnetID.
+func (s ZoneLinkSearch) CoveredEverywhere(vnetID ResourceID) bool {
+	return s.Everywhere[vnetID.Key()]
 }
 
 // NewDNS returns an empty DNS view.

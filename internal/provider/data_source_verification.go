@@ -56,6 +56,7 @@ type verificationModel struct {
 	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
 	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
+	DNSZoneSubIDs       types.Set      `tfsdk:"dns_zone_subscription_ids"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	Verdict   types.String `tfsdk:"verdict"`
@@ -157,6 +158,22 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
 			},
+			"dns_zone_subscription_ids": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Subscriptions (GUIDs) that hold the private DNS zones the nodes may resolve from, for " +
+					"identities that may not use Azure Resource Graph. By default the provider asks Resource Graph which " +
+					"private DNS zones are linked to the VNets whose Azure DNS answers the nodes, in every subscription the " +
+					"identity can read (`Microsoft.ResourceGraph/resources/read`, part of Reader), so a central zone in a " +
+					"connectivity subscription is found without naming it. When this argument is set, Resource Graph is not " +
+					"asked: the zones of these subscriptions are searched, besides the cluster's (or node subnets'), the " +
+					"registry's and its private endpoints' subscriptions and the zones the private endpoints' DNS zone groups " +
+					"name. A zone it does not find there is reported as unverified (`EVIDENCE_NOT_FOUND`), not as not linked.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
+				},
+			},
 			"pull_credentials": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
@@ -171,10 +188,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
-				MarkdownDescription: "Further subscriptions (GUIDs) to search for private DNS zones, for example a central " +
-					"connectivity subscription. Always searched: the cluster's (or node subnets'), the registry's and its " +
-					"private endpoints' subscriptions, and the zones the private endpoints' DNS zone groups name, wherever " +
-					"they are.",
+				MarkdownDescription: "The older name of `dns_zone_subscription_ids`, with the same effect; both may be " +
+					"set and are searched together.",
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),

@@ -151,6 +151,7 @@ var coveredCodes = []model.Code{
 	model.TLSNameNotCovered, model.RoutePeeringAccessDisabled, model.RouteNVAForwardingDisabled,
 	model.DNSForwardingRuleDiverts, model.EvidencePermissionDenied, model.ReturnRouteMissing,
 	model.SecurityOutboundDenied, model.SecurityInboundDenied, model.SecurityUnverified,
+	model.EvidenceNotFound,
 	model.RoutePeeringNotSynced, model.RoutePeeringSubnetExcluded, model.CoverageModelDrift, model.ReturnRouteUnverified,
 	model.IdentityRoleCondition, model.IdentityAnonymousPull, model.CoverageIdentityNotChecked,
 	model.EgressUnverified, model.EgressNoOutbound, model.EndpointPublicIPNotAllowed, model.DNSResolvesPublic,

@@ -197,3 +197,29 @@ func unreadEndpointsIn(net *model.Network, vnetID model.ResourceID) []model.Reso
 	}
 	return out
 }
+
+// unreadEndpointOf returns a private endpoint of the subnet whose addresses
+// are unknown: listed by the subnet but not read, or read without the
+// network interface (or customDnsConfigs) that gives its addresses. Zero
+// when every endpoint of the subnet has known addresses.
+func unreadEndpointOf(net *model.Network, sub *model.Subnet) model.ResourceID {
+	for _, id := range sub.PrivateEndpointIDs {
+		pe := net.PrivateEndpoint(id)
+		if pe == nil {
+			return id
+		}
+		if _, missing := privateEndpointAddrs(net, pe); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	for _, k := range sortedKeys(net.PrivateEndpoints) {
+		pe := net.PrivateEndpoints[k]
+		if !pe.SubnetID.Equal(sub.ID) {
+			continue
+		}
+		if _, missing := privateEndpointAddrs(net, pe); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	return ""
+}

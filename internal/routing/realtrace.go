@@ -164,8 +164,8 @@ func (w *walker) realDropFinding(h *realFirstHop, r model.Route, found bool, com
 }
 
 // compareSelections is CompareForDestination for selections already made.
-func compareSelections(real model.Route, realFound bool, comp model.Route, compFound bool, c *Computed, dst netip.Addr) (Drift, bool) {
-	d := Drift{Destination: dst, Real: real, RealFound: realFound, Computed: comp, ComputedFound: compFound}
+func compareSelections(eff model.Route, realFound bool, comp model.Route, compFound bool, c *Computed, dst netip.Addr) (Drift, bool) {
+	d := Drift{Destination: dst, Real: eff, RealFound: realFound, Computed: comp, ComputedFound: compFound}
 	return d, selectionsDiffer(d, c)
 }
 

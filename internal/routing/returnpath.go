@@ -36,6 +36,16 @@ func (e *Engine) checkReturn(res *Result) {
 	case ArrivalPrivateEndpoint:
 		e.returnFromPrivateEndpoint(res)
 	case ArrivalNIC, ArrivalSubnet:
+		if u := res.Arrival.Unattributed; !u.IsZero() {
+			// Replies from a private endpoint bypass route tables, replies
+			// from anything else follow the subnet's routes: which applies
+			// rests on what was not read.
+			res.Gaps = appendGap(res.Gaps, gapFor(e.net, u, model.GapNotFound, fmt.Sprintf(
+				"private endpoint %s of %s was not read (or its addresses were not): %s may be its address, whose replies bypass route tables, so the return path is unknown",
+				u.Name(), SubnetLabel(res.Arrival.SubnetID), res.Destination)))
+			res.Return = ReturnPath{Verdict: model.Unverified, Note: "the return path depends on whether " + res.Destination.String() + " is a private endpoint that was not read"}
+			return
+		}
 		back := e.traceBack(res, res.Arrival.SubnetID, false)
 		e.judgeBack(res, back)
 	case ArrivalOnPremises:

@@ -83,6 +83,11 @@ type Arrival struct {
 	NICID             model.ResourceID
 	PrivateEndpointID model.ResourceID
 	GatewayID         model.ResourceID
+	// Unattributed is, for a subnet arrival, a private endpoint of that
+	// subnet whose addresses were not read (the endpoint, or its network
+	// interface): the address may be the endpoint's, whose replies bypass
+	// route tables, so the return path cannot be judged.
+	Unattributed model.ResourceID
 	// RouteServerID is the Route Server whose route led beyond an
 	// appliance (ArrivalBeyondAppliance).
 	RouteServerID model.ResourceID
@@ -209,9 +214,9 @@ func (w *walker) run(start model.ResourceID) {
 // step routes the packet out of one subnet. It returns the subnet to route
 // from next (the appliance's) and true when an appliance forwards it.
 func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
-	if real := w.real; real != nil {
+	if eff := w.real; eff != nil {
 		w.real = nil
-		return w.stepReal(subnetID, real)
+		return w.stepReal(subnetID, eff)
 	}
 	c, err := w.e.EffectiveRoutes(subnetID)
 	if err != nil {
@@ -551,13 +556,21 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 		return
 	}
 	if nic := ix.nic(vnet.ID, w.dst); nic != nil {
+		if !nic.PrivateEndpointID.IsZero() {
+			// The interface of a private endpoint that was not read itself:
+			// the address is the endpoint's all the same.
+			w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: nic.SubnetID, PrivateEndpointID: nic.PrivateEndpointID,
+				Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(nic.SubnetID), nic.PrivateEndpointID.Name(), w.dst)})
+			return
+		}
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalNIC, VNetID: vnet.ID, SubnetID: nic.SubnetID, NICID: nic.ID,
 			Label: fmt.Sprintf("%s (%s %s)", SubnetLabel(nic.SubnetID), nic.Name, w.dst)})
 		return
 	}
 	if sub := subnetContaining(vnet, w.dst); sub != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalSubnet, VNetID: vnet.ID, SubnetID: sub.ID,
-			Label: fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
+			Unattributed: unreadEndpointOf(w.e.net, sub),
+			Label:        fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
 		return
 	}
 	w.hop(c.SubnetID, r, "dropped (no subnet of "+vnet.Name+" contains it)")

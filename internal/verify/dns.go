@@ -67,6 +67,12 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 	a := dnsAnswer{VNetID: vnetID}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
+	// viaUnknown: the alias came from a private endpoint whose served names
+	// could not be read, for a host other than the login server (which
+	// every registry private endpoint serves). Whether that endpoint serves
+	// the host, and so which finding a missing record or zone is, rests on
+	// what was not read: such a lookup ends unknown, never in an error.
+	viaUnknown := false
 	for step := 0; step < maxDNSSteps; step++ {
 		if rule, rs := r.forwardingRule(a.VNetID, name); rule != nil {
 			target := r.inboundTarget(rule)
@@ -107,6 +113,9 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			case !nxDomainRedirect(zone, a.VNetID):
 				a.Outcome, a.Zone, a.Record = answerNXDomain, zone, rel
 				a.Trail = append(a.Trail, fmt.Sprintf("%s NXDOMAIN (zone %s has no record %s)", name, zone.Name, rel))
+				if viaUnknown {
+					a.Outcome = answerUnknown
+				}
 				return a
 			}
 			a.Fallback, a.Zone, a.Record = true, zone, rel
@@ -118,6 +127,21 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			name = alias
 			continue
 		}
+		if alias, via := r.unknownEndpointAlias(name); alias != "" {
+			// Public DNS gives every name of a resource with an approved
+			// private endpoint a CNAME to its private link name; which names
+			// and addresses the endpoint serves is what could not be read,
+			// and the path stays unverified by that evidence.
+			for _, u := range via {
+				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, u.Missing,
+					fmt.Sprintf("which registry names private endpoint %s serves, and at which addresses (its customDnsConfigs are empty, and the network interface that lists them could not be read)", u.Name)))
+			}
+			a.Alias = alias
+			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
+			name = alias
+			viaUnknown = viaUnknown || h.Kind != model.HostLogin
+			continue
+		}
 		if unread := r.aliasUnread(name); len(unread) > 0 {
 			// A private endpoint the registry names could not be read: it
 			// may serve name, and then public DNS sends name to its private
@@ -127,6 +151,22 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, id,
 					"private endpoint "+id.Name()+" of registry "+r.f.Registry.Name+" (whether it serves "+name+", which decides what public DNS answers)"))
 			}
+			return a
+		}
+		if _, declared := r.declaredAddress(h.Name); !a.Fallback && (a.Alias != "" || (h.Kind == model.HostDeclared && !declared)) {
+			// A private zone was expected to answer, and none linked to
+			// the VNet holds the name: known only if every subscription
+			// was searched for zones linked to it.
+			if fs, unknown := r.zoneSearchUnknown(pc, h, a.VNetID, name); unknown {
+				a.Outcome = answerUnknown
+				a.Findings = append(a.Findings, fs...)
+				a.Trail = append(a.Trail, fmt.Sprintf("no zone found holding %s linked to %s; zones in subscriptions not searched are unknown", name, r.vnetName(a.VNetID)))
+				return a
+			}
+		}
+		if viaUnknown {
+			a.Outcome = answerUnknown
+			a.Trail = append(a.Trail, "no private zone linked to "+r.vnetName(a.VNetID)+" answers "+name+"; whether public DNS aliases it rests on the endpoint that was not read")
 			return a
 		}
 		a.Outcome = answerPublic
@@ -150,6 +190,26 @@ func (r *run) privateLinkAlias(name string) string {
 		return ""
 	}
 	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone
+}
+
+// unknownEndpointAlias is the private link alias of a registry name that no
+// read private endpoint serves while an approved private endpoint of the
+// registry has FQDNs that could not be read (endpoints.unknown), with those
+// endpoints; "" otherwise. Azure gives the public name of a resource with
+// a private endpoint a CNAME to its privatelink name ("Azure Private
+// Endpoint private DNS zone values", docs/design/azure-behaviour.md D4), and
+// the registry reports the connection approved, so the lookup continues
+// with the alias instead of concluding a public answer from evidence that
+// is missing.
+func (r *run) unknownEndpointAlias(name string) (string, []unknownEndpoint) {
+	if r.f.Registry == nil || len(r.ep.unknown) == 0 || len(r.ep.servedBy(name)) > 0 {
+		return "", nil
+	}
+	suffix := "." + r.cloud.RegistrySuffix
+	if !strings.HasSuffix(name, suffix) || strings.HasSuffix(name, "."+r.cloud.PrivateLinkZone) {
+		return "", nil
+	}
+	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone, r.ep.unknown
 }
 
 // aliasUnread returns the registry's private endpoints that could not be

@@ -94,12 +94,15 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 			return r.applianceEgress(pc, h, e, a)
 		}
 		res.hops = append(res.hops, "Azure Firewall "+fw.Name+" ("+a.IP.String()+")")
-		if fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, r.f.PublicServiceTag(h)); !allowed {
-			return egressResult{findings: fs, reported: true, hops: append(res.hops, "rules of Azure Firewall "+fw.Name+" not shown to allow it")}
+		fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, r.f.PublicServiceTag(h))
+		res.findings = append(res.findings, fs...)
+		if !allowed {
+			return egressResult{findings: res.findings, reported: true, hops: append(res.hops, "rules of Azure Firewall "+fw.Name+" not shown to allow it")}
 		}
 		if i == len(e.Appliances)-1 {
 			out := r.firewallEgress(fw, e.SubnetID)
 			out.hops = append(res.hops, out.hops...)
+			out.findings = append(res.findings, out.findings...)
 			return out
 		}
 	}

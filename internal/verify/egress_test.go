@@ -422,6 +422,34 @@ func TestEgress(t *testing.T) {
 			},
 		},
 		{
+			name: "a parent policy's allow decides, but the child's rule collection groups could not be read: unverified by their evidence, never reachable",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "-")
+				addFirewall(f, "20.80.0.1")
+				// The parent's network rule (network rules come first, the
+				// parent's before the child's) allows TCP 443 anywhere.
+				allowFirewall(f, model.FirewallRule{Name: "https-out", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
+					IPProtocols: []string{"TCP"}, DestinationAddresses: []string{"*"}, DestinationPorts: []string{"443"}})
+				parent := *f.Network.FirewallPolicy(fwPolicyID)
+				parent.ID, parent.Name = fwBaseID, "fwpol-base"
+				f.Network.AddFirewallPolicy(&parent)
+				f.Network.AddFirewallPolicy(&model.FirewallPolicy{ID: fwPolicyID, Name: "fwpol-hub", BasePolicyID: fwBaseID})
+				f.Gaps.Add(model.Gap{ResourceID: model.FirewallRuleCollectionGroupsID(fwPolicyID), Kind: model.GapPermissionDenied,
+					Permission: "Microsoft.Network/firewallPolicies/ruleCollectionGroups/read"})
+				f.Network.SpeculativeReads = append(f.Network.SpeculativeReads, fwID, fwPolicyID, fwBaseID)
+			},
+			tracer: exitThrough(fwSubnetID, "", "10.0.4.4"),
+			want:   []model.Code{model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				e := findingFor(t, res, model.EvidencePermissionDenied, loginHost)
+				if !e.ResourceID.Equal(model.FirewallRuleCollectionGroupsID(fwPolicyID)) || e.NodePool == "" {
+					t.Errorf("evidence %+v", e)
+				}
+				requireContains(t, e.Message, "the rules of Azure Firewall fw-hub")
+			},
+		},
+		{
 			name: "an unreadable firewall policy on a path that does not cross the firewall counts for nothing",
 			mutate: func(f *model.Facts) {
 				addFirewall(f, "20.80.0.1")

@@ -175,7 +175,11 @@ func (r *run) settleSpeculativeReads() {
 func (r *run) unusedGapFindings() []model.Finding {
 	var out []model.Finding
 	for _, gap := range r.gaps.Sorted() {
-		if !r.used[gap.ResourceID.Key()] {
+		switch {
+		case r.used[gap.ResourceID.Key()]:
+		case r.f.DNS != nil && !r.f.DNS.LinkSearch.Query.IsZero() && gap.ResourceID.Equal(r.f.DNS.LinkSearch.Query):
+			out = append(out, r.linkSearchGapFinding(gap, "", "", "", ""))
+		default:
 			out = append(out, gapFinding(gap, "", "", "this fact, which the pull path needs"))
 		}
 	}

@@ -265,7 +265,7 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 	case r.f.Registry != nil:
 		after += " and bypasses the private endpoint"
 	}
-	msg := fmt.Sprintf("%s resolves %s through %s. %s; so %s, and %s.", pc.label, h.Name, srv.name(), cause, after, consequence(h))
+	msg := fmt.Sprintf("%s resolves %s through %s. %s; so %s, and %s.%s", pc.label, h.Name, srv.name(), cause, after, consequence(h), r.searchNote(a.VNetID))
 	return model.NewFinding(model.DNSZoneNotLinked, pc.pool.Name, h.Name, resource, msg, fix)
 }
 
@@ -301,7 +301,7 @@ func (r *run) notLinkedCause(h model.PullHost, srv *resolver, a dnsAnswer, name 
 // fell back), and the public path works (via says what carries it). Pulls
 // work, off the private path the private endpoint was made for.
 func (r *run) resolvesPublicFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, name, via string) model.Finding {
-	var cause, fix string
+	var cause, fix, note string
 	var resource model.ResourceID
 	if a.Fallback {
 		cause = fmt.Sprintf("Zone %s is linked to %s but has no record %s, and the link's NxDomainRedirect policy falls back to public DNS", a.Zone.Name, r.vnetName(a.VNetID), a.Record)
@@ -309,6 +309,7 @@ func (r *run) resolvesPublicFinding(pc *poolCtx, h model.PullHost, srv *resolver
 		resource = a.Zone.ID
 	} else {
 		cause, fix, resource = r.notLinkedCause(h, srv, a, name)
+		note = r.searchNote(a.VNetID)
 	}
 	pe := ""
 	if s := r.ep.servedBy(h.Name); len(s) > 0 {
@@ -318,8 +319,8 @@ func (r *run) resolvesPublicFinding(pc *poolCtx, h model.PullHost, srv *resolver
 	if via != "" {
 		works += ": " + via
 	}
-	msg := fmt.Sprintf("%s resolves %s through %s. %s; so the node gets the registry's public address instead of its private address%s. %s, so pulls work, but off the private path, and they stop working when public access is turned off.",
-		pc.label, h.Name, srv.name(), cause, pe, capitalize(works))
+	msg := fmt.Sprintf("%s resolves %s through %s. %s; so the node gets the registry's public address instead of its private address%s. %s, so pulls work, but off the private path, and they stop working when public access is turned off.%s",
+		pc.label, h.Name, srv.name(), cause, pe, capitalize(works), note)
 	fix += " Until then the pull depends on the registry's public access and the nodes' way out to the internet; disabling public network access before fixing DNS breaks it."
 	return model.NewFinding(model.DNSResolvesPublic, pc.pool.Name, h.Name, resource, msg, fix)
 }

@@ -116,10 +116,10 @@ func exitOf(res routing.Result) Exit {
 // VirtualAppliance 10.0.4.4".
 func routeWords(r model.Route) string {
 	what := r.Origin
-	switch {
-	case what == "default":
+	switch what {
+	case "default":
 		what = "Azure's default route"
-	case what == "":
+	case "":
 		what = r.Source + " route"
 	}
 	dest := r.Prefix.String()

@@ -100,11 +100,8 @@ func TestRoutingTracerRouteSource(t *testing.T) {
 		withNVA(g)
 		g.Network.Subnet(aksSubnetID).RouteTableID = ""
 		nva := model.Route{Prefix: pfx("10.0.0.0/16"), NextHopType: model.NextHopVirtualAppliance, NextHopIP: ip("10.0.1.4"), Source: model.RouteSourceUser, State: model.RouteStateActive}
-		real := []model.Route{spokeEffective()[0], nva}
-		for _, r := range spokeEffective()[4:] {
-			real = append(real, r)
-		}
-		g.Pools[0].NICs[0].Effective = real
+		effective := append([]model.Route{spokeEffective()[0], nva}, spokeEffective()[4:]...)
+		g.Pools[0].NICs[0].Effective = effective
 		res = Run(g)
 		requireCodes(t, res, model.CoverageModelDrift, model.ReturnRouteUnverified)
 		p = pathOf(t, res, "system", loginHost)
