@@ -83,7 +83,7 @@ func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([
 			next := str(resp.SkipToken)
 			if next == "" {
 				if resp.ResultTruncated != nil && *resp.ResultTruncated == armresourcegraph.ResultTruncatedTrue {
-					return nil, errors.New("Resource Graph truncated the result of the query for private DNS zone links")
+					return nil, errors.New("the Resource Graph query for private DNS zone links returned a truncated result")
 				}
 				break
 			}

@@ -51,9 +51,15 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 
 	for _, g := range c.Suppressed {
 		if g.Prefix.Contains(dst) {
+			uncovered := "no UDR covers it"
+			if u, ok := broaderUDRFor(c, dst, r); ok {
+				// A forced-tunnelling 0.0.0.0/0 UDR looks as if it covered
+				// the destination; longest prefix match says otherwise.
+				uncovered = fmt.Sprintf("no UDR as specific as %s covers it (%s is less specific and loses by longest prefix match)", r.Prefix, routeLabel(u))
+			}
 			return newFinding(model.RouteBGPPropagationDisabled, c.routeTable.ID, sub, r,
-				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and no UDR covers it, so %s %s it.",
-				g.Prefix, g.Origin, dst, c.routeTable.Name, SubnetLabel(sub), routeLabel(*r), verb), true
+				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and %s, so %s %s it.",
+				g.Prefix, g.Origin, dst, c.routeTable.Name, SubnetLabel(sub), uncovered, routeLabel(*r), verb), true
 		}
 	}
 
@@ -274,6 +280,23 @@ func invalidUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Ro
 	found := false
 	for _, u := range c.Routes {
 		if !isUserRoute(&u) || isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() < selected.Prefix.Bits() {
+			continue
+		}
+		if !found || u.Prefix.Bits() > best.Prefix.Bits() {
+			best, found = u, true
+		}
+	}
+	return best, found
+}
+
+// broaderUDRFor is the most specific active UDR that contains dst but is
+// less specific than the selected route, so that the selected route wins
+// over it by longest prefix match.
+func broaderUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Route, bool) {
+	var best model.Route
+	found := false
+	for _, u := range c.Routes {
+		if !isUserRoute(&u) || !isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() >= selected.Prefix.Bits() {
 			continue
 		}
 		if !found || u.Prefix.Bits() > best.Prefix.Bits() {
