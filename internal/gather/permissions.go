@@ -35,6 +35,7 @@ const (
 	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
 	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
+	permServiceTagsRead      = "Microsoft.Network/locations/serviceTags/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -62,6 +63,7 @@ var Permissions = map[string]string{
 	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

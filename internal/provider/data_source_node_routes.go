@@ -322,6 +322,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 
 	includeSecurityEvidence(ctx, run.reader, n, sets, dests)
+	// The members of the service tags the routes and rules name.
+	run.reader.IncludeServiceTags(ctx, n)
 	engines := newNodeEngines(n)
 	results := make([]nodeRouteSetResult, 0, len(sets))
 	for _, set := range sets {

@@ -31,12 +31,16 @@ import (
 //     VNet's subnets, including a default route 0.0.0.0/0;
 //   - everything (0.0.0.0/0) when a gateway's learned routes or static
 //     prefixes could not be read.
+//
+// The space also carries the service tags read for the VNet's location
+// (Space.Tags), which decide rules naming other tags.
 func VirtualNetworkSpace(n *model.Network, vnetID model.ResourceID) Space {
 	var s Space
 	v := n.VNet(vnetID)
 	if v == nil {
 		return s
 	}
+	s.Tags, s.TagsGap = n.ServiceTagsAt(v.Location)
 	s.VirtualNetwork = append(s.VirtualNetwork, v.AddressSpace...)
 	s.VirtualNetwork = append(s.VirtualNetwork, netip.PrefixFrom(AzureLoadBalancer, 32))
 	gateways := []model.ResourceID{v.ID}

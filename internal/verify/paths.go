@@ -155,7 +155,11 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 		}
 		return
 	}
-	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}, h.Name)
+	q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}
+	if res.Public {
+		q.DestTags = r.f.PublicServiceTags(h)
+	}
+	rr := r.trace(pc, q, h.Name)
 	p.hops, p.source = rr.Hops, rr.Source
 	p.add(inContext(pc, h.Name, p.address, rr.Findings)...)
 	if p.broken {

@@ -29,6 +29,11 @@ type RouteQuery struct {
 	// route an arbitrary Internet address would take.
 	Dest   netip.Addr
 	Public bool
+	// DestTags name the service tags the public address is in
+	// (AzureContainerRegistry.WestEurope for an ACR endpoint): with the
+	// service tags read, security rules are decided over their members.
+	// Empty when unknown.
+	DestTags []string
 	// Protocol (Tcp, Udp) and Port of the flow: Tcp 443 to a registry
 	// endpoint, Udp 53 to a DNS server.
 	Protocol string

@@ -24,7 +24,7 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 			return
 		}
 	}
-	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, Protocol: q.Protocol, Port: q.Port}
+	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, DestTags: q.DestTags, Protocol: q.Protocol, Port: q.Port}
 	if _, nic := poolSource(q, n); nic != nil {
 		sf.NIC = nic
 	}
@@ -59,6 +59,12 @@ type SecurityFlow struct {
 	// Resource Manager does not name (Dest is then invalid).
 	Dest   netip.Addr
 	Public bool
+	// DestTags name the service tags that hold a Public destination
+	// (AzureContainerRegistry.WestEurope): when the service tags of the
+	// node VNet's location list them all, the destination is any address
+	// of their members, which decides rules naming other tags and
+	// prefixes; otherwise its address is unknown.
+	DestTags []string
 	// Protocol (Tcp, Udp) and Port. Port 53 is DNS: UDP and TCP are both
 	// evaluated, whatever Protocol says.
 	Protocol string
@@ -105,7 +111,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		flow.Source.ASGs, flow.Source.ASGsKnown = sf.NIC.ASGIDs, true
 	}
 	if sf.Public {
-		flow.Dest = security.Endpoint{ASGsKnown: true}
+		flow.Dest = security.Endpoint{ASGsKnown: true, Prefixes: publicDestPrefixes(sf.DestTags, spaces(subnet.VNetID).Tags)}
 	} else if sf.Dest.IsValid() {
 		flow.Dest = security.Endpoint{Prefixes: []netip.Prefix{netip.PrefixFrom(sf.Dest, sf.Dest.BitLen())}}
 	}
@@ -277,6 +283,30 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	return out
 }
 
+// publicDestPrefixes are the addresses a public destination may have: the
+// members of every tag that holds it, when the service tags list them all;
+// nil (unknown) otherwise.
+func publicDestPrefixes(names []string, tags *model.ServiceTags) []netip.Prefix {
+	if len(names) == 0 || tags == nil {
+		return nil
+	}
+	var out []netip.Prefix
+	seen := map[netip.Prefix]bool{}
+	for _, name := range names {
+		t, ok := tags.Lookup(name)
+		if !ok || len(t.Prefixes) == 0 {
+			return nil
+		}
+		for _, p := range t.Prefixes {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // uniqueGaps keeps the first gap per resource (an appliance's group is
 // asked for on the way in and on the way out).
 func uniqueGaps(gs []model.Gap) []model.Gap {
@@ -319,8 +349,11 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 	proto := strings.ToUpper(sf.Protocol)
 	src := prefixList(f.Source.Prefixes)
 	dst := "the registry's public address"
-	if !sf.Public && sf.Dest.IsValid() {
+	switch {
+	case !sf.Public && sf.Dest.IsValid():
 		dst = sf.Dest.String()
+	case len(sf.DestTags) > 0 && len(f.Dest.Prefixes) > 0:
+		dst += " (service tag " + strings.Join(sf.DestTags, ", ") + ")"
 	}
 	var where string
 	switch at {
