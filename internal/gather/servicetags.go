@@ -53,8 +53,10 @@ func (r *Reader) IncludeServiceTags(ctx context.Context, n *model.Network) {
 	})
 	gaps := r.Gaps()
 	for i, w := range asks {
-		if errs[i] == nil && got[i] != nil {
-			n.SetServiceTags(w.location, got[i])
+		if errs[i] == nil {
+			if got[i] != nil {
+				n.SetServiceTags(w.location, got[i])
+			}
 			continue
 		}
 		id := model.ServiceTagsID(w.subscription, w.location)
@@ -95,13 +97,18 @@ func (r *Reader) ServiceTags(ctx context.Context, subscription, location string)
 // a tag's members uncertain is an error for the whole answer: a tag read
 // wrong would decide rules wrong, and a tag left out would be unknown
 // anyway. A nextLink (the API does not page today) leaves the answer
-// partial but sound: a tag not in it is unknown, never empty.
+// partial but sound: a tag not in it is unknown, never empty. An answer
+// that lists no tag at all tells nothing: nil, as if nothing was read
+// (a snapshot recorded before the provider read service tags answers so).
 func serviceTagsFromSDK(id model.ResourceID, location string, res *armnetwork.ServiceTagsListResult) (*model.ServiceTags, error) {
 	malformed := func(format string, args ...any) error {
 		return fmt.Errorf("the service tag answer is malformed: %s; the list cannot be trusted, so nothing is decided by it", fmt.Sprintf(format, args...))
 	}
 	if res == nil {
 		return nil, malformed("the answer is empty")
+	}
+	if len(res.Values) == 0 {
+		return nil, nil
 	}
 	tags := make([]model.ServiceTag, 0, len(res.Values))
 	for i, v := range res.Values {

@@ -469,7 +469,8 @@ func nodeRoutesGapFinding(gap model.Gap, pool, dest, what string) model.Finding 
 // nodeResourceLabel names a resource by type and name ("virtualNetworks
 // vnet-spoke"), a read that ARM exposes as an action by the action and its
 // resource ("effectiveRouteTable of networkInterfaces nic-1"), and a
-// collection by its type ("the virtualNetworks of resource group rg").
+// collection by its type ("the virtualNetworks of resource group rg"), and
+// the service tag read of a location as "the service tags of westeurope".
 func nodeResourceLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
 	if string(id) == "" {
@@ -480,6 +481,9 @@ func nodeResourceLabel(id model.ResourceID) string {
 		if strings.EqualFold(s, "providers") {
 			provider = i
 		}
+	}
+	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
+		return "the service tags of " + segs[n-2]
 	}
 	if provider >= 0 && provider+2 <= len(segs) {
 		rest := segs[provider+2:]

@@ -464,7 +464,7 @@ func (e *evaluator) serviceTag(name, p string, ep Endpoint) fact {
 	t, ok := e.s.Tags.Lookup(p)
 	switch {
 	case e.s.Tags == nil && e.s.TagsGap != nil:
-		return fact{t: unknown, key: key, tag: p + " (its members could not be read: " + gapReason(*e.s.TagsGap) + ")"}
+		return fact{t: unknown, key: key, tag: p + " (the service tag list could not be read: " + gapReason(*e.s.TagsGap) + ")"}
 	case e.s.Tags == nil:
 		return fact{t: unknown, key: key, tag: p}
 	case !ok:
@@ -479,16 +479,16 @@ func (e *evaluator) serviceTag(name, p string, ep Endpoint) fact {
 	return f
 }
 
-// gapReason is a gap in a few words for a rule's undecided fact.
+// gapReason is a failed read in a few words for a rule's undecided fact
+// (the evidence finding of the read says the rest).
 func gapReason(g model.Gap) string {
-	what := string(g.ResourceID)
-	if g.Detail != "" {
-		what += ", " + g.Detail
+	switch {
+	case g.Kind == model.GapPermissionDenied && g.Permission != "":
+		return "the identity lacks " + g.Permission
+	case g.Detail != "":
+		return g.Detail
 	}
-	if g.Kind == model.GapPermissionDenied && g.Permission != "" {
-		what += ", needs " + g.Permission
-	}
-	return what
+	return string(g.Kind)
 }
 
 // contained: yes when every endpoint prefix lies in the set, no when none

@@ -135,9 +135,13 @@ func (r *run) unusedGapFindings() []model.Finding {
 }
 
 // resourceLabel names a resource by its type and name, e.g.
-// "virtualNetworks vnet-hub".
+// "virtualNetworks vnet-hub"; the service tag read of a location is "the
+// service tags of westeurope".
 func resourceLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
+		return "the service tags of " + segs[n-2]
+	}
 	if len(segs) >= 2 {
 		return segs[len(segs)-2] + " " + segs[len(segs)-1]
 	}
