@@ -322,3 +322,22 @@ func TestServiceTagsMissingFromSnapshot(t *testing.T) {
 		t.Errorf("tags %v, gap %v", tags, gap)
 	}
 }
+
+// TestSubnetServiceEndpointsFromSDK: a subnet's serviceEndpoints (service
+// and locations; the prefixes come from the service tags).
+func TestSubnetServiceEndpointsFromSDK(t *testing.T) {
+	body := `{"id":"` + string(vnetSpoke) + `","name":"vnet-spoke","location":"westeurope","properties":{"addressSpace":{"addressPrefixes":["10.1.0.0/16"]},"subnets":[` +
+		`{"id":"` + string(snetAKS) + `","name":"snet-aks","properties":{"addressPrefix":"10.1.0.0/22","serviceEndpoints":[` +
+		`{"service":"Microsoft.Storage","locations":["westeurope"," northeurope ",""],"provisioningState":"Succeeded"},` +
+		`{"service":"","locations":["westeurope"]},null,` +
+		`{"service":"Microsoft.ContainerRegistry","locations":["*"]}]}}]}}`
+	v, err := vnetFromSDK(sdk[armnetwork.VirtualNetwork](t, []byte(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.Subnets[0].ServiceEndpoints
+	if len(got) != 2 || got[0].Service != "Microsoft.Storage" || strings.Join(got[0].Locations, ",") != "westeurope,northeurope" ||
+		got[1].Service != "Microsoft.ContainerRegistry" || strings.Join(got[1].Locations, ",") != "*" || got[0].PrefixesKnown {
+		t.Errorf("service endpoints %+v", got)
+	}
+}

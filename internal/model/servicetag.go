@@ -202,46 +202,37 @@ func ServiceEndpointTag(service string) string {
 	return serviceEndpointTags[strings.ToLower(strings.TrimSpace(service))]
 }
 
-// Resolve returns the public prefixes a service endpoint routes: the
-// members of the service's regional tag in every location of the
-// endpoint (a location "*" means the global tag). ok is false when a
-// needed tag is not in the list (or the service has no known tag), with
-// the name that was missing.
-func (se ServiceEndpoint) Resolve(tags *ServiceTags) (prefixes []netip.Prefix, names []string, missing string, ok bool) {
+// Tags returns the service tags whose members a service endpoint routes:
+// the service's regional tag in every location of the endpoint (a
+// location "*" means the global tag), in the endpoint's order. ok is false
+// when a needed tag is not in the list (or the service has no known tag),
+// with the name that was missing.
+func (se ServiceEndpoint) Tags(tags *ServiceTags) (out []*ServiceTag, missing string, ok bool) {
 	base := ServiceEndpointTag(se.Service)
-	if base == "" {
-		return nil, nil, "the service tag of " + se.Service, false
+	switch {
+	case base == "":
+		return nil, "the service tag of " + se.Service, false
+	case tags == nil:
+		return nil, base, false
+	case len(se.Locations) == 0:
+		return nil, base + " (the endpoint lists no location)", false
 	}
-	if tags == nil {
-		return nil, nil, base, false
-	}
-	seen := map[netip.Prefix]bool{}
 	for _, loc := range se.Locations {
-		var t *ServiceTag
-		var found bool
 		if strings.TrimSpace(loc) == "*" {
-			t, found = tags.Lookup(base)
-		} else {
-			t, found = tags.Regional(base, loc)
+			t, found := tags.Lookup(base)
+			if !found {
+				return nil, base, false
+			}
+			out = append(out, t)
+			continue
 		}
+		t, found := tags.Regional(base, loc)
 		if !found {
-			if strings.TrimSpace(loc) == "*" {
-				return nil, nil, base, false
-			}
-			return nil, nil, base + "." + NormalizeRegion(loc), false
+			return nil, base + "." + NormalizeRegion(loc), false
 		}
-		names = append(names, t.Name)
-		for _, p := range t.Prefixes {
-			if !seen[p] {
-				seen[p] = true
-				prefixes = append(prefixes, p)
-			}
-		}
+		out = append(out, t)
 	}
-	if len(se.Locations) == 0 {
-		return nil, nil, base + " (the endpoint lists no location)", false
-	}
-	return prefixes, names, "", true
+	return out, "", true
 }
 
 // IsListedServiceTag reports whether an address prefix of a security rule

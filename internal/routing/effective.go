@@ -122,11 +122,11 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	c.links = links
 	c.gaps = append(c.gaps, linkGaps...)
 	tags, tagsGap := net.ServiceTagsAt(vnet.Location)
-	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps, tags, tagsGap)
+	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, udrGaps...)
 	peRoutes, peGaps := privateEndpointRoutes(net, vnet, udrs)
 	c.gaps = append(c.gaps, peGaps...)
-	seRoutes, seGaps := serviceEndpointRoutes(sub, tags, tagsGap)
+	seRoutes, seGaps := serviceEndpointRoutes(sub, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, seGaps...)
 	gwRoutes, gwBlock, gwGaps := propagatedGatewayRoutes(net, links, gateways)
 	c.gaps = append(c.gaps, gwGaps...)
@@ -214,9 +214,11 @@ func propagatedGatewayRoutes(net *model.Network, links []gatewayLink, gateways *
 // of the VNet's location were read and list it; otherwise it has no prefix
 // this package can match: it stays listed, and public destinations become
 // unverified (citing the failed read of the service tags when there was
-// one). A UDR to VirtualNetworkGateway with no gateway reaching the VNet is
-// listed Invalid, as Azure shows it.
-func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap, tags *model.ServiceTags, tagsGap *model.Gap) ([]model.Route, []scopedGap) {
+// one). Prefixes of an address family the VNet has no space in are left
+// out: no packet of that family leaves the subnet. A UDR to
+// VirtualNetworkGateway with no gateway reaching the VNet is listed
+// Invalid, as Azure shows it.
+func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap, tags *model.ServiceTags, tagsGap *model.Gap, space []netip.Prefix) ([]model.Route, []scopedGap) {
 	if rt == nil {
 		return nil, nil
 	}
@@ -245,12 +247,14 @@ func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap,
 			// the tag, as Azure keeps it up to date.
 			r.ServiceTag = t.Name
 			r.Origin = fmt.Sprintf("route table %s route %s, service tag %s", rt.Name, r.Name, t.Name)
-			for _, p := range t.Prefixes {
+			n := 0
+			for _, p := range inFamilies(t.Prefixes, space) {
 				e := r
 				e.Prefix = p.Masked()
 				out = append(out, e)
+				n++
 			}
-			if isActive(&r) && len(t.Prefixes) > 0 {
+			if isActive(&r) && n > 0 {
 				gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: rt.ID, Kind: model.GapUnavailable,
 					Detail: fmt.Sprintf("route %s of route table %s sends the prefixes of service tag %s to %s; a public address Resource Manager does not name may be among them",
 						r.Name, rt.Name, t.Name, hopLabel(r))},
@@ -272,6 +276,22 @@ func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap,
 	return out, gaps
 }
 
+// inFamilies keeps the prefixes of the address families (IPv4, IPv6) the
+// VNet's address space has.
+func inFamilies(ps, space []netip.Prefix) []netip.Prefix {
+	v4, v6 := false, false
+	for _, s := range space {
+		v4, v6 = v4 || s.Addr().Is4(), v6 || s.Addr().Is6()
+	}
+	var out []netip.Prefix
+	for _, p := range ps {
+		if (p.Addr().Is4() && v4) || (p.Addr().Is6() && v6) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // hopLabel is a route's next hop in words: "VirtualAppliance 10.0.1.4".
 func hopLabel(r model.Route) string {
 	if r.NextHopIP.IsValid() {
@@ -287,13 +307,13 @@ func hopLabel(r model.Route) string {
 // from the endpoint itself when known, else from the service tags of the
 // VNet's location; unknown prefixes are a gap for public destinations
 // (citing the failed read of the service tags when there was one).
-func serviceEndpointRoutes(sub *model.Subnet, tags *model.ServiceTags, tagsGap *model.Gap) ([]model.Route, []scopedGap) {
+func serviceEndpointRoutes(sub *model.Subnet, tags *model.ServiceTags, tagsGap *model.Gap, space []netip.Prefix) ([]model.Route, []scopedGap) {
 	var out []model.Route
 	var gaps []scopedGap
 	for _, se := range sub.ServiceEndpoints {
-		prefixes, origin := se.Prefixes, "service endpoint "+se.Service
+		groups := []*model.ServiceTag{{Prefixes: se.Prefixes}}
 		if !se.PrefixesKnown {
-			resolved, names, missing, ok := se.Resolve(tags)
+			resolved, missing, ok := se.Tags(tags)
 			if !ok {
 				gap := model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
 					Detail: fmt.Sprintf("the public prefixes of service endpoint %s (%s) on subnet %s are not resolved", se.Service, strings.Join(se.Locations, ", "), sub.Name)}
@@ -306,15 +326,28 @@ func serviceEndpointRoutes(sub *model.Subnet, tags *model.ServiceTags, tagsGap *
 				gaps = append(gaps, scopedGap{gap: gap, publicOnly: true, serviceEndpoint: true})
 				continue
 			}
-			prefixes, origin = resolved, fmt.Sprintf("service endpoint %s, service tag %s", se.Service, strings.Join(names, ", "))
+			groups = resolved
 		}
-		for _, p := range prefixes {
-			out = append(out, model.Route{
-				Prefix: p.Masked(), NextHopType: model.NextHopServiceEndpoint, Source: model.RouteSourceDefault,
-				State: model.RouteStateActive, Origin: origin, OriginID: sub.ID,
-			})
+		seen := map[netip.Prefix]bool{}
+		n := 0
+		for _, g := range groups {
+			origin := "service endpoint " + se.Service
+			if g.Name != "" {
+				origin += ", service tag " + g.Name
+			}
+			for _, p := range inFamilies(g.Prefixes, space) {
+				if p = p.Masked(); seen[p] {
+					continue
+				}
+				seen[p] = true
+				n++
+				out = append(out, model.Route{
+					Prefix: p, NextHopType: model.NextHopServiceEndpoint, Source: model.RouteSourceDefault,
+					State: model.RouteStateActive, Origin: origin, OriginID: sub.ID,
+				})
+			}
 		}
-		if len(prefixes) > 0 {
+		if n > 0 {
 			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
 				Detail: fmt.Sprintf("service endpoint %s on subnet %s routes the public prefixes of its service over the backbone; a public address Resource Manager does not name may be among them", se.Service, sub.Name)},
 				standInOnly: true, serviceEndpoint: true})

@@ -135,9 +135,10 @@ func TestServiceTagRoutes(t *testing.T) {
 		h.net.SetServiceTags("westeurope", tagsFor(t))
 		h.aks.ServiceEndpoints = []model.ServiceEndpoint{{Service: "Microsoft.Storage", Locations: []string{"westeurope", "northeurope"}}}
 		comp := mustCompute(t, h.net, h.aks.ID)
-		got := prefixesOf(comp, model.NextHopServiceEndpoint, "service endpoint Microsoft.Storage, service tag Storage.WestEurope, Storage.NorthEurope")
-		if strings.Join(got, ",") != "20.60.0.0/17 Active,52.239.140.0/22 Active,52.164.0.0/16 Active" {
-			t.Errorf("service endpoint routes %v", got)
+		we := prefixesOf(comp, model.NextHopServiceEndpoint, "service endpoint Microsoft.Storage, service tag Storage.WestEurope")
+		ne := prefixesOf(comp, model.NextHopServiceEndpoint, "service endpoint Microsoft.Storage, service tag Storage.NorthEurope")
+		if strings.Join(we, ",") != "20.60.0.0/17 Active,52.239.140.0/22 Active" || strings.Join(ne, ",") != "52.164.0.0/16 Active" {
+			t.Errorf("service endpoint routes %v, %v", we, ne)
 		}
 		if len(comp.Gaps) != 0 {
 			t.Errorf("gaps %v", comp.Gaps)
@@ -164,6 +165,27 @@ func TestServiceTagRoutes(t *testing.T) {
 		g := mustCompute(t, h.net, h.aks.ID).GapsFor(ip("20.60.1.1"))
 		if len(g) != 1 || !strings.Contains(g[0].Detail, "do not list AzureKeyVault.westeurope") {
 			t.Errorf("gaps %v", g)
+		}
+	})
+	t.Run("prefixes of a family the VNet has no space in are left out", func(t *testing.T) {
+		tags, err := model.NewServiceTags("x", "westeurope", "", "", []model.ServiceTag{
+			{Name: "Storage.WestEurope", Region: "westeurope", Prefixes: []netip.Prefix{pfx("20.60.0.0/17"), pfx("2603:1020:205::/48")}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := newHubSpoke()
+		h.net.SetServiceTags("westeurope", tags)
+		h.aks.ServiceEndpoints = []model.ServiceEndpoint{{Service: "Microsoft.Storage", Locations: []string{"westeurope"}}}
+		h.attach(h.aks, h.routeTable("rg-spoke", "rt", false, model.Route{Name: "st", ServiceTag: "Storage.WestEurope", NextHopType: model.NextHopInternet}))
+		comp := mustCompute(t, h.net, h.aks.ID)
+		if se, udr := prefixesOf(comp, model.NextHopServiceEndpoint, ""), prefixesOf(comp, model.NextHopInternet, "route st"); strings.Join(se, ",") != "20.60.0.0/17 Invalid" || strings.Join(udr, ",") != "20.60.0.0/17 Active" {
+			t.Errorf("IPv4-only VNet: service endpoint %v, tag route %v", se, udr)
+		}
+		h.spoke.AddressSpace = append(h.spoke.AddressSpace, pfx("fd00:1::/48"))
+		comp = mustCompute(t, h.net, h.aks.ID)
+		if se := prefixesOf(comp, model.NextHopServiceEndpoint, ""); strings.Join(se, ",") != "20.60.0.0/17 Invalid,2603:1020:205::/48 Invalid" {
+			t.Errorf("dual-stack VNet: service endpoint %v (a user-defined route of the same prefix wins)", se)
 		}
 	})
 	t.Run("tags of another location do not apply", func(t *testing.T) {

@@ -54,7 +54,7 @@ func TestSecurityOnPublicPathWithServiceTags(t *testing.T) {
 		contains []string
 	}{
 		{name: "deny to the registry's tag, tags read", rules: []model.SecurityRule{denyACR}, tags: true, verdict: model.Unreachable, code: model.SecurityOutboundDenied,
-			contains: []string{"DenyAcr", "to the registry's public address (service tag AzureContainerRegistry.westeurope) port 443"}},
+			contains: []string{"DenyAcr", "to the registry's public address (in service tag AzureContainerRegistry.WestEurope) port 443 (flow TCP 10.1.0.0/22 -> the registry's public address:443)"}},
 		{name: "deny to the registry's tag, tags not read", rules: []model.SecurityRule{denyACR}, verdict: model.Unverified, code: model.SecurityUnverified,
 			contains: []string{"DenyAcr", "AzureContainerRegistry"}},
 		{name: "allow the registry's regional tag before denying Internet, tags read", rules: []model.SecurityRule{allowACR, denyInternet}, tags: true, verdict: model.Reachable},

@@ -111,7 +111,10 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		flow.Source.ASGs, flow.Source.ASGsKnown = sf.NIC.ASGIDs, true
 	}
 	if sf.Public {
-		flow.Dest = security.Endpoint{ASGsKnown: true, Prefixes: publicDestPrefixes(sf.DestTags, spaces(subnet.VNetID).Tags)}
+		flow.Dest = security.Endpoint{ASGsKnown: true}
+		// Messages name the tags as the list spells them, and only when
+		// they decided the destination.
+		flow.Dest.Prefixes, sf.DestTags = publicDestPrefixes(sf.DestTags, spaces(subnet.VNetID).Tags)
 	} else if sf.Dest.IsValid() {
 		flow.Dest = security.Endpoint{Prefixes: []netip.Prefix{netip.PrefixFrom(sf.Dest, sf.Dest.BitLen())}}
 	}
@@ -284,19 +287,21 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 }
 
 // publicDestPrefixes are the addresses a public destination may have: the
-// members of every tag that holds it, when the service tags list them all;
-// nil (unknown) otherwise.
-func publicDestPrefixes(names []string, tags *model.ServiceTags) []netip.Prefix {
+// members of every tag that holds it, when the service tags list them all,
+// with the tags' names as the list spells them; nil (unknown) otherwise.
+func publicDestPrefixes(names []string, tags *model.ServiceTags) ([]netip.Prefix, []string) {
 	if len(names) == 0 || tags == nil {
-		return nil
+		return nil, nil
 	}
 	var out []netip.Prefix
+	var spelled []string
 	seen := map[netip.Prefix]bool{}
 	for _, name := range names {
 		t, ok := tags.Lookup(name)
 		if !ok || len(t.Prefixes) == 0 {
-			return nil
+			return nil, nil
 		}
+		spelled = append(spelled, t.Name)
 		for _, p := range t.Prefixes {
 			if !seen[p] {
 				seen[p] = true
@@ -304,7 +309,7 @@ func publicDestPrefixes(names []string, tags *model.ServiceTags) []netip.Prefix 
 			}
 		}
 	}
-	return out
+	return out, spelled
 }
 
 // uniqueGaps keeps the first gap per resource (an appliance's group is
@@ -349,11 +354,12 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 	proto := strings.ToUpper(sf.Protocol)
 	src := prefixList(f.Source.Prefixes)
 	dst := "the registry's public address"
-	switch {
-	case !sf.Public && sf.Dest.IsValid():
+	if !sf.Public && sf.Dest.IsValid() {
 		dst = sf.Dest.String()
-	case len(sf.DestTags) > 0 && len(f.Dest.Prefixes) > 0:
-		dst += " (service tag " + strings.Join(sf.DestTags, ", ") + ")"
+	}
+	short := fmt.Sprintf("%s %s -> %s:%d", proto, src, dst, sf.Port)
+	if sf.Public && len(sf.DestTags) > 0 {
+		dst += " (in service tag " + strings.Join(sf.DestTags, ", ") + ")"
 	}
 	var where string
 	switch at {
@@ -378,7 +384,6 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 		kind = "default rule"
 	}
 	flow := fmt.Sprintf("%s from %s to %s port %d", proto, src, dst, sf.Port)
-	short := fmt.Sprintf("%s %s -> %s:%d", proto, src, dst, sf.Port)
 	why := flowConsequence(sf)
 	switch d.Outcome {
 	case security.Denied:
