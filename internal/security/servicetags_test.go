@@ -98,6 +98,22 @@ func TestVirtualNetworkSpaceCarriesTags(t *testing.T) {
 	if s := VirtualNetworkSpace(n, vnet); s.Tags != tags || s.TagsGap != nil {
 		t.Errorf("space tags %v gap %v", s.Tags, s.TagsGap)
 	}
+	// A user-defined route by tag puts the tag's prefixes among those
+	// possibly in VirtualNetwork: a rule naming VirtualNetwork cannot
+	// decide the registry's public address then.
+	rt := model.ResourceID(sub + "routeTables/rt")
+	n.RouteTables[rt.Key()] = &model.RouteTable{ID: rt, Routes: []model.Route{{Name: "acr", ServiceTag: "AzureContainerRegistry.WestEurope", NextHopType: model.NextHopVirtualAppliance}}}
+	n.VNet(vnet).Subnets = []*model.Subnet{{ID: vnet + "/subnets/s", RouteTableID: rt}}
+	s := VirtualNetworkSpace(n, vnet)
+	if len(s.MaybeVirtualNetwork) != 1 || s.MaybeVirtualNetwork[0] != pfxs("20.61.0.0/27")[0] {
+		t.Errorf("maybe VirtualNetwork %v", s.MaybeVirtualNetwork)
+	}
+	f := Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22")}, Dest: Endpoint{Prefixes: pfxs("20.61.0.0/27")}}
+	g := &model.SecurityGroup{ID: "nsg", Rules: []model.SecurityRule{rl("AllowVnet", 100, Outbound, "Allow", "Tcp", l("*"), l("VirtualNetwork"), l("443")),
+		rl("DenyAll", 200, Outbound, "Deny", "*", l("*"), l("*"), l("*"))}}
+	if d := Evaluate(g, Outbound, f, s); d.Outcome != Unverified || d.Rule != "AllowVnet" {
+		t.Errorf("VirtualNetwork with a tag route: %s by %s", d.Outcome, d.Rule)
+	}
 	n.ServiceTags = nil
 	n.SetServiceTagGap("westeurope", model.Gap{ResourceID: "x"})
 	if s := VirtualNetworkSpace(n, vnet); s.Tags != nil || s.TagsGap == nil {
