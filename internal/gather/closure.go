@@ -22,9 +22,11 @@ const peeringDepth = 2
 //   - the seeds' VNets, every VNet peered with them and the peers of those
 //     (each read on its own, so both sides of every peering are known);
 //   - the route tables and network security groups of all their subnets;
-//   - their VPN/ExpressRoute gateways with learned and advertised routes;
+//   - their VPN/ExpressRoute gateways with learned and advertised routes,
+//     and their Route Servers with the routes learned from each peer;
 //   - the private endpoints in them, with their NICs;
-//   - the NICs of the appliances that VirtualAppliance routes point to.
+//   - the NICs of the appliances that VirtualAppliance routes and Route
+//     Server routes point to.
 //
 // Every resource is read once. Reads fan out over a bounded number of
 // goroutines, and the Reader never has more than its concurrency
@@ -90,8 +92,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 		if n.Subnet(s) == nil {
 			err := notFound("SubnetNotFound", "subnet %s is not in virtual network %s", string(s), string(vnetID))
-			r.fail(s, permVNetRead, err)
-			seedErrs = append(seedErrs, err)
+			seedErrs = append(seedErrs, r.fail(s, permVNetRead, err))
 		}
 	}
 
@@ -124,6 +125,13 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			}
 			mu.Unlock()
 		}, func(ctx context.Context) {
+			rss, _ := r.RouteServersOfVNet(ctx, v)
+			mu.Lock()
+			for _, rs := range rss {
+				n.RouteServers[rs.ID.Key()] = rs
+			}
+			mu.Unlock()
+		}, func(ctx context.Context) {
 			pes, _ := r.PrivateEndpointsInVNet(ctx, v)
 			for _, pe := range pes {
 				mu.Lock()
@@ -141,39 +149,52 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	}
 	all(ctx, r, tasks...)
 
-	// 3. Appliances behind VirtualAppliance next hops, found by address in
-	// the VNet of the closure that holds it.
+	// 3. Appliances behind VirtualAppliance next hops and behind the routes
+	// Route Servers learned from them, found by address in the VNet of the
+	// closure that holds it.
 	tasks = nil
 	asked := map[string]bool{}
+	var hops []netip.Addr
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
-			if !strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) || !route.NextHopIP.IsValid() {
+			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {
+				hops = append(hops, route.NextHopIP)
+			}
+		}
+	}
+	for _, rs := range n.RouteServers {
+		for _, p := range rs.Peers {
+			for _, lr := range p.Learned {
+				if lr.NextHop.IsValid() {
+					hops = append(hops, lr.NextHop)
+				}
+			}
+		}
+	}
+	for _, hop := range hops {
+		for _, v := range n.VNets {
+			in := false
+			for _, p := range v.AddressSpace {
+				in = in || p.Contains(hop)
+			}
+			key := v.ID.Key() + " " + hop.String()
+			if !in || asked[key] {
 				continue
 			}
-			for _, v := range n.VNets {
-				in := false
-				for _, p := range v.AddressSpace {
-					in = in || p.Contains(route.NextHopIP)
+			asked[key] = true
+			ip := hop
+			tasks = append(tasks, func(ctx context.Context) {
+				nic, err := r.NICByAddress(ctx, v, ip)
+				if err != nil || nic == nil {
+					return
 				}
-				key := v.ID.Key() + " " + route.NextHopIP.String()
-				if !in || asked[key] {
-					continue
+				mu.Lock()
+				n.NICs[nic.ID.Key()] = nic
+				mu.Unlock()
+				if !nic.NSGID.IsZero() {
+					r.includeSecurityGroup(ctx, n, &mu, nic.NSGID)
 				}
-				asked[key] = true
-				ip := route.NextHopIP
-				tasks = append(tasks, func(ctx context.Context) {
-					nic, err := r.NICByAddress(ctx, v, ip)
-					if err != nil || nic == nil {
-						return
-					}
-					mu.Lock()
-					n.NICs[nic.ID.Key()] = nic
-					mu.Unlock()
-					if !nic.NSGID.IsZero() {
-						r.includeSecurityGroup(ctx, n, &mu, nic.NSGID)
-					}
-				})
-			}
+			})
 		}
 	}
 	all(ctx, r, tasks...)

@@ -24,13 +24,11 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 	return once(r, memoKey("cluster", id), func() (*model.Cluster, error) {
 		a, err := parseTyped(id, "Microsoft.ContainerService", "managedClusters")
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		f, err := r.clients.ContainerService(a.Subscription)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -39,13 +37,11 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 		resp, err := f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		cl, err := clusterFromSDK(&resp.ManagedCluster)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 
 		// The agentPools list is authoritative; the cluster's own
@@ -56,7 +52,7 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 				return p.Value
 			})
 		if err != nil {
-			r.fail(poolsID, permAgentPoolRead, err)
+			r.record(poolsID, permAgentPoolRead, err)
 		} else {
 			cl.Pools = nil
 			for _, p := range pools {
@@ -186,7 +182,7 @@ func (r *Reader) scaleSetPoolNICs(ctx context.Context, sub, group string, pool *
 		return
 	}
 	if err := scaleSetNICConfig(pool, ss); err != nil {
-		r.fail(pool.ScaleSetID, permVMSSRead, err)
+		r.record(pool.ScaleSetID, permVMSSRead, err)
 	}
 	coll := child(pool.ScaleSetID, "networkInterfaces")
 	nics, err := read(r, "list", coll, permVMSSNICList, func() ([]*armnetwork.Interface, error) {

@@ -210,6 +210,12 @@ type registryRawFields struct {
 // answer did not list: a data endpoint per region (home and replicas) when
 // data endpoints are enabled, and regional endpoints
 // (<reg>.<region>.geo.<suffix>) when the registry enables them.
+//
+// Regional endpoints are opt-in (ACR endpoint reference: `az acr update
+// --regional-endpoints enabled`): only regionalEndpoints Enabled makes them
+// names a pull may use. regionalEndpointHostNames lists the names that
+// would serve the registry, and is ignored while the setting is Disabled
+// or absent.
 func completeRegistryHosts(reg *model.Registry, raw registryRawFields) {
 	if reg.RoleAssignmentMode == "" {
 		reg.RoleAssignmentMode = raw.Properties.RoleAssignmentMode
@@ -229,12 +235,16 @@ func completeRegistryHosts(reg *model.Registry, raw registryRawFields) {
 			}
 		}
 	}
+	if !strings.EqualFold(strings.TrimSpace(raw.Properties.RegionalEndpoints), regionalEndpointOn) {
+		reg.RegionalEndpointHosts = nil
+		return
+	}
 	for _, h := range raw.Properties.RegionalEndpointHostNames {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			reg.RegionalEndpointHosts = appendUniqueHost(reg.RegionalEndpointHosts, h)
 		}
 	}
-	if strings.EqualFold(raw.Properties.RegionalEndpoints, regionalEndpointOn) && len(reg.RegionalEndpointHosts) == 0 {
+	if len(reg.RegionalEndpointHosts) == 0 {
 		for _, region := range regions {
 			if region != "" {
 				reg.RegionalEndpointHosts = appendUniqueHost(reg.RegionalEndpointHosts, fmt.Sprintf("%s.%s.%s.%s", name, region, acrGeoLabel, suffix))

@@ -131,6 +131,19 @@ func peeringFromSDK(vnetID model.ResourceID, pe *armnetwork.VirtualNetworkPeerin
 	out.AllowForwardedTraffic = boolv(p.AllowForwardedTraffic)
 	out.AllowGatewayTransit = boolv(p.AllowGatewayTransit)
 	out.UseRemoteGateways = boolv(p.UseRemoteGateways)
+	// peerCompleteVnets defaults to true: only an explicit false makes a
+	// subnet peering.
+	out.SubnetsOnly = p.PeerCompleteVnets != nil && !*p.PeerCompleteVnets
+	for _, n := range p.LocalSubnetNames {
+		if s := str(n); s != "" {
+			out.LocalSubnetNames = append(out.LocalSubnetNames, s)
+		}
+	}
+	for _, n := range p.RemoteSubnetNames {
+		if s := str(n); s != "" {
+			out.RemoteSubnetNames = append(out.RemoteSubnetNames, s)
+		}
+	}
 	var err error
 	if p.RemoteAddressSpace != nil {
 		if out.RemoteAddressSpace, err = prefixes(out.ID, "properties.remoteAddressSpace.addressPrefixes", p.RemoteAddressSpace.AddressPrefixes); err != nil {

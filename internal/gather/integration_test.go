@@ -621,7 +621,14 @@ func TestPermissionsTable(t *testing.T) {
 		if !strings.HasPrefix(action, "Microsoft.") || (last != "read" && last != "action") {
 			t.Errorf("%s: %q is not a read or action permission", op, action)
 		}
-		if strings.Contains(op, "(POST") != (last == "action") {
+		// A Resource Graph query is sent as a POST but reads resources:
+		// it needs Microsoft.ResourceGraph/resources/read. Every other POST
+		// is an action.
+		graphQuery := strings.Contains(op, "(POST "+string(ResourceGraphQuery)+")")
+		if graphQuery && action != permResourceGraphRead {
+			t.Errorf("%s: a Resource Graph query needs %s, not %q", op, permResourceGraphRead, action)
+		}
+		if !graphQuery && strings.Contains(op, "(POST") != (last == "action") {
 			t.Errorf("%s: a POST must need an /action permission and only a POST: %q", op, action)
 		}
 	}

@@ -149,8 +149,7 @@ func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, erro
 		}
 		nic, err := nicFromSDK(raw)
 		if err != nil {
-			r.fail(id, permNICRead, err)
-			return nil, err
+			return nil, r.fail(id, permNICRead, err)
 		}
 		return nic, nil
 	})
@@ -211,8 +210,7 @@ func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.I
 // (attached to a running VM): one Route per address prefix of every entry.
 // Scale-set instance NICs have no such API (ErrNoEffectiveRouteAPI).
 func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([]model.Route, error) {
-	a, err := parseID(nicID)
-	if err == nil && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
+	if isScaleSetNIC(nicID) {
 		return nil, ErrNoEffectiveRouteAPI
 	}
 	action := child(nicID, "effectiveRouteTable")
@@ -254,13 +252,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
 		release, err := r.acquire(ctx)
@@ -270,13 +266,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 
 		all(ctx, r, func(ctx context.Context) {
@@ -298,7 +292,7 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				return gatewayRoutesFromSDK(action, res.Value)
 			}()
 			if err != nil {
-				r.fail(action, permGatewayLearnedRoutes, err)
+				r.record(action, permGatewayLearnedRoutes, err)
 				return
 			}
 			gw.Learned, gw.LearnedKnown = routes, true
@@ -334,7 +328,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		return bgpPeersFromSDK(statusAction, own, res.Value)
 	}()
 	if err != nil {
-		r.fail(statusAction, permGatewayBGPPeerStatus, err)
+		r.record(statusAction, permGatewayBGPPeerStatus, err)
 		return nil, false
 	}
 	action := child(id, "getAdvertisedRoutes")
@@ -360,7 +354,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		if errs[i] != nil {
 			// One gap for the action: the first failed peer's, in
 			// the order getBgpPeerStatus lists them.
-			r.fail(action, permGatewayAdvertised, errs[i])
+			r.record(action, permGatewayAdvertised, errs[i])
 			known = false
 			continue
 		}
@@ -403,7 +397,7 @@ func (r *Reader) staticPrefixes(ctx context.Context, a armID, gwID model.Resourc
 		}
 		pfx, err := localGatewayPrefixes(lgw)
 		if err != nil {
-			r.fail(rid(lgw.ID), permLocalGatewayRead, err)
+			r.record(rid(lgw.ID), permLocalGatewayRead, err)
 			known = false
 			continue
 		}
@@ -527,13 +521,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 	return once(r, memoKey("pe", id), func() (*model.PrivateEndpoint, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "privateEndpoints")
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -542,13 +534,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		resp, err := f.NewPrivateEndpointsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		pe, err := privateEndpointFromSDK(&resp.PrivateEndpoint)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 
 		var nics []*armnetwork.Interface
@@ -559,14 +549,14 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 					return p.Value
 				})
 			if err != nil {
-				r.fail(groupsID, permZoneGroupRead, err)
+				r.record(groupsID, permZoneGroupRead, err)
 				return
 			}
 			var configs []model.ZoneGroupConfig
 			for _, g := range groups {
 				zc, err := zoneGroupFromSDK(g)
 				if err != nil {
-					r.fail(groupsID, permZoneGroupRead, err)
+					r.record(groupsID, permZoneGroupRead, err)
 					return
 				}
 				configs = append(configs, zc...)
@@ -577,7 +567,7 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		})
 		for _, n := range nics {
 			if err := mergeNICFQDNs(pe, n); err != nil {
-				r.fail(rid(n.ID), permNICRead, err)
+				r.record(rid(n.ID), permNICRead, err)
 			}
 		}
 		return pe, nil

@@ -179,6 +179,18 @@ func (id ResourceID) Type() string {
 	return id.Provider + "/" + strings.Join(id.Types, "/")
 }
 
+// ReadPermission is the RBAC action a GET of id needs: its full type plus
+// "/read" (Microsoft.Network/virtualNetworks/read); "" for an id that does
+// not parse or has no type. Used where the read did not record a more
+// specific action.
+func ReadPermission(id string) string {
+	p, err := Parse(id)
+	if err != nil || p.Type() == "" {
+		return ""
+	}
+	return p.Type() + "/read"
+}
+
 // Name is the resource's own name (the last name segment); for a resource
 // group id the group's name, for a subscription id the subscription id.
 func (id ResourceID) Name() string {

@@ -227,3 +227,18 @@ func FuzzParseResourceID(f *testing.F) {
 		}
 	})
 }
+
+func TestReadPermission(t *testing.T) {
+	rg := "/subscriptions/" + sub + "/resourceGroups/rg"
+	for id, want := range map[string]string{
+		rg + "/providers/Microsoft.Network/virtualNetworks/v":                                               "Microsoft.Network/virtualNetworks/read",
+		rg + "/providers/Microsoft.Network/virtualNetworks/v/subnets/s":                                     "Microsoft.Network/virtualNetworks/subnets/read",
+		rg + "/providers/Microsoft.Compute/virtualMachineScaleSets/v/virtualMachines/0/networkInterfaces/n": "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read",
+		rg:          "",
+		"not-an-id": "",
+	} {
+		if got := ReadPermission(id); got != want {
+			t.Errorf("ReadPermission(%s) = %q, want %q", id, got, want)
+		}
+	}
+}

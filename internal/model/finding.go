@@ -14,6 +14,7 @@ const (
 	RoutePeeringNotConnected    Code = "ROUTE_PEERING_NOT_CONNECTED"
 	RoutePeeringAccessDisabled  Code = "ROUTE_PEERING_ACCESS_DISABLED"
 	RoutePeeringNotSynced       Code = "ROUTE_PEERING_NOT_SYNCED"
+	RoutePeeringSubnetExcluded  Code = "ROUTE_PEERING_SUBNET_EXCLUDED"
 	RouteNotTransitive          Code = "ROUTE_NOT_TRANSITIVE"
 	RouteForwardedTrafficBlock  Code = "ROUTE_FORWARDED_TRAFFIC_BLOCKED"
 	RouteNVAForwardingDisabled  Code = "ROUTE_NVA_FORWARDING_DISABLED"
@@ -24,6 +25,8 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
+	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
@@ -36,9 +39,12 @@ const (
 	EndpointUnresolved          Code = "ENDPOINT_UNRESOLVED"
 	IdentityPullRoleMissing     Code = "IDENTITY_PULL_ROLE_MISSING"
 	IdentityABACRoleRequired    Code = "IDENTITY_ABAC_ROLE_REQUIRED"
+	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
+	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -61,6 +67,7 @@ type Condition string
 const (
 	ConditionRoute       Condition = "route"
 	ConditionReturnRoute Condition = "return_route"
+	ConditionEgress      Condition = "egress"
 	ConditionDNS         Condition = "dns"
 	ConditionEndpoint    Condition = "endpoint"
 	ConditionTLSIdentity Condition = "tls_identity"
@@ -98,6 +105,7 @@ var Catalogue = map[Code]CodeInfo{
 	RoutePeeringNotConnected:    {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringAccessDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringNotSynced:       {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RoutePeeringSubnetExcluded:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNotTransitive:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteForwardedTrafficBlock:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAForwardingDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
@@ -108,6 +116,8 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
+	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
@@ -120,9 +130,12 @@ var Catalogue = map[Code]CodeInfo{
 	EndpointUnresolved:          {SeverityWarning, ConditionEndpoint, OwnerRegistry, true},
 	IdentityPullRoleMissing:     {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	IdentityABACRoleRequired:    {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
+	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},

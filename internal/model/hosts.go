@@ -52,6 +52,11 @@ type PullHost struct {
 // login server, regional endpoints, data endpoints (home region first),
 // storage; or the declared hosts in the order given.
 //
+// Regional endpoints are opt-in: RegionalEndpointHosts holds names only
+// while the registry enables them (gather's completeRegistryHosts drops
+// the names ARM lists while regionalEndpoints is Disabled or absent), so
+// every name here is one a pull may use.
+//
 // ACR endpoint reference: data endpoints exist per region of the registry
 // and its replicas; with private endpoints they are always used (the login
 // server's 307 redirect points there). Without data endpoints and without

@@ -1,6 +1,9 @@
 package model
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // Network is the part of Azure's network the pull path can touch, as read
 // from Resource Manager. Maps are keyed by ResourceID.Key().
@@ -16,6 +19,13 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
+	RouteServers     map[string]*RouteServer
+	// Firewalls are the Azure Firewalls that routes of the network send
+	// traffic to, with the policies (parent chain included) and IP groups
+	// their rules use (firewall.go).
+	Firewalls        map[string]*AzureFirewall
+	FirewallPolicies map[string]*FirewallPolicy
+	IPGroups         map[string]*IPGroup
 
 	Gaps Gaps
 	// AddressGaps are addresses in a VNet of the network whose network
@@ -52,6 +62,10 @@ func NewNetwork() *Network {
 		Gateways:         map[string]*Gateway{},
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
+		RouteServers:     map[string]*RouteServer{},
+		Firewalls:        map[string]*AzureFirewall{},
+		FirewallPolicies: map[string]*FirewallPolicy{},
+		IPGroups:         map[string]*IPGroup{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}
@@ -80,6 +94,11 @@ func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
 // SecurityGroup returns the network security group with that id, or nil.
 func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
 	return n.SecurityGroups[id.Key()]
+}
+
+// RouteServer returns the Route Server with that id, or nil.
+func (n *Network) RouteServer(id ResourceID) *RouteServer {
+	return n.RouteServers[id.Key()]
 }
 
 // AddVNet stores a virtual network and its subnets.
@@ -164,6 +183,35 @@ type Peering struct {
 	// Global is true when the two VNets are in different regions
 	// (routes are then VNetGlobalPeering).
 	Global bool
+	// SubnetsOnly is true for a subnet peering (peerCompleteVnets false):
+	// it connects only LocalSubnetNames of this VNet with RemoteSubnetNames
+	// of the remote one, and RemoteAddressSpace holds those remote subnets'
+	// prefixes (docs/design/azure-behaviour.md, "Subnet peering").
+	SubnetsOnly       bool
+	LocalSubnetNames  []string
+	RemoteSubnetNames []string
+}
+
+// ConnectsLocalSubnet reports whether the peering carries traffic of the
+// named subnet of its own VNet: every subnet for a peering of complete
+// VNets, only LocalSubnetNames for a subnet peering.
+func (p *Peering) ConnectsLocalSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.LocalSubnetNames, name)
+}
+
+// ConnectsRemoteSubnet reports whether the peering reaches the named
+// subnet of the remote VNet.
+func (p *Peering) ConnectsRemoteSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.RemoteSubnetNames, name)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Connected reports whether this side is Connected.
@@ -229,6 +277,38 @@ type GatewayRoute struct {
 	// Origin: Network (its own VNet), EBgp, IBgp, Igp, Static.
 	Origin string
 	ASPath string
+}
+
+// RouteServerSubnetName is the subnet an Azure Route Server lives in.
+const RouteServerSubnetName = "RouteServerSubnet"
+
+// RouteServer is an Azure Route Server: a Microsoft.Network/virtualHubs
+// resource whose ip configurations sit in a VNet's RouteServerSubnet. It
+// learns routes from network virtual appliances over BGP and programs them
+// into the subnets of its VNet (and of peered VNets that use its VNet's
+// gateways); it forwards no traffic itself, so the next hop of its routes
+// is the appliance's address.
+type RouteServer struct {
+	ID     ResourceID
+	Name   string
+	VNetID ResourceID
+	// RouterIPs are virtualRouterIps: the Route Server's BGP addresses.
+	RouterIPs []netip.Addr
+	// Peers are its BGP connections (bgpConnections); PeersKnown is false
+	// when they could not be listed.
+	Peers      []RouteServerPeer
+	PeersKnown bool
+}
+
+// RouteServerPeer is one BGP connection of a Route Server (an appliance)
+// with the routes the Route Server learned from it (learnedRoutes);
+// LearnedKnown is false when they could not be read.
+type RouteServerPeer struct {
+	ID           ResourceID
+	Name         string
+	IP           netip.Addr
+	Learned      []GatewayRoute
+	LearnedKnown bool
 }
 
 // PrivateEndpoint is a private endpoint and what it serves.

@@ -12,8 +12,10 @@ type Registry struct {
 	// endpoints, one per region of the registry and its replicas.
 	DataEndpointEnabled bool
 	DataEndpointHosts   []string
-	// RegionalEndpointHosts are <reg>.<region>.geo.azurecr.io names when the
-	// registry reports regional endpoints.
+	// RegionalEndpointHosts are the <reg>.<region>.geo.azurecr.io names,
+	// only when the registry enables regional endpoints (regionalEndpoints
+	// Enabled; they are opt-in). Names ARM lists while the setting is
+	// Disabled are not here: no pull uses them.
 	RegionalEndpointHosts []string
 	Replicas              []Replica
 	// ReplicasKnown is false when the replications could not be listed.

@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -15,13 +17,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 var (
@@ -67,8 +72,9 @@ const nodeRoutesDescription = "The routes a node really has, and where a packet 
 	"destination IP the route it selects, the path hop by hop (peerings, private endpoints, gateways, appliances), the " +
 	"return path and the verdict, with findings from the public catalogue.\n\n" +
 	"Pools of type `VirtualMachines` and standalone network interfaces of running VMs have a real effective route table: " +
-	"it is read and used (`source = \"effective\"`), and compared with the routes computed from configuration for each " +
-	"destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
+	"it is read and the path is traced with it (`source = \"effective\"`), because it is what Azure programs: a destination " +
+	"it drops is unreachable even when the configuration would route it. The routes computed from configuration are " +
+	"compared with it for each destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
 	"have no effective-route API: their routes are computed from configuration — the subnet's route table, the VNet's " +
 	"address space, peerings, private endpoints, gateway routes, service endpoints (`source = \"computed\"`, " +
 	"`COVERAGE_ROUTES_COMPUTED`). Pools on the same subnet share one computed table.\n\n" +
@@ -157,7 +163,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				// The same rule as pullpath_verification's node_pools: a name AKS
 				// cannot have fails validate instead of a read.
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 12),
-					stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
+					stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
 			},
 			"subnet_id": schema.StringAttribute{
 				Optional: true,
@@ -181,7 +187,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 					"on each path are checked for TCP 443, the flow an image pull needs.",
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(destinationValidator{}),
+					listvalidator.ValueStringsAre(validators.Destination()),
 				},
 			},
 			"include_routes": schema.BoolAttribute{
@@ -304,11 +310,14 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q := nodeRoutesQuery{
+	q := gather.NodeRoutesRequest{
 		ClusterID: model.ResourceID(m.ClusterID.ValueString()),
 		NodePool:  m.NodePool.ValueString(),
 		SubnetID:  model.ResourceID(m.SubnetID.ValueString()),
 		NICID:     model.ResourceID(m.NetworkInterfaceID.ValueString()),
+	}
+	for _, dest := range dests {
+		q.Destinations = append(q.Destinations, dest.Addr)
 	}
 
 	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
@@ -318,12 +327,17 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	ctx, requests := azure.CountRequests(ctx)
 
-	sets, n, diags := gatherNodeRouteSets(ctx, run.reader, q, run.timeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	facts, err := run.reader.NodeRouteFacts(ctx, q)
+	if d := nodeRoutesRequestError(q, err, run.reader.Gaps(), run.timeout); d != nil {
+		resp.Diagnostics.Append(d)
 		return
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if facts.Cluster != nil && len(facts.Sets) == 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("cluster_id"), "The cluster has no node pools",
+			fmt.Sprintf("The AKS cluster %s lists no node pools, so there are no routes to report. Add a node pool, or check that "+
+				"the identity running the plan can read its agent pools (%s).", facts.Cluster.ID, "Microsoft.ContainerService/managedClusters/agentPools/read"))
+	}
+	if err != nil { // the read timeout ended the reading of the route sets
 		resp.Diagnostics.AddError("Timed out reading the routes",
 			fmt.Sprintf("Reading what the routes of %s depend on did not finish within the read timeout (%s), so nothing can be "+
 				"concluded.%s Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider "+
@@ -331,24 +345,59 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 
-	includeSecurityEvidence(ctx, run.reader, n, sets, dests)
-	// The members of the service tags the routes and rules name.
-	run.reader.IncludeServiceTags(ctx, n)
-	engines := newNodeEngines(n)
-	results := make([]nodeRouteSetResult, 0, len(sets))
-	for _, set := range sets {
-		results = append(results, evaluateNodeRouteSet(engines.forSet(set), set, dests))
-	}
-	out := nodeRoutesToState(results, m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
-
+	out := nodeRoutesToState(verify.NodeRoutes(facts, dests), m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
 	m.ID = types.StringValue(nodeRoutesSubject(q))
 	m.RouteSets, m.Traces, m.Findings = out.RouteSets, out.Traces, out.Findings
 	m.Stats = &nodeRoutesStatsModel{ARMRequests: types.Int64Value(requests()), DurationMS: types.Int64Value(time.Since(started).Milliseconds())}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// nodeRoutesRequestError is the diagnostic for a request whose resource is
+// unusable (a read of it that the timeout ended included), on the argument
+// that names it; nil when err is none of gather's request errors.
+func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
+	attr := path.Root("subnet_id")
+	switch {
+	case !q.ClusterID.IsZero():
+		attr = path.Root("cluster_id")
+	case !q.NICID.IsZero():
+		attr = path.Root("network_interface_id")
+	}
+	var read *gather.TargetError
+	var pool *gather.PoolNotFoundError
+	var noSubnet *gather.NICWithoutSubnetError
+	switch {
+	case errors.As(err, &read) && read.Gap != nil:
+		summary, detail := describeReadFailure(read.What, read.ID, read.Err, *read.Gap, timeout)
+		return diag.NewAttributeErrorDiagnostic(attr, summary, detail)
+	case errors.As(err, &read):
+		return readFailure(attr, read.What, read.ID, read.Err, gaps, timeout)
+	case errors.As(err, &pool):
+		return diag.NewAttributeErrorDiagnostic(path.Root("node_pool"), "Node pool not found", unknownPoolMessage(pool))
+	case errors.As(err, &noSubnet):
+		return diag.NewAttributeErrorDiagnostic(attr, "Network interface without a subnet",
+			fmt.Sprintf("The network interface %s has no ip configuration in a subnet, so it has no routes. Give the id of a network "+
+				"interface attached to a subnet, or the subnet's id in subnet_id.", noSubnet.NIC.ID))
+	}
+	return nil
+}
+
+// unknownPoolMessage says which pools the cluster has.
+func unknownPoolMessage(e *gather.PoolNotFoundError) string {
+	have := "It has no node pools"
+	if len(e.Pools) > 0 {
+		have = "Its node pools are: " + strings.Join(e.Pools, ", ")
+	}
+	msg := fmt.Sprintf("The AKS cluster %s has no node pool named %q. %s. Set node_pool to one of them, or remove node_pool to get the routes of every pool.",
+		e.Cluster.Name, e.Name, have)
+	if e.ListGap != nil {
+		msg += fmt.Sprintf(" (The agent pools could not be listed (%s), so this is the cluster's own list, which can lag behind.)", e.ListGap.Detail)
+	}
+	return msg
+}
+
 // nodeRoutesSubject is the id the routes were asked for.
-func nodeRoutesSubject(q nodeRoutesQuery) string {
+func nodeRoutesSubject(q gather.NodeRoutesRequest) string {
 	switch {
 	case !q.ClusterID.IsZero() && q.NodePool != "":
 		return string(q.ClusterID) + "/agentPools/" + q.NodePool
@@ -358,4 +407,19 @@ func nodeRoutesSubject(q nodeRoutesQuery) string {
 		return string(q.NICID)
 	}
 	return string(q.SubnetID)
+}
+
+// nodeDestinations parses destinations (already validated; checked again
+// because values unknown at validate time are only known now).
+func nodeDestinations(values []string) ([]verify.Destination, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]verify.Destination, 0, len(values))
+	for i, s := range values {
+		if msg := validators.CheckDestination(s); msg != "" {
+			diags.AddAttributeError(path.Root("destinations").AtListIndex(i), "Invalid destination", msg)
+			continue
+		}
+		out = append(out, verify.Destination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
+	}
+	return out, diags
 }

@@ -387,11 +387,15 @@ func TestAccNodeRoutes_modelDrift(t *testing.T) {
 				nrCheck(nrTrace(0).AtMapKey("findings"), knownvalue.ListSizeExact(0)),
 
 				nrCheck(nrTrace(1).AtMapKey("selected_route"), nrRoute("10.1.0.0/22", "VirtualAppliance", "10.0.1.10", "User", "Active", "effective route (User)")),
-				nrCheck(nrTrace(1).AtMapKey("hops"), strList("subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → "+
-					"not followed: the routes computed from configuration select route 10.1.0.0/16 VNetPeering (peering hub-to-spoke)")),
-				nrCheck(nrTrace(1).AtMapKey("verdict"), nrStr("unverified")),
-				nrCheck(nrTrace(1).AtMapKey("return_verdict"), knownvalue.Null()),
-				nrCheck(nrTrace(1).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT")),
+				// The real route is followed: to the appliance it names (no
+				// NIC read at 10.0.1.10), then on from its subnet; the replies
+				// bypass it.
+				nrCheck(nrTrace(1).AtMapKey("hops"), strList(
+					"subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → appliance 10.0.1.10 in vnet-hub/snet-nva",
+					"subnet vnet-hub/snet-nva → route 10.1.0.0/16 VNetPeering (peering hub-to-spoke) → vnet-spoke/snet-aks (aks-system-12345678-vmss 10.1.0.4)")),
+				nrCheck(nrTrace(1).AtMapKey("verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(1).AtMapKey("return_verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(1).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT", "RETURN_ROUTE_ASYMMETRIC", "EVIDENCE_NOT_FOUND")),
 				nrCheck(nrTrace(1).AtMapKey("findings").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"code": nrStr("COVERAGE_MODEL_DRIFT"), "severity": nrStr("warning"), "condition": nrStr("coverage"),
 					"owner": nrStr("operator"), "node_pool": knownvalue.Null(), "destination": nrStr("10.1.0.4"),
@@ -404,11 +408,12 @@ func TestAccNodeRoutes_modelDrift(t *testing.T) {
 				nrCheck(nrTrace(2).AtMapKey("selected_route"), nrRoute("192.168.10.0/24", "None", "", "User", "Active", "effective route (User)")),
 				nrCheck(nrTrace(2).AtMapKey("hops"), strList("subnet vnet-hub/snet-nva → route 192.168.10.0/24 None (effective route (User)) → dropped")),
 				nrCheck(nrTrace(2).AtMapKey("verdict"), nrStr("unreachable")),
-				nrCheck(nrTrace(2).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT", "ROUTE_BLACKHOLE")),
-				nrCheck(nrTrace(2).AtMapKey("findings").AtSliceIndex(1).AtMapKey("message"),
-					knownvalue.StringRegexp(regexp.MustCompile(`effective routes of network interface nic-vm-nva .* select route 192\.168\.10\.0/24 None .* for 192\.168\.10\.20`))),
+				nrCheck(nrTrace(2).AtMapKey("findings"), nrCodes("ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT")),
+				nrCheck(nrTrace(2).AtMapKey("findings").AtSliceIndex(0).AtMapKey("message"),
+					knownvalue.StringRegexp(regexp.MustCompile(`effective routes of network interface nic-vm-nva .*: route 192\.168\.10\.0/24 None .* is selected for 192\.168\.10\.20, so Azure drops the packet\. `+
+						`The configuration would select route 192\.168\.0\.0/16 VirtualNetworkGateway`))),
 
-				nrCheck(tfjsonpath.New("findings"), nrCodes("ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT", "COVERAGE_MODEL_DRIFT")),
+				nrCheck(tfjsonpath.New("findings"), nrCodes("RETURN_ROUTE_ASYMMETRIC", "ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT", "EVIDENCE_NOT_FOUND", "COVERAGE_MODEL_DRIFT")),
 			},
 		}},
 	})

@@ -35,6 +35,11 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
+	// DNSZoneSubscriptionIDs is dns_zone_subscription_ids.
+	DNSZoneSubscriptionIDs []string
+	// PullCredentials is the pull_credentials argument; empty leaves it
+	// unset (kubelet_identity).
+	PullCredentials string
 }
 
 // Finding and Path are elements of the findings and paths attributes.
@@ -112,7 +117,9 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
+		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
+		DNSZoneSubIDs:       types.SetNull(types.StringType),
 		Timeouts:            to,
 		Verdict:             types.StringNull(),
 		Reachable:           types.BoolNull(),
@@ -120,6 +127,13 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Paths:               types.ListNull(types.ObjectType{AttrTypes: pathAttrTypes}),
 		Summary:             types.StringNull(),
 		Stats:               types.ObjectNull(statsAttrTypes),
+	}
+	if len(in.DNSZoneSubscriptionIDs) > 0 {
+		subs, d := types.SetValueFrom(ctx, types.StringType, in.DNSZoneSubscriptionIDs)
+		if d.HasError() {
+			return VerificationOutcome{}, fmt.Errorf("dns_zone_subscription_ids: %v", d)
+		}
+		m.DNSZoneSubIDs = subs
 	}
 	tfType := s.Type().TerraformType(ctx)
 	cfg := tfsdk.State{Schema: s, Raw: tftypes.NewValue(tfType, nil)}

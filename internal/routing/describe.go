@@ -11,8 +11,8 @@ import (
 // Human-readable pieces of a hop, e.g.
 // "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)".
 
-// subnetLabel is "vnet/subnet".
-func subnetLabel(id model.ResourceID) string {
+// SubnetLabel is "vnet/subnet", how hops and messages name a subnet.
+func SubnetLabel(id model.ResourceID) string {
 	return id.Parent().Name() + "/" + id.Name()
 }
 
@@ -42,9 +42,9 @@ func routeLabel(r model.Route) string {
 // hopText joins the three parts of a hop.
 func hopText(subnet model.ResourceID, r *model.Route, outcome string) string {
 	if r == nil {
-		return fmt.Sprintf("subnet %s → %s", subnetLabel(subnet), outcome)
+		return fmt.Sprintf("subnet %s → %s", SubnetLabel(subnet), outcome)
 	}
-	return fmt.Sprintf("subnet %s → %s → %s", subnetLabel(subnet), routeLabel(*r), outcome)
+	return fmt.Sprintf("subnet %s → %s → %s", SubnetLabel(subnet), routeLabel(*r), outcome)
 }
 
 // prefixList is "10.0.0.0/16, 10.5.0.0/16" or "(none)".

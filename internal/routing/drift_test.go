@@ -63,7 +63,7 @@ func TestCompareForDestination(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d, drift := CompareForDestination(c.real, comp, ip(c.dst))
 			if drift != c.drift {
-				t.Errorf("drift %v, want %v (real %s, computed %s)", drift, c.drift, describeSelection(d.Real, d.RealFound), describeSelection(d.Computed, d.ComputedFound))
+				t.Errorf("drift %v, want %v (real %s, computed %s)", drift, c.drift, DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound))
 			}
 			if drift {
 				f := d.Finding(rid("rg-x", "networkInterfaces", "nic-1"))
@@ -84,7 +84,7 @@ func TestCompareNICScenario(t *testing.T) {
 	for _, dst := range []string{"10.0.2.5", "10.1.0.4", "192.168.10.20", "25.48.0.1", "8.8.8.8", "172.16.0.1"} {
 		d, drift, ok, err := e.CompareNIC(h.nva, ip(dst))
 		if err != nil || !ok || drift {
-			t.Errorf("%s: drift %v ok %v err %v (%s vs %s)", dst, drift, ok, err, describeSelection(d.Real, d.RealFound), describeSelection(d.Computed, d.ComputedFound))
+			t.Errorf("%s: drift %v ok %v err %v (%s vs %s)", dst, drift, ok, err, DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound))
 		}
 	}
 	// The spoke's pools have no such table: nothing to compare.

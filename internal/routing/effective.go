@@ -35,6 +35,7 @@ type Computed struct {
 	vnet       *model.VNet
 	routeTable *model.RouteTable
 	links      []gatewayLink
+	rsLinks    []routeServerLink
 	gaps       []scopedGap
 }
 
@@ -86,7 +87,9 @@ func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
 //   - InterfaceEndpoint /32s of private endpoints in the VNet and in
 //     directly peered VNets (Invalid where a UDR invalidates them);
 //   - VirtualNetworkGateway routes of the VNet's gateway or, through gateway
-//     transit, a hub's, unless the route table disables BGP propagation;
+//     transit, a hub's, and the routes Route Servers learned from
+//     appliances (next hop the appliance), unless the route table disables
+//     BGP propagation;
 //   - the route table's UDRs;
 //   - the default routes (Internet, None ranges outside the VNet's space);
 //
@@ -124,25 +127,32 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	tags, tagsGap := net.ServiceTagsAt(vnet.Location)
 	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, udrGaps...)
-	peRoutes, peGaps := privateEndpointRoutes(net, vnet, udrs)
+	peRoutes, peGaps := privateEndpointRoutes(net, vnet, sub, udrs)
 	c.gaps = append(c.gaps, peGaps...)
 	seRoutes, seGaps := serviceEndpointRoutes(sub, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, seGaps...)
 	gwRoutes, gwBlock, gwGaps := propagatedGatewayRoutes(net, links, gateways)
 	c.gaps = append(c.gaps, gwGaps...)
+	rsLinks, rsLinkGaps := routeServerLinks(net, vnet)
+	c.rsLinks = rsLinks
+	c.gaps = append(c.gaps, rsLinkGaps...)
+	rsRoutes, rsGaps := routeServerRoutes(net, rsLinks)
+	c.gaps = append(c.gaps, rsGaps...)
+	c.gaps = append(c.gaps, routeServerConflicts(gwRoutes, rsRoutes)...)
 
-	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet), defaultRoutes(vnet.AddressSpace, reserved)
-	routes := make([]model.Route, 0, len(local)+len(peered)+len(gwRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
+	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved)
+	routes := make([]model.Route, 0, len(local)+len(peered)+len(gwRoutes)+len(rsRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
 	routes = append(routes, local...)
 	routes = append(routes, peered...)
 	var block *sortedBlock
 	if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
-		c.Suppressed = append([]model.Route(nil), gwRoutes...)
+		c.Suppressed = append(append([]model.Route(nil), gwRoutes...), rsRoutes...)
 	} else {
 		if gwBlock != nil {
 			block = &sortedBlock{start: len(routes), n: len(gwRoutes), keys: gwBlock.keys}
 		}
 		routes = append(routes, gwRoutes...)
+		routes = append(routes, rsRoutes...)
 	}
 	routes = append(routes, defaults...)
 	routes = append(routes, peRoutes...)

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -14,6 +15,17 @@ type GapError struct{ Gap model.Gap }
 
 func (e *GapError) Error() string {
 	return fmt.Sprintf("routing: %s is missing (%s): %s", e.Gap.ResourceID, e.Gap.Kind, e.Gap.Detail)
+}
+
+// GapOf is the missing fact behind an error of EffectiveRoutes for a
+// subnet: the GapError's gap, or the error itself as an unavailable read of
+// the subnet.
+func GapOf(subnetID model.ResourceID, err error) model.Gap {
+	var ge *GapError
+	if errors.As(err, &ge) {
+		return ge.Gap
+	}
+	return model.Gap{ResourceID: subnetID, Kind: model.GapUnavailable, Detail: err.Error()}
 }
 
 // gapFor returns the gap the reader recorded for id, or, when the resource is

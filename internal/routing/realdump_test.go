@@ -198,7 +198,7 @@ func TestComputedMatchesRealEffectiveRoutes(t *testing.T) {
 			realRoutes := asModel(actual)
 			for _, probe := range probes(actual) {
 				if d, drift := CompareForDestination(realRoutes, comp, probe); drift {
-					t.Errorf("%s: real selects %s, computed %s", probe, describeSelection(d.Real, d.RealFound), describeSelection(d.Computed, d.ComputedFound))
+					t.Errorf("%s: real selects %s, computed %s", probe, DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound))
 				}
 			}
 		})

@@ -1,7 +1,6 @@
 package routing
 
 import (
-	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -30,6 +29,11 @@ type Result struct {
 	// better route): worth showing, never counted in the verdict.
 	Suspected []Finding
 	Return    ReturnPath
+	// Effective is true when the first hop selected from a NIC's real
+	// effective route table (TraceEffective); Drift is set when the
+	// routes computed from configuration select another next hop there.
+	Effective bool
+	Drift     *Drift
 }
 
 // Path is the forward path as text, one string per hop.
@@ -65,6 +69,10 @@ const (
 	ArrivalOnPremises      ArrivalKind = "on_premises"
 	ArrivalInternet        ArrivalKind = "internet"
 	ArrivalServiceEndpoint ArrivalKind = "service_endpoint"
+	// ArrivalBeyondAppliance: the packet reached an appliance that
+	// advertised the destination's prefix to a Route Server; the networks
+	// behind it (a tunnel, SD-WAN, on-premises) cannot be read.
+	ArrivalBeyondAppliance ArrivalKind = "beyond_appliance"
 )
 
 // Arrival is where the packet was delivered.
@@ -75,7 +83,15 @@ type Arrival struct {
 	NICID             model.ResourceID
 	PrivateEndpointID model.ResourceID
 	GatewayID         model.ResourceID
-	Label             string
+	// Unattributed is, for a subnet arrival, a private endpoint of that
+	// subnet whose addresses were not read (the endpoint, or its network
+	// interface): the address may be the endpoint's, whose replies bypass
+	// route tables, so the return path cannot be judged.
+	Unattributed model.ResourceID
+	// RouteServerID is the Route Server whose route led beyond an
+	// appliance (ArrivalBeyondAppliance).
+	RouteServerID model.ResourceID
+	Label         string
 }
 
 // Appliance is a virtual appliance a path crossed.
@@ -159,6 +175,12 @@ type walker struct {
 	// so a failure there is suspected, not concluded.
 	uncertain bool
 	suspected []Finding
+	// real, when set, is the first hop's real effective route table: the
+	// first step selects from it (see TraceEffective).
+	real *realFirstHop
+	// drift is the first hop's disagreement between the real and the
+	// computed routes, when there is one.
+	drift *Drift
 }
 
 // run routes the packet from subnet to subnet until it arrives, is dropped,
@@ -192,6 +214,10 @@ func (w *walker) run(start model.ResourceID) {
 // step routes the packet out of one subnet. It returns the subnet to route
 // from next (the appliance's) and true when an appliance forwards it.
 func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
+	if eff := w.real; eff != nil {
+		w.real = nil
+		return w.stepReal(subnetID, eff)
+	}
 	c, err := w.e.EffectiveRoutes(subnetID)
 	if err != nil {
 		w.missing(subnetID, err)
@@ -206,10 +232,18 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	if i < 0 {
 		w.hop(subnetID, nil, "no route: dropped")
 		w.fail(newFinding(model.RouteBlackhole, resourceToRoute(c), subnetID, nil,
-			"no route of subnet %s matches %s, so Azure drops the packet.", subnetLabel(subnetID), w.dst))
+			"no route of subnet %s matches %s, so Azure drops the packet.", SubnetLabel(subnetID), w.dst))
 		return "", false
 	}
 	r := c.Table.Route(i)
+	return w.follow(c, &r, w.diagnoseDrop)
+}
+
+// follow acts on the route selected in c's subnet: deliver, cross a
+// peering, hand to a gateway or an appliance (returning the appliance's
+// subnet and true), or drop, explained by onDrop.
+func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *model.Route)) (model.ResourceID, bool) {
+	r, subnetID := *rp, c.SubnetID
 	switch hop := r.NextHopType; {
 	case strings.EqualFold(hop, model.NextHopVnetLocal):
 		w.viaVNetLocal(c, &r)
@@ -220,6 +254,9 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	case strings.EqualFold(hop, model.NextHopServiceEndpoint):
 		w.arrive(subnetID, &r, Arrival{Kind: ArrivalServiceEndpoint, Label: "Azure service over the backbone (" + r.Origin + ")"})
 	case strings.EqualFold(hop, model.NextHopVirtualNetworkGateway):
+		if rs := routeServerOf(w.e.net, c, &r); rs != nil {
+			return w.viaRouteServer(c, &r, rs)
+		}
 		w.viaGateway(c, &r)
 	case strings.EqualFold(hop, model.NextHopVirtualAppliance):
 		return w.viaAppliance(c, &r)
@@ -229,10 +266,10 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 			return "", false
 		}
 		w.hop(subnetID, &r, "dropped (a private address cannot be reached over the Internet)")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	case strings.EqualFold(hop, model.NextHopNone):
 		w.hop(subnetID, &r, "dropped")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	default:
 		w.hop(subnetID, &r, "unknown next hop type")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: r.OriginID, Kind: model.GapUnavailable,
@@ -260,6 +297,16 @@ func (w *walker) viaPeering(c *Computed, r *model.Route) {
 	p := peeringByID(c.vnet, r.OriginID)
 	if p == nil {
 		p = peeringCovering(c.vnet, w.dst)
+	}
+	if p == nil {
+		// A real effective route the configuration does not explain:
+		// the peering towards the VNet that holds the address today.
+		for _, cand := range c.vnet.Peerings {
+			if anyContains(currentSpace(w.e.net, cand), w.dst) {
+				p = cand
+				break
+			}
+		}
 	}
 	if p == nil {
 		w.hop(c.SubnetID, r, "peering not found")
@@ -396,6 +443,22 @@ func (w *walker) viaGateway(c *Computed, r *model.Route) {
 	w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalOnPremises, GatewayID: gw.ID, VNetID: gw.VNetID, Label: label})
 }
 
+// viaRouteServer follows a route a Route Server programmed: Azure sends the
+// packet to the appliance that advertised the prefix (the route's next
+// hop), like a VirtualAppliance route. A Route Server route that leads the
+// packet back to the appliance it is at means the prefix lies beyond that
+// appliance (a tunnel, SD-WAN, on-premises): the path leaves what Azure
+// Resource Manager shows.
+func (w *walker) viaRouteServer(c *Computed, r *model.Route, rs *model.RouteServer) (model.ResourceID, bool) {
+	if n := len(w.appliances); n > 0 && w.appliances[n-1].IP == r.NextHopIP.Unmap() {
+		app := w.appliances[n-1]
+		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalBeyondAppliance, VNetID: app.VNetID, SubnetID: app.SubnetID, NICID: app.NICID, RouteServerID: rs.ID,
+			Label: fmt.Sprintf("beyond %s (networks it advertised to Route Server %s)", app.Label, rs.Name)})
+		return "", false
+	}
+	return w.viaAppliance(c, r)
+}
+
 // viaAppliance hands the packet to a VirtualAppliance next hop. Azure
 // delivers to that address only inside the VNet or a directly peered VNet,
 // drops it when the appliance's NIC does not forward, and otherwise the
@@ -417,10 +480,27 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			return "", false
 		}
 		if p == nil {
+			// In a peered VNet's space the peering does not carry (a
+			// subnet peering, or space not synced): that is the cause.
+			for _, cand := range c.vnet.Peerings {
+				if !peeringRoutesUsable(cand) || !anyContains(currentSpace(w.e.net, cand), nh) {
+					continue
+				}
+				if f, ok := peeringReachCause(w.e.net, c, r, cand, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+					w.hop(c.SubnetID, r, "appliance unreachable (peering "+cand.Name+" does not carry it)")
+					w.fail(f)
+					return "", false
+				}
+			}
 			w.hop(c.SubnetID, r, "appliance unreachable")
 			w.fail(newFinding(model.RouteNVAUnreachable, r.OriginID, c.SubnetID, r,
 				"%s sends %s to appliance %s, which is neither in %s (%s) nor in a VNet peered with it, so Azure drops the packet.",
 				routeLabel(*r), w.dst, nh, c.vnet.Name, prefixList(c.vnet.AddressSpace)))
+			return "", false
+		}
+		if f, ok := peeringReachCause(w.e.net, c, r, p, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+			w.hop(c.SubnetID, r, "appliance unreachable (peering "+p.Name+" does not carry it)")
+			w.fail(f)
 			return "", false
 		}
 		remote, ok := w.crossPeering(c, r, p)
@@ -435,11 +515,11 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			w.hop(c.SubnetID, r, "dropped (appliance "+nic.Name+" does not forward)")
 			w.fail(newFinding(model.RouteNVAForwardingDisabled, nic.ID, c.SubnetID, r,
 				"%s sends %s to appliance %s (%s), whose network interface %s has IP forwarding disabled, so Azure drops the packet.",
-				routeLabel(*r), w.dst, nh, subnetLabel(nic.SubnetID), nic.Name))
+				routeLabel(*r), w.dst, nh, SubnetLabel(nic.SubnetID), nic.Name))
 			return "", false
 		}
 		app.NICID, app.SubnetID = nic.ID, nic.SubnetID
-		app.Label = fmt.Sprintf("appliance %s %s in %s", nic.Name, nh, subnetLabel(nic.SubnetID))
+		app.Label = fmt.Sprintf("appliance %s %s in %s", nic.Name, nh, SubnetLabel(nic.SubnetID))
 	} else {
 		sub := subnetContaining(applianceVNet, nh)
 		if sub == nil {
@@ -453,11 +533,11 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 		if strings.EqualFold(sub.Name, "AzureFirewallSubnet") {
 			// Azure Firewall: a managed appliance that forwards by design;
 			// its NICs are not in the customer's subscription.
-			app.Label = fmt.Sprintf("Azure Firewall %s in %s", nh, subnetLabel(sub.ID))
+			app.Label = fmt.Sprintf("Azure Firewall %s in %s", nh, SubnetLabel(sub.ID))
 		} else {
-			app.Label = fmt.Sprintf("appliance %s in %s", nh, subnetLabel(sub.ID))
+			app.Label = fmt.Sprintf("appliance %s in %s", nh, SubnetLabel(sub.ID))
 			w.gaps = appendGap(w.gaps, model.Gap{ResourceID: sub.ID, Kind: model.GapNotFound,
-				Detail: fmt.Sprintf("no network interface with address %s was read in %s (an internal load balancer frontend, or a NIC that could not be read): whether it forwards traffic is unknown", nh, subnetLabel(sub.ID))})
+				Detail: fmt.Sprintf("no network interface with address %s was read in %s (an internal load balancer frontend, or a NIC that could not be read): whether it forwards traffic is unknown", nh, SubnetLabel(sub.ID))})
 		}
 	}
 	w.hop(c.SubnetID, r, app.Label)
@@ -472,17 +552,25 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 	ix := w.e.addrs()
 	if pe := ix.privateEndpoint(vnet.ID, w.dst); pe != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: pe.SubnetID, PrivateEndpointID: pe.ID,
-			Label: fmt.Sprintf("%s (private endpoint %s %s)", subnetLabel(pe.SubnetID), pe.Name, w.dst)})
+			Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(pe.SubnetID), pe.Name, w.dst)})
 		return
 	}
 	if nic := ix.nic(vnet.ID, w.dst); nic != nil {
+		if !nic.PrivateEndpointID.IsZero() {
+			// The interface of a private endpoint that was not read itself:
+			// the address is the endpoint's all the same.
+			w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: nic.SubnetID, PrivateEndpointID: nic.PrivateEndpointID,
+				Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(nic.SubnetID), nic.PrivateEndpointID.Name(), w.dst)})
+			return
+		}
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalNIC, VNetID: vnet.ID, SubnetID: nic.SubnetID, NICID: nic.ID,
-			Label: fmt.Sprintf("%s (%s %s)", subnetLabel(nic.SubnetID), nic.Name, w.dst)})
+			Label: fmt.Sprintf("%s (%s %s)", SubnetLabel(nic.SubnetID), nic.Name, w.dst)})
 		return
 	}
 	if sub := subnetContaining(vnet, w.dst); sub != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalSubnet, VNetID: vnet.ID, SubnetID: sub.ID,
-			Label: fmt.Sprintf("%s (%s)", subnetLabel(sub.ID), w.dst)})
+			Unattributed: unreadEndpointOf(w.e.net, sub),
+			Label:        fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
 		return
 	}
 	w.hop(c.SubnetID, r, "dropped (no subnet of "+vnet.Name+" contains it)")
@@ -515,12 +603,7 @@ func (w *walker) fail(f Finding) {
 
 func (w *walker) missing(subnet model.ResourceID, err error) {
 	w.hop(subnet, nil, "routes unknown")
-	var ge *GapError
-	if errors.As(err, &ge) {
-		w.gaps = appendGap(w.gaps, ge.Gap)
-		return
-	}
-	w.gaps = appendGap(w.gaps, model.Gap{ResourceID: subnet, Kind: model.GapUnavailable, Detail: err.Error()})
+	w.gaps = appendGap(w.gaps, GapOf(subnet, err))
 }
 
 // applianceChain is "10.0.1.4 → 10.2.1.4" or "none".

@@ -34,7 +34,15 @@
 //  5. endpoint.go (private endpoints, public access, data endpoint
 //     coverage), tls.go (the name the node uses), identity.go (the pull
 //     role of the kubelet identity).
-//  6. evidence.go: reads that failed, and the conclusions they leave
+//  6. firewall.go: what an Azure Firewall on the path to a public address
+//     does with a pull (package firewall decides; this turns the decision
+//     into EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
+//  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
-//  7. summary.go: the human-readable report.
+//  8. summary.go: the human-readable report.
+//  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
+//     the route sets gather read (model.NodeRouteFacts) and the
+//     destinations, each set's routes and each destination traced with
+//     the route engine, the security rules on the path and the return
+//     path, in the same finding vocabulary.
 package verify

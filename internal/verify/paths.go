@@ -5,6 +5,7 @@ package verify
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -20,6 +21,8 @@ type run struct {
 	ep     *endpoints
 	gaps   model.Gaps
 	used   map[string]bool // gap keys a rule consumed
+	// dnsEv is the evidence DNS servers are classified against (dnsEvidence).
+	dnsEv *DNSEvidence
 
 	findings []model.Finding
 	paths    []Path
@@ -139,13 +142,7 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 		p.broken = true
 		return
 	}
-	if res.Addr.IsValid() {
-		p.address = res.Addr.String()
-		if pe := r.ep.owner(res.Addr); pe != nil && !r.ep.isApproved(pe) {
-			p.add(r.notApprovedFinding(pc, h, pe))
-			return
-		}
-	}
+	p.address = joinAddrs(res.Addrs)
 	if res.Public && r.f.Registry != nil && h.Kind != model.HostBlob && r.f.Registry.PublicAccessDenied() {
 		// A public address that was only assumed (the answer could not be
 		// read) proves no refusal: missing evidence never becomes an
@@ -155,13 +152,7 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 		}
 		return
 	}
-	q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}
-	if res.Public {
-		q.DestTags = r.f.PublicServiceTags(h)
-	}
-	rr := r.trace(pc, q, h.Name)
-	p.hops, p.source = rr.Hops, rr.Source
-	p.add(inContext(pc, h.Name, p.address, rr.Findings)...)
+	r.traceAddrs(pc, h, res, p)
 	if p.broken {
 		return
 	}
@@ -171,6 +162,44 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 	}
 	if h.Kind == model.HostLogin {
 		p.add(r.identityFindings(pc, h)...)
+	}
+}
+
+// traceAddrs follows the route to every address the name resolves to (a
+// node may get any address of the record set, so one failing address fails
+// the host): the private endpoint behind it must be approved, and the
+// route there and back must hold. With several addresses each hop names
+// the address it leads to.
+func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathState) {
+	dests := res.Addrs
+	if len(dests) == 0 {
+		dests = []netip.Addr{{}} // a public address Resource Manager does not know
+	}
+	for _, dest := range dests {
+		address := ""
+		if dest.IsValid() {
+			address = dest.String()
+			if pe := r.ep.owner(dest); pe != nil && !r.ep.isApproved(pe) {
+				p.add(r.notApprovedFinding(pc, h, pe))
+				continue
+			}
+		}
+		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Protocol: "Tcp", Port: 443}
+		if res.Public {
+			q.DestTags = r.f.PublicServiceTags(h)
+		}
+		rr := r.trace(pc, q, h.Name)
+		p.source = rr.Source
+		for _, hop := range rr.Hops {
+			if len(dests) > 1 {
+				hop = address + ": " + hop
+			}
+			p.hops = append(p.hops, hop)
+		}
+		if len(dests) > 1 {
+			address += ", one of " + joinAddrs(dests) + " the name resolves to (a node may get any of them)"
+		}
+		p.add(inContext(pc, h.Name, address, rr.Findings)...)
 	}
 }
 

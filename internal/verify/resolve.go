@@ -14,9 +14,10 @@ import (
 
 // resolution is a host's name resolution as the path needs it.
 type resolution struct {
-	// Addr is the address the node connects to; invalid when Public or
-	// when the chain broke.
-	Addr netip.Addr
+	// Addrs are the addresses the node may connect to, sorted: every
+	// address of the record set that answered (a node gets any of them, so
+	// each is traced); empty when Public or when the chain broke.
+	Addrs []netip.Addr
 	// Public: an Internet address Resource Manager does not know.
 	Public bool
 	// Assumed: the answer could not be read and Addr or Public is the
@@ -57,12 +58,17 @@ func (r *run) resolve(pc *poolCtx, h model.PullHost) resolution {
 		res.Findings = append(res.Findings, r.recordMissingFinding(pc, h, srv, a))
 		res.Broken = true
 	case answerPrivate:
-		if exp := r.ep.expected(h.Name); len(exp) > 0 && !anyIn(a.Addrs, exp) {
-			res.Findings = append(res.Findings, r.recordMismatchFinding(pc, h, srv, a, exp))
-			res.Broken = true
-			return res
+		// A node may get any address of the record set: one that the
+		// registry's private endpoints do not serve for the name fails
+		// the host, even beside a right one.
+		if exp := r.ep.expected(h.Name); len(exp) > 0 {
+			if stray := notIn(a.Addrs, exp); len(stray) > 0 {
+				res.Findings = append(res.Findings, r.recordMismatchFinding(pc, h, srv, a, exp, stray))
+				res.Broken = true
+				return res
+			}
 		}
-		res.Addr = a.Addrs[0]
+		res.Addrs = a.Addrs
 	case answerPublic:
 		switch {
 		case a.Fallback:
@@ -88,7 +94,7 @@ func (r *run) resolve(pc *poolCtx, h model.PullHost) resolution {
 // VNet is not linked to it, DNS_ZONE_NOT_LINKED; else ENDPOINT_UNRESOLVED.
 func (r *run) declaredAnswer(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, res resolution) resolution {
 	if addr, ok := r.declaredAddress(h.Name); ok {
-		res.Addr = addr
+		res.Addrs = []netip.Addr{addr}
 		res.Story = "declared address " + addr.String() + " (no private zone answers " + h.Name + ")"
 		return res
 	}
@@ -107,10 +113,10 @@ func (r *run) declaredAnswer(pc *poolCtx, h model.PullHost, srv *resolver, a dns
 // The finding that made the answer unreadable keeps the path unverified.
 func (r *run) assumedAnswer(h model.PullHost, why string) resolution {
 	if exp := r.ep.expected(h.Name); len(exp) > 0 {
-		return resolution{Addr: exp[0], Story: why + "; assuming the private endpoint address " + exp[0].String()}
+		return resolution{Addrs: exp[:1], Story: why + "; assuming the private endpoint address " + exp[0].String()}
 	}
 	if addr, ok := r.declaredAddress(h.Name); ok {
-		return resolution{Addr: addr, Story: why + "; assuming the declared address " + addr.String()}
+		return resolution{Addrs: []netip.Addr{addr}, Story: why + "; assuming the declared address " + addr.String()}
 	}
 	if h.Kind == model.HostDeclared {
 		return resolution{Broken: true, Story: why + "; address unknown"}
@@ -167,10 +173,14 @@ func (r *run) recordMissingFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 	return model.NewFinding(model.DNSRecordMissing, pc.pool.Name, h.Name, z.ID, msg, fix)
 }
 
-func (r *run) recordMismatchFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, expected []netip.Addr) model.Finding {
+func (r *run) recordMismatchFinding(pc *poolCtx, h model.PullHost, srv *resolver, a dnsAnswer, expected, stray []netip.Addr) model.Finding {
 	pe := r.ep.servedBy(h.Name)[0].PE
 	msg := fmt.Sprintf("%s resolves %s through %s to %s (record %s in zone %s, linked to %s), but private endpoint %s serves %s at %s; the node connects to an address that is not the registry's endpoint.",
 		pc.label, h.Name, srv.name(), joinAddrs(a.Addrs), a.Record, a.Zone.Name, r.vnetName(a.VNetID), pe.Name, h.Name, joinAddrs(expected))
+	if len(stray) < len(a.Addrs) {
+		msg = fmt.Sprintf("%s resolves %s through %s to %s (record %s in zone %s, linked to %s), but private endpoint %s serves %s at %s only: a node may get %s, which is not the registry's endpoint, and then fails (the record's addresses are handed out in turn, so some nodes fail and others do not).",
+			pc.label, h.Name, srv.name(), joinAddrs(a.Addrs), a.Record, a.Zone.Name, r.vnetName(a.VNetID), pe.Name, h.Name, joinAddrs(expected), joinAddrs(stray))
+	}
 	fix := fmt.Sprintf("Set record %s in zone %s to %s, best through the private endpoint's DNS zone group, which keeps it current (a stale record typically survives a re-created private endpoint). Routes and credentials are not the problem.",
 		a.Record, a.Zone.Name, joinAddrs(expected))
 	return model.NewFinding(model.DNSRecordMismatch, pc.pool.Name, h.Name, a.Zone.ID, msg, fix)
@@ -195,8 +205,8 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 	resource := a.VNetID
 	if z := r.zoneHolding(name); z != nil {
 		resource = z.ID
-		msg = fmt.Sprintf("%s resolves %s through %s. %s, and zone %s, which holds %s, is %s; so %s, and %s.",
-			pc.label, h.Name, srv.name(), where, z.Name, relativeName(name, z.Name), linkedList(r, z), after, consequence(h))
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and zone %s, which holds %s, is %s; so %s, and %s.%s",
+			pc.label, h.Name, srv.name(), where, z.Name, relativeName(name, z.Name), linkedList(r, z), after, consequence(h), r.searchNote(a.VNetID))
 		fix = fmt.Sprintf("Link zone %s to %s (a virtual network link without auto-registration). Linking it to another VNet does not help: Azure DNS answers from the zones linked to the VNet that asks. A hosts entry disappears with the node, and credentials or an imagePullSecret are irrelevant here.",
 			z.Name, vnet)
 	} else {
@@ -204,8 +214,8 @@ func (r *run) zoneNotLinkedFinding(pc *poolCtx, h model.PullHost, srv *resolver,
 		if h.Kind == model.HostDeclared {
 			zone = "a zone for " + name
 		}
-		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.",
-			pc.label, h.Name, srv.name(), where, name, after, consequence(h))
+		msg = fmt.Sprintf("%s resolves %s through %s. %s, and no private DNS zone holds %s; so %s, and %s.%s",
+			pc.label, h.Name, srv.name(), where, name, after, consequence(h), r.searchNote(a.VNetID))
 		fix = fmt.Sprintf("Create the private DNS zone %s with the private endpoint's records (add it to the endpoint's DNS zone group) and link it to %s. A hosts entry disappears with the node, and credentials are irrelevant here.", zone, vnet)
 	}
 	return model.NewFinding(model.DNSZoneNotLinked, pc.pool.Name, h.Name, resource, msg, fix)
@@ -224,11 +234,13 @@ func linkedList(r *run, z *model.PrivateZone) string {
 	return "linked only to " + strings.Join(names, ", ")
 }
 
-func anyIn(addrs, set []netip.Addr) bool {
+// notIn returns the addresses of addrs that are not in set.
+func notIn(addrs, set []netip.Addr) []netip.Addr {
+	var out []netip.Addr
 	for _, a := range addrs {
-		if containsAddr(set, a) {
-			return true
+		if !containsAddr(set, a) {
+			out = append(out, a)
 		}
 	}
-	return false
+	return out
 }

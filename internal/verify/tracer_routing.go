@@ -23,9 +23,10 @@ import (
 var publicStandIn = routing.PublicStandIn
 
 // RoutingTracer answers route queries with the route engine of package
-// routing: routes computed from configuration, the path hop by hop, the
-// return path, and, for pools whose NICs have a real effective route
-// table, a comparison of the two (COVERAGE_MODEL_DRIFT). Not safe for
+// routing: the path hop by hop and the return path, with routes computed
+// from configuration, or, for pools whose NICs have a real effective route
+// table, with that table for the first hop and the computed routes as the
+// comparison (COVERAGE_MODEL_DRIFT). Not safe for
 // concurrent use; a verification is sequential.
 type RoutingTracer struct {
 	opts    routing.Options
@@ -51,23 +52,24 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 	// the source address, which TraceFrom takes per flow.
 	engine := t.engine(n, netip.Addr{})
 	var res routing.Result
-	if source.IsValid() {
+	switch {
+	case nic != nil && nic.Effective != nil:
+		// Azure reported what it programs for a node: trace with it; the
+		// computed routes are the comparison (COVERAGE_MODEL_DRIFT).
+		res = engine.TraceEffective(nic, source, dst)
+	case source.IsValid():
 		res = engine.TraceFrom(q.SubnetID, source, dst)
-	} else {
+	default:
 		res = engine.Trace(q.SubnetID, dst)
 	}
 
 	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps}
+	if res.Effective {
+		out.Source = RouteSourceEffective
+	}
 	out.Hops = res.Path()
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, f.ToModel("", ""))
-	}
-	if d, drift, ok, err := engine.CompareNIC(nic, dst); ok && err == nil {
-		if drift {
-			out.Findings = append(out.Findings, d.Finding(nic.ID).ToModel("", ""))
-		} else {
-			out.Source = RouteSourceEffective
-		}
 	}
 	checkSecurity(n, q, res, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
 	if q.Public {
@@ -93,12 +95,23 @@ func (t *RoutingTracer) engine(n *model.Network, source netip.Addr) *routing.Eng
 }
 
 // poolSource is the pool's first node address in the query's subnet and
-// the NIC it belongs to; with no node (a pool at zero nodes) both are zero.
+// the NIC it belongs to (the network's copy, with its effective route table
+// when Azure gave one); with no node (a pool at zero nodes) both are zero.
 func poolSource(q RouteQuery, n *model.Network) (netip.Addr, *model.NIC) {
 	if q.Pool == nil {
 		return netip.Addr{}, nil
 	}
-	nics := append([]*model.NIC(nil), q.Pool.NICs...)
+	// The network's copy of a NIC carries its effective route table (the
+	// pool's copy is the NIC as the cluster was read): prefer it.
+	var nics []*model.NIC
+	for _, nic := range q.Pool.NICs {
+		if nic != nil {
+			if have := n.NIC(nic.ID); have != nil {
+				nic = have
+			}
+		}
+		nics = append(nics, nic)
+	}
 	for _, id := range q.Pool.NICIDs {
 		if nic := n.NIC(id); nic != nil {
 			nics = append(nics, nic)

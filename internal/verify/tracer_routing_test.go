@@ -42,16 +42,69 @@ func TestRoutingTracerRouteSource(t *testing.T) {
 			t.Errorf("route source %s", p.RouteSource)
 		}
 	})
-	t.Run("an effective table that disagrees is COVERAGE_MODEL_DRIFT", func(t *testing.T) {
+	t.Run("the network's copy of a pool NIC carries the effective table", func(t *testing.T) {
+		// The pool holds the NICs as the cluster was read; the effective
+		// route table is on the network's copy.
+		f := baselineFacts()
+		f.Pools = f.Pools[:1]
+		withTable := *f.Pools[0].NICs[0]
+		withTable.Effective = spokeEffective()[4:]
+		f.Network.NICs[withTable.ID.Key()] = &withTable
+		res := Run(f)
+		requireCodes(t, res, model.RouteBlackhole, model.CoverageModelDrift)
+		if p := pathOf(t, res, "system", loginHost); p.RouteSource != RouteSourceEffective {
+			t.Errorf("route source %s", p.RouteSource)
+		}
+	})
+	t.Run("an effective table that drops is followed: unreachable, with COVERAGE_MODEL_DRIFT", func(t *testing.T) {
 		f := baselineFacts()
 		f.Pools = f.Pools[:1]
 		f.Pools[0].NICs[0].Effective = spokeEffective()[4:] // no VNet, peering or endpoint routes
 		res := Run(f)
-		requireCodes(t, res, model.CoverageModelDrift, model.CoverageRoutesComputed)
+		if res.Verdict != model.Unreachable {
+			t.Errorf("verdict %s: a path the real table drops is unreachable although the configuration routes it", res.Verdict)
+		}
+		requireCodes(t, res, model.RouteBlackhole, model.CoverageModelDrift)
+		forbidCodes(t, res, model.CoverageRoutesComputed)
 		d := findingsWith(res, model.CoverageModelDrift)[0]
-		if d.NodePool != "system" || d.Endpoint == "" {
+		if d.NodePool != "system" || d.Endpoint == "" || d.Remediation == "" {
 			t.Errorf("drift %+v", d)
 		}
+		b := findingsWith(res, model.RouteBlackhole)[0]
+		requireContains(t, b.Message, "effective routes of network interface aks-system-12345678-vmss", "route 10.0.0.0/8 None", "would select route 10.0.2.5/32 InterfaceEndpoint")
+		if p := pathOf(t, res, "system", loginHost); p.RouteSource != RouteSourceEffective {
+			t.Errorf("route source %s", p.RouteSource)
+		}
+	})
+	t.Run("a real route the configuration lacks is followed", func(t *testing.T) {
+		f := baselineFacts()
+		f.Pools = f.Pools[:1]
+		withNVA(f)
+		// The UDR is in the route table, but Azure still programs the old
+		// routes: the real table sends the endpoint straight to it.
+		f.Pools[0].NICs[0].Effective = spokeEffective()
+		res := Run(f)
+		if res.Verdict != model.Reachable {
+			t.Errorf("verdict %s", res.Verdict)
+		}
+		requireCodes(t, res, model.CoverageModelDrift)
+		forbidCodes(t, res, model.ReturnRouteUnverified, model.CoverageRoutesComputed)
+		p := pathOf(t, res, "system", loginHost)
+		requireContains(t, strings.Join(p.Hops, " "), "route 10.0.2.5/32 InterfaceEndpoint (private endpoint pe-acr, in the effective routes of aks-system-12345678-vmss)")
+
+		// The other way round: the configuration goes direct, Azure
+		// programs the appliance route; the path crosses the appliance.
+		g := baselineFacts()
+		g.Pools = g.Pools[:1]
+		withNVA(g)
+		g.Network.Subnet(aksSubnetID).RouteTableID = ""
+		nva := model.Route{Prefix: pfx("10.0.0.0/16"), NextHopType: model.NextHopVirtualAppliance, NextHopIP: ip("10.0.1.4"), Source: model.RouteSourceUser, State: model.RouteStateActive}
+		effective := append([]model.Route{spokeEffective()[0], nva}, spokeEffective()[4:]...)
+		g.Pools[0].NICs[0].Effective = effective
+		res = Run(g)
+		requireCodes(t, res, model.CoverageModelDrift, model.ReturnRouteUnverified)
+		p = pathOf(t, res, "system", loginHost)
+		requireContains(t, strings.Join(p.Hops, " "), "route 10.0.0.0/16 VirtualAppliance 10.0.1.4 (effective route of aks-system-12345678-vmss)", "appliance nic-vm-nva 10.0.1.4")
 	})
 }
 

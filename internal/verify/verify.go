@@ -29,7 +29,8 @@ type Result struct {
 type Path struct {
 	NodePool string
 	Host     string
-	// Address is the address the nodes connect to; "" when the name does
+	// Address is the address the nodes connect to (several, comma-separated,
+	// when the record holds several: each is traced); "" when the name does
 	// not resolve, when its address is a public one Resource Manager does
 	// not know, or when it cannot be determined.
 	Address string
