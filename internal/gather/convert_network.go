@@ -99,6 +99,20 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 			out.PrivateEndpointIDs = appendUniqueID(out.PrivateEndpointIDs, rid(pe.ID))
 		}
 	}
+	// Service endpoints: their routes' prefixes are not in the subnet (the
+	// service tags give them, see routing's serviceEndpointRoutes).
+	for _, se := range p.ServiceEndpoints {
+		if se == nil || strings.TrimSpace(str(se.Service)) == "" {
+			continue
+		}
+		e := model.ServiceEndpoint{Service: strings.TrimSpace(str(se.Service))}
+		for _, l := range se.Locations {
+			if l != nil && strings.TrimSpace(*l) != "" {
+				e.Locations = append(e.Locations, strings.TrimSpace(*l))
+			}
+		}
+		out.ServiceEndpoints = append(out.ServiceEndpoints, e)
+	}
 	return out, nil
 }
 

@@ -99,7 +99,9 @@ func (q VerificationRequest) Validate() error {
 //     groups name (ZoneByID, any subscription) and zones that CNAME records
 //     lead to;
 //  4. for a registry that admits listed IP ranges only, the public
-//     addresses the nodes may leave through (egressAddresses).
+//     addresses the nodes may leave through (egressAddresses);
+//  5. the service tags, when a security rule, a user-defined route or a
+//     service endpoint of the network names one (IncludeServiceTags).
 //
 // Independent reads run concurrently and nothing is read twice (the Reader
 // memoises). Resources in other subscriptions are read like any other. A
@@ -193,6 +195,8 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	// private endpoints (a registry VM named by a zone record or declared
 	// in the configuration): their security groups decide inbound flows.
 	r.IncludeNICsAt(ctx, n, registryAddresses(d, q.Declared))
+	// Last: every security group and route table of the paths is in n now.
+	r.IncludeServiceTags(ctx, n)
 	for _, rs := range dnsView.resolvers {
 		d.Resolvers[rs.ID.Key()] = rs
 	}

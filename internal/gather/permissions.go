@@ -43,6 +43,7 @@ const (
 	permPublicIPRead             = "Microsoft.Network/publicIPAddresses/read"
 	permPublicIPPrefixRead       = "Microsoft.Network/publicIPPrefixes/read"
 	permResourceGraphRead        = "Microsoft.ResourceGraph/resources/read"
+	permServiceTagsRead          = "Microsoft.Network/locations/serviceTags/read"
 
 	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
 	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
@@ -78,6 +79,7 @@ var Permissions = map[string]string{
 	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
 
 	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
 	// to, their policies with the parent chain, and IP groups).

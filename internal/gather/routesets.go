@@ -333,7 +333,8 @@ func (r *Reader) subnetRouteSet(ctx context.Context, subnetID model.ResourceID) 
 // node NIC's), and, for each destination in a VNet of the closure, the NIC
 // that holds the address with its group (a registry VM, a DNS server). A
 // destination whose NIC could not be determined is in n.AddressGaps (its
-// trace is then unverified). n.Gaps is refreshed.
+// trace is then unverified). Then the service tags the routes, rules and
+// service endpoints name (IncludeServiceTags). n.Gaps is refreshed.
 func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, sets []*model.RouteSet, dests []netip.Addr) {
 	var groups []model.ResourceID
 	for _, set := range sets {
@@ -346,4 +347,7 @@ func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, 
 	}
 	r.IncludeNICsAt(ctx, n, dests)
 	r.IncludeSecurityGroups(ctx, n, groups)
+	// Last: every security group and route table of the paths is in n now;
+	// the members of the service tags they name.
+	r.IncludeServiceTags(ctx, n)
 }

@@ -202,36 +202,44 @@ func (f *Facts) RegistryPrivateEndpoints() []*PrivateEndpoint {
 	return out
 }
 
-// PublicServiceTag names the Azure service tag whose prefixes hold the
-// public address of h, when h resolves publicly (Resource Manager does not
-// give that address itself): AzureContainerRegistry.<region> for the
-// registry's login, regional and data endpoints, Storage.<region> for its
-// storage. A registry with replicas serves its login server (and, without
-// data endpoints, its layers) from the replica nearest the client, so the
-// tag is then the service's global one. Any other host has no known tag:
-// "". Regions are written as ARM locations (westeurope); Azure compares
-// tag names case-insensitively.
-func (f *Facts) PublicServiceTag(h PullHost) string {
-	if f.Registry == nil {
-		return ""
+// PublicServiceTags names the service tags that hold the public address of
+// a host a pull touches, when Resource Manager does not name the address
+// itself: AzureContainerRegistry.<region> for an ACR login server (every
+// region of the registry and its replicas, since public DNS sends a node to
+// the nearest one), regional and data endpoint; Storage.<region> for the
+// registry's storage. Nil when the tags are unknown: a declared host, or a
+// login server whose replicas could not be read.
+func (f *Facts) PublicServiceTags(h PullHost) []string {
+	r := f.Registry
+	if r == nil {
+		return nil
 	}
-	regional := func(service, region string) string {
-		if region == "" {
-			return service
+	regions := func() []string {
+		if !r.ReplicasKnown || NormalizeRegion(r.Location) == "" {
+			return nil
 		}
-		return service + "." + NormalizeRegion(region)
+		out := []string{NormalizeRegion(r.Location)}
+		for _, rep := range r.Replicas {
+			out = append(out, NormalizeRegion(rep.Location))
+		}
+		return sortedUnique(out)
 	}
-	home := f.Registry.Location
-	if len(f.Registry.Replicas) > 1 || (len(f.Registry.Replicas) == 1 && NormalizeRegion(f.Registry.Replicas[0].Location) != NormalizeRegion(home)) {
-		home = ""
+	tags := func(base string, regions []string) []string {
+		var out []string
+		for _, region := range regions {
+			if region != "" {
+				out = append(out, base+"."+region)
+			}
+		}
+		return out
 	}
 	switch h.Kind {
 	case HostLogin:
-		return regional("AzureContainerRegistry", home)
+		return tags("AzureContainerRegistry", regions())
 	case HostRegional, HostData:
-		return regional("AzureContainerRegistry", h.Region)
+		return tags("AzureContainerRegistry", []string{NormalizeRegion(h.Region)})
 	case HostBlob:
-		return regional("Storage", home)
+		return tags("Storage", regions())
 	}
-	return ""
+	return nil
 }

@@ -45,6 +45,15 @@ type Network struct {
 	// subnet could not be read): a NIC there, with a security group of its
 	// own, may be unseen, so a flow delivered to the address is unverified.
 	AddressGaps map[netip.Addr]Gap
+
+	// ServiceTags are the Service Tag Discovery answers read, keyed by the
+	// location asked (NormalizeRegion form): the tags that security rules,
+	// user-defined routes and service endpoints of VNets in that location
+	// name. Read only when something names a tag; see ServiceTagsAt.
+	ServiceTags map[string]*ServiceTags
+	// ServiceTagGaps say, by location, why its service tags are missing: the
+	// read failed, or its answer was malformed (its Detail says what).
+	ServiceTagGaps map[string]Gap
 }
 
 // AddAddressGap records that the NIC holding addr could not be determined.

@@ -76,16 +76,23 @@ const nodeRoutesDescription = "The routes a node really has, and where a packet 
 	"it drops is unreachable even when the configuration would route it. The routes computed from configuration are " +
 	"compared with it for each destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
 	"have no effective-route API: their routes are computed from configuration — the subnet's route table, the VNet's " +
-	"address space, peerings, private endpoints, gateway routes (`source = \"computed\"`, `COVERAGE_ROUTES_COMPUTED`). " +
-	"Pools on the same subnet share one computed table.\n\n" +
+	"address space, peerings, private endpoints, gateway routes, service endpoints (`source = \"computed\"`, " +
+	"`COVERAGE_ROUTES_COMPUTED`). Pools on the same subnet share one computed table.\n\n" +
+	"Service tags are resolved from the Service Tag Discovery API (read once per region, only when a security rule, a " +
+	"user-defined route or a service endpoint names one): a user-defined route addressed by a service tag is listed once " +
+	"per prefix of the tag, and a subnet's service endpoints add a `VirtualNetworkServiceEndpoint` route per prefix of " +
+	"the service's regional tag in each of the endpoint's locations, as Azure lists them. When the tags cannot be read, " +
+	"such a route keeps the tag as its prefix, service endpoint routes are not listed, and destinations they could " +
+	"concern are `unverified` with the `EVIDENCE_*` finding of the read.\n\n" +
 	"Every trace that arrives is also checked against the network security groups on its path, statically, as Azure " +
 	"applies them: outbound at the node (the NIC's group — for a scale-set pool the one of the scale set's NIC " +
 	"configuration — then the node subnet's), in and out of every virtual appliance the path crosses, and inbound at " +
 	"the destination (its subnet's group — for a private endpoint only when the subnet's private endpoint network " +
 	"policies enable security groups — then the NIC's, for a VM found at that address). Destinations are addresses " +
 	"without a port: the flow checked is the pull's, TCP 443. A denying rule is `SECURITY_RULE_OUTBOUND_DENIED` or " +
-	"`SECURITY_RULE_INBOUND_DENIED` with the group, rule, priority and flow; a deciding rule whose service tag or " +
-	"application security group cannot be resolved offline is `SECURITY_RULE_UNVERIFIED`; the groups passed are " +
+	"`SECURITY_RULE_INBOUND_DENIED` with the group, rule, priority and flow; a rule naming a service tag is decided by " +
+	"the tag's members; a deciding rule whose service tag or application security group cannot be resolved is " +
+	"`SECURITY_RULE_UNVERIFIED`; the groups passed are " +
 	"hops. With `subnet_id` only the subnet's group is known (a NIC's own group needs `network_interface_id`).\n\n" +
 	"Evidence the provider cannot read (403, 404, throttling) never counts as reachable: the verdict is `unverified`, " +
 	"with an `EVIDENCE_*` finding that names the resource and the permission. Nothing is sent to the destinations."
@@ -95,7 +102,8 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	routeAttrs := map[string]schema.Attribute{
-		"address_prefix": str("The destination prefix in CIDR form (or, for a user-defined route addressed by service tag, the tag)."),
+		"address_prefix": str("The destination prefix in CIDR form. A user-defined route addressed by a service tag is one " +
+			"route per prefix of the tag; when the service tags could not be read, it is listed once with the tag here."),
 		"next_hop_type": str("Where the route sends packets, as Azure writes it: `VnetLocal`, `VNetPeering`, `VNetGlobalPeering`, " +
 			"`VirtualNetworkGateway`, `VirtualAppliance`, `InterfaceEndpoint`, `VirtualNetworkServiceEndpoint`, `Internet` or " +
 			"`None` (dropped)."),
@@ -105,7 +113,9 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 			"user-defined or BGP route, a private endpoint route invalidated by a user-defined route, a route to a gateway " +
 			"that is not there."),
 		"origin": str("What put the route there, e.g. `peering spoke-to-hub`, `route table rt-aks route to-fw`, " +
-			"`private endpoint pe-acr`, or `effective route (Default)` for a real effective table."),
+			"`route table rt-aks route to-acr, service tag AzureContainerRegistry`, `private endpoint pe-acr`, " +
+			"`service endpoint Microsoft.Storage, service tag Storage.WestEurope`, or `effective route (Default)` for a real " +
+			"effective table."),
 	}
 	findingAttrs := map[string]schema.Attribute{
 		"code":     str("The catalogue code, e.g. `ROUTE_BLACKHOLE`. Codes are a public contract and are never renamed."),

@@ -6,7 +6,7 @@
 // reading Azure is package gather, the network model is package model, the
 // rules (what a DNS server is, whether a path works) are packages verify,
 // routing and security, and what each data source reports is mapped by
-// small pure functions in this package (the *_state.go files: results to state) that are
+// small pure functions in this package (the *_state.go files) that are
 // unit-tested without any framework machinery.
 package provider
 

@@ -716,3 +716,100 @@ func TestVerificationRecordsEgressReads(t *testing.T) {
 		t.Errorf("the recording replays differently:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
 	}
 }
+
+// TestServiceTagsFaultMatrix faults the service tag read of
+// nsg_tag_registry_allowed (reachable only because the tags say the
+// registry's public address is in AzureContainerRegistry.WestEurope) with
+// every fault class, and with answers that are malformed or missing: a
+// transient fault changes nothing; otherwise the verdict is never
+// reachable, an evidence finding names the read (and, for 403, the
+// permission), and the rule stays SECURITY_RULE_UNVERIFIED as without the
+// tags.
+func TestServiceTagsFaultMatrix(t *testing.T) {
+	snapPath := scenarioSnapshot(t, "nsg_tag_registry_allowed")
+	ctx := context.Background()
+	in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+	in.Snapshot = snapPath
+	base := runInProcess(t, ctx, in)
+	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable", base.Verdict, base.Diagnostics)
+	}
+	const read = "GET /subscriptions/" + accSub + "/providers/Microsoft.Network/locations/westeurope/serviceTags"
+	found := false
+	for _, r := range base.Requested {
+		found = found || strings.EqualFold(r, read)
+	}
+	if !found {
+		t.Fatalf("the reference run did not read the service tags: %v", base.Requested)
+	}
+	method, path, _ := strings.Cut(read, " ")
+	unverifiedRule := func(t *testing.T, out provider.VerificationOutcome) {
+		t.Helper()
+		for _, f := range out.Findings {
+			if f.Code == "SECURITY_RULE_UNVERIFIED" && strings.Contains(f.Message, "AllowContainerRegistryWE") {
+				return
+			}
+		}
+		t.Errorf("no SECURITY_RULE_UNVERIFIED for AllowContainerRegistryWE: %s", jsonOf(out.Findings))
+	}
+	for _, fc := range faultClasses {
+		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			snap := loadSnapshot(t, snapPath)
+			run := in
+			if fc.slow {
+				snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0, "path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
+				run.ReadTimeout = slowReadTimeout
+			} else {
+				withFault(read, fc.fault)(snap)
+			}
+			run.Snapshot = writeSnapshot(t, snap)
+			out := runInProcess(t, ctx, run)
+			switch {
+			case fc.transient:
+				if out.ARMRequests != base.ARMRequests+2 {
+					t.Errorf("arm_requests %d, want %d", out.ARMRequests, base.ARMRequests+2)
+				}
+				if got, want := resultOf(out), resultOf(base); !reflect.DeepEqual(got, want) {
+					t.Errorf("a fault that ends after retries changed the result:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+				}
+			case fc.slow:
+				if out.Verdict != "" || !out.Diagnostics.HasError() || out.Diagnostics.Errors()[0].Summary() != "Timed out verifying the pull path" {
+					t.Errorf("want the timeout error, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+				}
+			default:
+				checkPersistentFault(t, method, path, fc, out)
+				unverifiedRule(t, out)
+			}
+		})
+	}
+	for name, answer := range map[string]any{
+		"malformed prefix": map[string]any{"name": "Public", "values": []any{map[string]any{"name": "AzureContainerRegistry.WestEurope",
+			"properties": map[string]any{"region": "westeurope", "addressPrefixes": []any{"20.61.97.128/25", "20.61.97.300/25"}}}}},
+		"tag without name": map[string]any{"name": "Public", "values": []any{map[string]any{"properties": map[string]any{"addressPrefixes": []any{}}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			snap := loadSnapshot(t, snapPath)
+			snap["actions"].(map[string]any)[read] = answer
+			out := runInProcess(t, ctx, provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry, Snapshot: writeSnapshot(t, snap)})
+			checkPersistentFault(t, method, path, faultClass{name: name, code: "EVIDENCE_UNAVAILABLE"}, out)
+			unverifiedRule(t, out)
+			for _, f := range out.Findings {
+				if f.Code == "EVIDENCE_UNAVAILABLE" && !strings.Contains(f.Message, "the service tag answer is malformed") {
+					t.Errorf("the evidence does not say the answer is malformed: %s", f.Message)
+				}
+			}
+		})
+	}
+	t.Run("no answer in the snapshot", func(t *testing.T) {
+		t.Parallel()
+		snap := loadSnapshot(t, snapPath)
+		delete(snap["actions"].(map[string]any), read)
+		out := runInProcess(t, ctx, provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry, Snapshot: writeSnapshot(t, snap)})
+		if out.Verdict != "unverified" {
+			t.Fatalf("verdict %q: %s", out.Verdict, jsonOf(out.Findings))
+		}
+		unverifiedRule(t, out)
+	})
+}

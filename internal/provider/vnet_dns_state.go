@@ -16,8 +16,9 @@ import (
 
 // Kinds of DNS server, as reported in pullpath_vnet_dns.servers[*].kind:
 // the classification of verify.ClassifyDNSServer in the data source's
-// words. They answer the question the brief asks about a node's resolver:
-// can Azure describe what it does with the registry's names?
+// words. They answer the question docs/design/azure-behaviour.md (D1, D5)
+// asks about a node's resolver: can Azure describe what it does with the
+// registry's names?
 const (
 	// dnsKindAzure is Azure-provided DNS (168.63.129.16): it answers from
 	// the private DNS zones linked to the asking VNet.

@@ -94,7 +94,7 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 			return r.applianceEgress(pc, h, e, a)
 		}
 		res.hops = append(res.hops, "Azure Firewall "+fw.Name+" ("+a.IP.String()+")")
-		fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, r.f.PublicServiceTag(h))
+		fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(r.f.PublicServiceTags(h)))
 		res.findings = append(res.findings, fs...)
 		if !allowed {
 			return egressResult{findings: res.findings, reported: true, hops: append(res.hops, "rules of Azure Firewall "+fw.Name+" not shown to allow it")}
@@ -233,8 +233,12 @@ func (r *run) forcedTunnel(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 		msg += fmt.Sprintf(" Registry %s admits public clients only from %s, so the on-premises public address must be among them.", reg.Name, rangeWords(reg.IPRules))
 	}
 	keep := "a more specific route for its addresses"
-	if tag := r.f.PublicServiceTag(h); tag != "" {
-		keep = "a route for its service tag " + tag
+	switch tags := r.f.PublicServiceTags(h); len(tags) {
+	case 0:
+	case 1:
+		keep = "a route for its service tag " + tags[0]
+	default:
+		keep = "routes for its service tags " + strings.Join(tags, ", ")
 	}
 	fix := fmt.Sprintf("Have the network team confirm that the on-premises egress allows TCP 443 to %s from the node subnet; or keep the registry's traffic in Azure: a private endpoint of the registry, or %s to an Azure Firewall or to the Internet on the node subnet. Credentials and imagePullSecrets are irrelevant until the connection exists.",
 		pc.mustAllow(), keep)

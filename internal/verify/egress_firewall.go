@@ -39,6 +39,30 @@ func (r *run) firewallDecision(pool string, fw *model.AzureFirewall, sources []n
 	return fs, allowed
 }
 
+// firewallServiceTag is the one service tag a firewall rule is matched
+// against for a public host (model.Facts.PublicServiceTags): the host's tag
+// when its address lies in one region's (AzureContainerRegistry.westeurope),
+// the service's tag without region when it may lie in any of several (the
+// login server of a replicated registry: a rule for one region then
+// decides nothing), "" when unknown.
+func firewallServiceTag(tags []string) string {
+	if len(tags) <= 1 {
+		return strings.Join(tags, "")
+	}
+	service := func(tag string) string {
+		if i := strings.LastIndexByte(tag, '.'); i > 0 {
+			return tag[:i]
+		}
+		return tag
+	}
+	for _, t := range tags[1:] {
+		if !strings.EqualFold(service(t), service(tags[0])) {
+			return ""
+		}
+	}
+	return service(tags[0])
+}
+
 // firewallRuleReads are the resources the rules of fw were read from: the
 // policy chain from fw's own policy up (a policy's rule collection groups
 // lie beneath its id), and the IP groups the rules that were read name.

@@ -567,24 +567,24 @@ func TestFirewallEgress(t *testing.T) {
 	h := f.PullHosts()[0]
 	fw := f.Network.Firewall(fwID)
 
-	fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h))
+	fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(f.PublicServiceTags(h)))
 	if !allowed || len(fs) != 0 {
 		t.Fatalf("the policy allows the login server: %v %+v", allowed, fs)
 	}
 	// The service tag the public path passes for a registry endpoint,
 	// AzureContainerRegistry.<region> with the region as ARM writes it,
 	// matches a rule that spells it as Azure lists it.
-	if tag := f.PublicServiceTag(h); !strings.EqualFold(tag, acrTagWE) {
+	if tag := firewallServiceTag(f.PublicServiceTags(h)); !strings.EqualFold(tag, acrTagWE) {
 		t.Fatalf("service tag of %s: %q, want %s", h.Name, tag, acrTagWE)
 	}
 	allowFirewall(&f, model.FirewallRule{Name: "acr-westeurope", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
 		IPProtocols: []string{"TCP"}, DestinationAddresses: []string{acrTagWE}, DestinationPorts: []string{"443"}})
-	if fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h)); !allowed || len(fs) != 0 {
+	if fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(f.PublicServiceTags(h))); !allowed || len(fs) != 0 {
 		t.Fatalf("a network rule to %s allows the login server: %v %+v", acrTagWE, allowed, fs)
 	}
 	allowFirewall(&f, model.FirewallRule{Name: "acr-northeurope", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
 		IPProtocols: []string{"TCP"}, DestinationAddresses: []string{"AzureContainerRegistry.NorthEurope"}, DestinationPorts: []string{"443"}})
-	fs, allowed = r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, f.PublicServiceTag(h))
+	fs, allowed = r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(f.PublicServiceTags(h)))
 	if allowed || len(fs) != 1 || fs[0].Code != model.EgressFirewallDenied || fs[0].Endpoint != loginHost {
 		t.Fatalf("another region's tag does not hold the registry's address: %v %+v", allowed, fs)
 	}
@@ -755,7 +755,7 @@ func TestDeclaredPublicHosts(t *testing.T) {
 		t.Errorf("a host that does not resolve publicly is not something the appliance must allow: %s", fs[0].Message)
 	}
 	for _, q := range tr.queries {
-		if q.Public && q.ServiceTag != "" {
+		if q.Public && len(q.DestTags) > 0 {
 			t.Errorf("a declared host has no known service tag: %+v", q)
 		}
 	}
@@ -790,6 +790,24 @@ func TestCoveredBy(t *testing.T) {
 	} {
 		if got := coveredBy(netip.MustParsePrefix(tt.p), pfxs(tt.rules...)); got != tt.want {
 			t.Errorf("coveredBy(%s, %v) = %v, want %v", tt.p, tt.rules, got, tt.want)
+		}
+	}
+}
+
+func TestFirewallServiceTag(t *testing.T) {
+	for _, tt := range []struct {
+		tags []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"AzureContainerRegistry.westeurope"}, "AzureContainerRegistry.westeurope"},
+		// A replicated registry's login server answers from the nearest
+		// replica: any region's address, so the tag without region.
+		{[]string{"AzureContainerRegistry.northeurope", "AzureContainerRegistry.westeurope"}, "AzureContainerRegistry"},
+		{[]string{"AzureContainerRegistry.westeurope", "Storage.westeurope"}, ""},
+	} {
+		if got := firewallServiceTag(tt.tags); got != tt.want {
+			t.Errorf("firewallServiceTag(%v) = %q, want %q", tt.tags, got, tt.want)
 		}
 	}
 }

@@ -189,9 +189,13 @@ func (r *run) unusedGapFindings() []model.Finding {
 // readLabel names what a read was of: an action by the action and its
 // resource ("effectiveRouteTable of networkInterfaces nic-1"), a listing of
 // a resource group by the type listed ("the virtualNetworks of resource
-// group rg"), anything else as resourceLabel does.
+// group rg"), the service tag read of a location as "the service tags of
+// westeurope", anything else as resourceLabel does.
 func readLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if loc, ok := serviceTagsLocation(segs); ok {
+		return "the service tags of " + loc
+	}
 	provider := -1
 	for i, s := range segs {
 		if strings.EqualFold(s, "providers") {
@@ -211,9 +215,13 @@ func readLabel(id model.ResourceID) string {
 }
 
 // resourceLabel names a resource by its type and name, e.g.
-// "virtualNetworks vnet-hub".
+// "virtualNetworks vnet-hub"; the service tag read of a location is "the
+// service tags of westeurope".
 func resourceLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if loc, ok := serviceTagsLocation(segs); ok {
+		return "the service tags of " + loc
+	}
 	if len(segs) >= 2 {
 		return segs[len(segs)-2] + " " + segs[len(segs)-1]
 	}
@@ -221,6 +229,15 @@ func resourceLabel(id model.ResourceID) string {
 		return "an unnamed resource"
 	}
 	return string(id)
+}
+
+// serviceTagsLocation is the location of the service tag read of a location
+// (…/locations/{l}/serviceTags), given the segments of its id.
+func serviceTagsLocation(segs []string) (string, bool) {
+	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
+		return segs[n-2], true
+	}
+	return "", false
 }
 
 func forWhom(pool, endpoint string) string {

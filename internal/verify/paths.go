@@ -245,8 +245,7 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 		p.why = "which the registry refuses (public network access is denied)"
 		return
 	}
-	tag := r.f.PublicServiceTag(h)
-	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Public: true, Host: h.Name, ServiceTag: tag, Protocol: "Tcp", Port: 443}, h.Name)
+	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Public: true, Host: h.Name, DestTags: r.f.PublicServiceTags(h), Protocol: "Tcp", Port: 443}, h.Name)
 	p.hops, p.source = rr.Hops, rr.Source
 	p.add(inContext(pc, h.Name, "", rr.Findings)...)
 	if p.broken {
@@ -332,7 +331,11 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 				continue
 			}
 		}
-		rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Protocol: "Tcp", Port: 443}, h.Name)
+		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Protocol: "Tcp", Port: 443}
+		if res.Public {
+			q.DestTags = r.f.PublicServiceTags(h)
+		}
+		rr := r.trace(pc, q, h.Name)
 		p.source = rr.Source
 		for _, hop := range rr.Hops {
 			if len(dests) > 1 {

@@ -30,10 +30,13 @@ type RouteQuery struct {
 	Dest   netip.Addr
 	Public bool
 	// Host names a public destination in hops and messages ("the public
-	// address of <Host>"); ServiceTag is the service tag its address
-	// belongs to, "" when unknown (model.Facts.PublicServiceTag).
-	Host       string
-	ServiceTag string
+	// address of <Host>").
+	Host string
+	// DestTags name the service tags the public address is in
+	// (AzureContainerRegistry.WestEurope for an ACR endpoint): with the
+	// service tags read, security rules are decided over their members.
+	// Empty when unknown.
+	DestTags []string
 	// Protocol (Tcp, Udp) and Port of the flow: Tcp 443 to a registry
 	// endpoint, Udp 53 to a DNS server.
 	Protocol string

@@ -14,14 +14,14 @@ import (
 )
 
 // publicStandIn stands for an Internet address Resource Manager does not
-// name (a registry's public address, its blob storage). It is a
-// documentation address (RFC 5737, TEST-NET-2) that no Azure default None
-// route and no sensible user-defined route covers, so the flow takes the
-// route any Internet address without a more specific route takes: the
-// default route. A user-defined route addressed by a service tag (whose
-// members may include the real address) makes the route engine report the
-// flow unverified instead. Messages never show the stand-in.
-var publicStandIn = netip.MustParseAddr("198.51.100.200")
+// name (a registry's public address, its blob storage): the route engine's
+// routing.PublicStandIn, which takes the default route. Routes expanded
+// from service tags (user-defined routes by tag, service endpoints) that
+// may hold the real address make the route engine report the flow
+// unverified where they would send it elsewhere; so does a user-defined
+// route addressed by a service tag whose members are unknown. Messages
+// never show the stand-in.
+var publicStandIn = routing.PublicStandIn
 
 // RoutingTracer answers route queries with the route engine of package
 // routing: the path hop by hop and the return path, with routes computed

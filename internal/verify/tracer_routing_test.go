@@ -145,7 +145,7 @@ func TestRoutingTracerExit(t *testing.T) {
 		return r
 	}
 	q := func(f model.Facts) RouteQuery {
-		return RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Public: true, Host: loginHost, ServiceTag: "AzureContainerRegistry.westeurope", Protocol: "Tcp", Port: 443}
+		return RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Public: true, Host: loginHost, DestTags: []string{"AzureContainerRegistry.westeurope"}, Protocol: "Tcp", Port: 443}
 	}
 	t.Run("the default route: Internet from the node subnet", func(t *testing.T) {
 		f := baselineFacts()

@@ -25,6 +25,9 @@ import (
 //     long-running action the body the SDK's poller takes as the result
 //     (see lro.go); pages of a POST list are merged, and so are the rows of
 //     every Resource Graph query (recordGraphRows);
+//   - the answer of a GET that is neither a resource nor a list (the
+//     service tags of a region, see isReadAnswer), as an action keyed
+//     "GET /path";
 //   - 401 and 403 answers as faults, so that a replay reproduces missing
 //     permissions instead of turning them into "not found". Throttling and
 //     server errors are transient and are not kept.
@@ -33,7 +36,7 @@ type Recorder struct {
 
 	mu        sync.Mutex
 	resources map[string]recordedResource // lookup key of the id
-	actions   map[string]namedAction      // lookup key "POST /path"
+	actions   map[string]namedAction      // lookup key "POST /path" or "GET /path"
 	faults    map[string]namedFault       // lookup key "GET|POST /path"
 	polls     map[string]pollTarget       // lookup path of a polling URL
 	pages     map[string]string           // canonical nextLink URL → action lookup key
@@ -45,7 +48,7 @@ type recordedResource struct {
 }
 
 type namedAction struct {
-	key  string // "POST /path" as first requested
+	key  string // "POST /path" or "GET /path" as first requested
 	body json.RawMessage
 }
 
@@ -131,6 +134,10 @@ func (r *Recorder) observeGet(req *http.Request, resp *http.Response, body []byt
 	if json.Unmarshal(body, &fields) != nil {
 		return
 	}
+	if isReadAnswer(req.URL.Path, fields) {
+		r.recordActionPage(key, body, false)
+		return
+	}
 	if _, hasID := fields["id"]; hasID {
 		r.recordResource(body, false)
 		return
@@ -141,6 +148,22 @@ func (r *Recorder) observeGet(req *http.Request, resp *http.Response, body []byt
 			r.recordResource(el, true)
 		}
 	}
+}
+
+// isReadAnswer reports whether a successful GET answered something other
+// than a resource or a list of resources: a path that ends after a type
+// (the shape of a collection) whose answer is not a list ({"value": [...]}),
+// such as the service tags of a region
+// (/subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags,
+// whose body carries an id of its own, …/serviceTags/Public). A replay
+// answers such a GET from an actions entry keyed "GET /path"; stored as a
+// resource, it would be served under the wrong path.
+func isReadAnswer(p string, fields map[string]json.RawMessage) bool {
+	if fields == nil || shapeOf(segments(normPath(p))) != shapeCollection {
+		return false
+	}
+	_, isList := fields["value"]
+	return !isList
 }
 
 // recordResource keeps a body under its id. List elements never replace a

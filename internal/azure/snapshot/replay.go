@@ -129,6 +129,11 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 		return errorResponse(req, http.StatusNotFound, "NotFound",
 			fmt.Sprintf("The snapshot has no result for the action POST %s.", req.URL.Path), requestID), nil
 	}
+	// A read whose answer is not a resource with that id (the service
+	// tags of a region) is an actions entry keyed "GET /path".
+	if body, ok := r.ix.actions[key]; ok {
+		return newResponse(req, http.StatusOK, body, requestID), nil
+	}
 	if body, ok := r.ix.get(req.URL.Path); ok {
 		return newResponse(req, http.StatusOK, body, requestID), nil
 	}
