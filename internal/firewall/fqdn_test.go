@@ -75,9 +75,10 @@ func referenceMatch(pattern, host string) (bool, bool) {
 	if p == "" || strings.Count(p, "*") > 1 || (strings.Contains(p, "*") && p[0] != '*') {
 		return false, false
 	}
-	re := "^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, ".*") + "$"
+	// (?s): the asterisk stands for any characters, newlines included.
+	re := "(?s)^" + strings.ReplaceAll(regexp.QuoteMeta(p), `\*`, ".*") + "$"
 	if strings.HasPrefix(p, "*.") {
-		re = "^.+" + regexp.QuoteMeta(p[1:]) + "$"
+		re = "(?s)^.+" + regexp.QuoteMeta(p[1:]) + "$"
 	}
 	return regexp.MustCompile(re).MatchString(normalizeName(host)), true
 }
