@@ -36,6 +36,7 @@ const (
 	pkgSecurity   = internalPkg + "security"
 	pkgFirewall   = internalPkg + "firewall"
 	pkgVerify     = internalPkg + "verify"
+	pkgDiagram    = internalPkg + "diagram"
 	pkgIDs        = internalPkg + "ids"
 	pkgTestsupprt = internalPkg + "testsupport"
 )
@@ -76,6 +77,8 @@ var importRules = []importRule{
 		"test support generates fixtures; it does not drive the provider", false},
 	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk},
 		"the binary only serves the provider", false},
+	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false},
 	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},
 }

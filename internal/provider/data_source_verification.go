@@ -64,6 +64,7 @@ type verificationModel struct {
 	Findings  types.List   `tfsdk:"findings"`
 	Paths     types.List   `tfsdk:"paths"`
 	Summary   types.String `tfsdk:"summary"`
+	Diagram   types.String `tfsdk:"diagram"`
 	Stats     types.Object `tfsdk:"stats"`
 }
 
@@ -76,6 +77,16 @@ type registryBlockModel struct {
 func (d *verificationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_verification"
 }
+
+// diagramDescription documents the `diagram` attribute.
+const diagramDescription = "The paths as a [Mermaid](https://mermaid.js.org/) `flowchart LR`, which GitHub, GitLab and " +
+	"Azure DevOps render in Markdown (a ```` ```mermaid ```` block): node pools → the DNS server they use → each " +
+	"hostname → the hops on the way (peerings, appliances, Azure Firewalls, gateways, security groups, the way " +
+	"out) → the addresses. Pools whose paths are the same are one node listing their names; a hop several paths " +
+	"share (a hub firewall) is one node. The edge where a path stops carries the finding codes that stop it: " +
+	"solid red when the path is `unreachable`, dotted orange when it is `unverified`. The text is deterministic " +
+	"(the same network gives the same text), so a diagram kept in a pull request comment only changes where the " +
+	"network did."
 
 // verificationDescription is the data source's description: what it
 // proves, how it fails, and what an unknown input means.
@@ -245,6 +256,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 			},
 			"summary": computedStr("A human-readable report: the verdict, the paths table with each path's lookup and " +
 				"route, then the findings grouped by owner. Handy as an `output`."),
+			"diagram": computedStr(diagramDescription),
 			"stats": schema.SingleNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "What the read cost.",
@@ -381,6 +393,7 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	resp.Diagnostics.Append(diags...)
 	m.Verdict, m.Reachable, m.Findings, m.Paths, m.Summary, m.Stats =
 		state.Verdict, state.Reachable, state.Findings, state.Paths, state.Summary, state.Stats
+	m.Diagram = state.Diagram
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	resp.Diagnostics.Append(enforcementDiagnostics(res, enforce, failOnUnverified)...)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/diagram"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
@@ -72,6 +73,7 @@ type verificationResultState struct {
 	Findings  types.List
 	Paths     types.List
 	Summary   types.String
+	Diagram   types.String
 	Stats     types.Object
 }
 
@@ -110,6 +112,7 @@ func verificationState(ctx context.Context, res verify.Result, requests int64, t
 	s.Verdict = types.StringValue(string(res.Verdict))
 	s.Reachable = types.BoolValue(res.Verdict == model.Reachable)
 	s.Summary = types.StringValue(res.Summary)
+	s.Diagram = types.StringValue(diagram.Flowchart(res.Paths, res.Findings))
 	var d diag.Diagnostics
 	s.Findings, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: findingAttrTypes}, findingsToModel(res.Findings))
 	diags.Append(d...)

@@ -1,0 +1,600 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package diagram draws a verification's pull paths as a Mermaid
+// flowchart: node pools → the resolver they use → the hostnames a pull
+// touches → the hops on the way (peerings, appliances, firewalls, gateways,
+// security groups, the way out) → the addresses. It is pure: it reads the
+// paths and findings of a verify.Result and returns text, with no I/O
+// (docs/design/architecture.md, "What may import what").
+//
+// The text is deterministic: node ids derive from what the node stands
+// for, nodes and edges are written in sorted order, and nothing depends on
+// the order of the input, so a diagram kept in a pull request comment or a
+// job summary only changes where the network did.
+package diagram
+
+import (
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+// Node kinds; each has its own shape and class.
+type kind int
+
+const (
+	kindPools kind = iota
+	kindResolver
+	kindHost
+	kindHop
+	kindAddress
+	kindStop
+)
+
+// idPrefix starts every node id of a kind: capitals, so that no id starts
+// with the "o" or "x" Mermaid would read as an edge end.
+var idPrefix = map[kind]string{
+	kindPools: "P", kindResolver: "R", kindHost: "H", kindHop: "N", kindAddress: "A", kindStop: "S",
+}
+
+// shapes open and close a node's label: pools rectangles, resolvers
+// hexagons, hostnames stadiums, hops rounded boxes, addresses cylinders,
+// the end of a path that reached no address a circle.
+var shapes = map[kind][2]string{
+	kindPools: {`["`, `"]`}, kindResolver: {`{{"`, `"}}`}, kindHost: {`(["`, `"])`},
+	kindHop: {`("`, `")`}, kindAddress: {`[("`, `")]`}, kindStop: {`(("`, `"))`},
+}
+
+var className = map[kind]string{
+	kindPools: "pool", kindResolver: "resolver", kindHost: "host", kindHop: "hop", kindAddress: "address", kindStop: "stop",
+}
+
+// status of an edge: where a path ends broken or unverified.
+type status int
+
+const (
+	statusOK status = iota
+	statusUnverified
+	statusBroken
+)
+
+type node struct {
+	id    string
+	kind  kind
+	label string // escaped Mermaid text
+}
+
+type edge struct {
+	from, to string
+	route    string // the route that took the packet there, raw text
+	status   status
+	codes    map[string]bool
+	// hosts are the hostnames whose paths stop on the edge: named in its
+	// label when it leaves a node several hostnames share.
+	hosts map[string]bool
+}
+
+type graph struct {
+	nodes map[string]*node
+	edges map[string]*edge
+}
+
+// Flowchart returns the Mermaid flowchart of the paths, with the findings
+// that break them. Pools whose paths are the same (same resolver, hosts,
+// hops, addresses, verdicts and codes) are one node listing their names;
+// a hop or address many paths share is one node. The edge where a path
+// stops is labelled with the codes that stop it: solid red when the path
+// is unreachable, dotted orange when it is unverified.
+func Flowchart(paths []verify.Path, findings []model.Finding) string {
+	g := &graph{nodes: map[string]*node{}, edges: map[string]*edge{}}
+	for _, grp := range groupPools(paths, findings) {
+		g.addGroup(grp)
+	}
+	return g.render()
+}
+
+// poolPaths are one pool's paths, with the codes that stop each.
+type poolPaths struct {
+	name  string
+	paths []pathCodes
+	key   string
+}
+
+type pathCodes struct {
+	verify.Path
+	codes []string
+	// reaches: the packet gets to the address (the path is reachable, or
+	// stops beyond the network: return route, endpoint, TLS name,
+	// identity), so the address ends the drawing.
+	reaches bool
+}
+
+// group is pools drawn as one node.
+type group struct {
+	names []string
+	paths []pathCodes
+	key   string
+}
+
+// groupPools collects each pool's paths (sorted by host) and groups pools
+// whose paths draw the same.
+func groupPools(paths []verify.Path, findings []model.Finding) []group {
+	byPool := map[string]*poolPaths{}
+	for _, p := range paths {
+		pp := byPool[p.NodePool]
+		if pp == nil {
+			pp = &poolPaths{name: p.NodePool}
+			byPool[p.NodePool] = pp
+		}
+		codes, reaches := stopCodes(p, findings)
+		pp.paths = append(pp.paths, pathCodes{Path: p, codes: codes, reaches: reaches})
+	}
+	byKey := map[string]*group{}
+	for _, pp := range byPool {
+		sort.Slice(pp.paths, func(i, j int) bool {
+			a, b := pp.paths[i], pp.paths[j]
+			if a.Host != b.Host {
+				return a.Host < b.Host
+			}
+			return a.Address < b.Address
+		})
+		var b strings.Builder
+		for _, p := range pp.paths {
+			fmt.Fprintf(&b, "%q %q %q %q %q %q\n", p.Host, p.Resolver, p.Address, p.Hops, p.Verdict, p.codes)
+		}
+		key := b.String()
+		g := byKey[key]
+		if g == nil {
+			g = &group{paths: pp.paths, key: key}
+			byKey[key] = g
+		}
+		g.names = append(g.names, pp.name)
+	}
+	out := make([]group, 0, len(byKey))
+	for _, g := range byKey {
+		sort.Strings(g.names)
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].names[0] < out[j].names[0] })
+	return out
+}
+
+// stopCodes are the codes that make a path unreachable (its errors) or
+// unverified (its warnings): the findings of its pool for its host or for
+// every host of the pool. A reachable path has none. reaches reports
+// whether the packet gets to the address: the path is reachable, or every
+// code stopping it lies beyond the route there (the return route, the
+// registry's endpoint, the TLS name, the pull identity).
+func stopCodes(p verify.Path, findings []model.Finding) (codes []string, reaches bool) {
+	var want model.Severity
+	switch p.Verdict {
+	case model.Unreachable:
+		want = model.SeverityError
+	case model.Unverified:
+		want = model.SeverityWarning
+	default:
+		return nil, true
+	}
+	set := map[string]bool{}
+	reaches = true
+	for _, f := range findings {
+		if f.Severity == want && f.NodePool == p.NodePool && (f.Endpoint == p.Host || f.Endpoint == "") {
+			set[string(f.Code)] = true
+			switch f.Condition {
+			case model.ConditionReturnRoute, model.ConditionEndpoint, model.ConditionTLSIdentity:
+			default:
+				reaches = false
+			}
+		}
+	}
+	return sortedKeys(set), reaches && len(set) > 0
+}
+
+// addGroup draws one group's paths. The resolver and hostname nodes are
+// the group's own (two groups of pools reaching the same hostname may
+// reach it differently); hops and addresses are shared by every group.
+func (g *graph) addGroup(grp group) {
+	poolLabel := poolsLabel(grp.names, nodeSubnet(grp.paths))
+	pools := g.node(kindPools, "pools "+grp.key, poolLabel)
+	for _, p := range grp.paths {
+		st := statusOK
+		switch p.Verdict {
+		case model.Unreachable:
+			st = statusBroken
+		case model.Unverified:
+			st = statusUnverified
+		}
+		from := pools
+		if p.Resolver != "" {
+			res := g.node(kindResolver, "resolver "+grp.key+p.Resolver, escape("DNS "+p.Resolver))
+			g.edge(from, res, "", mark{})
+			from = res
+		}
+		host := g.node(kindHost, "host "+grp.key+p.Host, escape(p.Host))
+		g.edge(from, host, "", mark{})
+
+		mark := mark{status: st, codes: p.codes, host: p.Host}
+		drawn := false
+		for _, c := range addressChains(p.Path) {
+			if !p.reaches && len(c.hops) > 0 {
+				// The packet stops on the way: the last hop ends the
+				// drawing, not the address.
+				c.address = ""
+			}
+			if g.chain(host, c, mark) {
+				drawn = true
+			}
+		}
+		if !drawn && st != statusOK {
+			stop := g.node(kindStop, "stop no address", escape("no address"))
+			g.edge(host, stop, "", mark)
+		}
+	}
+}
+
+// chain is the hops to one address (address "" when the path has none).
+type chain struct {
+	address string
+	hops    []string
+}
+
+// addressChains splits a path's hops by the address they lead to: with
+// several addresses, each hop starts with "<address>: ".
+func addressChains(p verify.Path) []chain {
+	var addrs []string
+	for a := range strings.SplitSeq(p.Address, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	if len(addrs) <= 1 {
+		c := chain{hops: p.Hops}
+		if len(addrs) == 1 {
+			c.address = addrs[0]
+		}
+		return []chain{c}
+	}
+	out := make([]chain, 0, len(addrs))
+	for _, a := range addrs {
+		c := chain{address: a}
+		for _, h := range p.Hops {
+			if rest, ok := strings.CutPrefix(h, a+": "); ok {
+				c.hops = append(c.hops, rest)
+			} else if !hasAddressPrefix(h, addrs) {
+				c.hops = append(c.hops, h)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func hasAddressPrefix(h string, addrs []string) bool {
+	for _, a := range addrs {
+		if strings.HasPrefix(h, a+": ") {
+			return true
+		}
+	}
+	return false
+}
+
+// step is one node of a chain and the route that led to it.
+type step struct {
+	node  string
+	route string
+}
+
+// mark is what the last edge of a path carries.
+type mark struct {
+	status status
+	codes  []string
+	host   string
+}
+
+// chain draws the hops from host to the chain's address and marks its last
+// edge with the path's status and codes. It reports whether it drew an
+// edge.
+func (g *graph) chain(host string, c chain, m mark) bool {
+	var steps []step
+	for _, h := range c.hops {
+		steps = append(steps, g.hopSteps(h)...)
+	}
+	if c.address != "" {
+		steps = append(steps, step{node: g.node(kindAddress, "address "+c.address, escape(c.address))})
+	}
+	if len(steps) == 0 {
+		return false
+	}
+	from := host
+	for i, s := range steps {
+		if i == len(steps)-1 {
+			g.edge(from, s.node, s.route, m)
+		} else {
+			g.edge(from, s.node, s.route, mark{})
+		}
+		from = s.node
+	}
+	return true
+}
+
+// hopSteps turns one hop into nodes. A routing decision, "subnet S → route
+// R → outcome", is its outcome reached by route R, with the peering R
+// crosses as a node of its own; any other hop (a security group passed,
+// the way out) is one node.
+func (g *graph) hopSteps(h string) []step {
+	parts := strings.Split(h, " → ")
+	if len(parts) < 2 || !strings.HasPrefix(parts[0], "subnet ") {
+		return []step{{node: g.node(kindHop, "hop "+h, escape(h))}}
+	}
+	outcome := parts[len(parts)-1]
+	route := ""
+	if len(parts) >= 3 {
+		route = strings.TrimPrefix(strings.Join(parts[1:len(parts)-1], " → "), "route ")
+	}
+	var out []step
+	if name, ok := peeringName(route); ok {
+		out = append(out, step{node: g.node(kindHop, "peering "+name, escape("peering "+name)), route: route})
+		route = ""
+	}
+	return append(out, step{node: g.node(kindHop, "hop "+outcome, escape(outcome)), route: route})
+}
+
+// peeringName is the peering a route crosses: "10.0.0.0/16 VNetPeering
+// (peering spoke-to-hub)" crosses spoke-to-hub.
+func peeringName(route string) (string, bool) {
+	_, rest, ok := strings.Cut(route, "Peering (peering ")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, ")")
+	return name, ok && name != ""
+}
+
+// nodeSubnet is the subnet the group's routes start from ("vnet/subnet"),
+// "" when no path was routed or they start from different subnets.
+func nodeSubnet(paths []pathCodes) string {
+	subnet := ""
+	for _, p := range paths {
+		for _, c := range addressChains(p.Path) {
+			if len(c.hops) == 0 {
+				continue
+			}
+			first, _, _ := strings.Cut(c.hops[0], " → ")
+			s, ok := strings.CutPrefix(first, "subnet ")
+			if !ok {
+				continue
+			}
+			if subnet != "" && subnet != s {
+				return ""
+			}
+			subnet = s
+		}
+	}
+	return subnet
+}
+
+// namesPerLine bounds a pool node's width: its names wrap after this many.
+const namesPerLine = 4
+
+// poolsLabel is "node pool system" or "node pools system, user", names
+// wrapped namesPerLine to a line, then the node subnet.
+func poolsLabel(names []string, subnet string) string {
+	word := "node pool "
+	if len(names) > 1 {
+		word = "node pools "
+	}
+	var lines []string
+	for i := 0; i < len(names); i += namesPerLine {
+		end := min(i+namesPerLine, len(names))
+		line := strings.Join(names[i:end], ", ")
+		if end < len(names) {
+			line += ","
+		}
+		lines = append(lines, escape(line))
+	}
+	lines[0] = escape(word) + lines[0]
+	if subnet != "" {
+		lines = append(lines, escape("subnet "+subnet))
+	}
+	return strings.Join(lines, "<br/>")
+}
+
+// node adds (once) the node of kind standing for key, labelled label
+// (already escaped), and returns its id.
+func (g *graph) node(k kind, key, label string) string {
+	id := nodeID(k, key, label)
+	if _, ok := g.nodes[id]; !ok {
+		g.nodes[id] = &node{id: id, kind: k, label: label}
+	}
+	return id
+}
+
+// edge adds the edge from → to taken by route, or merges the mark into
+// the one already there.
+func (g *graph) edge(from, to, route string, m mark) {
+	key := from + "\x00" + to + "\x00" + route
+	e := g.edges[key]
+	if e == nil {
+		e = &edge{from: from, to: to, route: route, codes: map[string]bool{}, hosts: map[string]bool{}}
+		g.edges[key] = e
+	}
+	if m.status == statusOK {
+		return
+	}
+	e.status = max(e.status, m.status)
+	for _, c := range m.codes {
+		e.codes[c] = true
+	}
+	e.hosts[m.host] = true
+}
+
+// nodeID is the kind's prefix, the label's letters and digits (up to 24)
+// and a hash of the key: stable for the same content, distinct for
+// different content, and only letters, digits and underscores.
+func nodeID(k kind, key, label string) string {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	var b strings.Builder
+	b.WriteString(idPrefix[k])
+	b.WriteByte('_')
+	n, sep := 0, false
+	for _, r := range label {
+		if n >= 24 {
+			break
+		}
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			if sep && n > 0 {
+				b.WriteByte('_')
+				n++
+			}
+			b.WriteRune(r)
+			n++
+			sep = false
+		} else {
+			sep = true
+		}
+	}
+	fmt.Fprintf(&b, "_%08x", h.Sum32())
+	return b.String()
+}
+
+// Edge and node styles. Broken edges are solid red and thick; unverified
+// ones dotted and orange.
+const (
+	brokenStyle     = "stroke:#d32f2f,stroke-width:3px,color:#d32f2f"
+	unverifiedStyle = "stroke:#ef6c00,stroke-width:2px,color:#ef6c00"
+)
+
+var classDefs = []string{
+	"classDef pool fill:#e3f2fd,stroke:#1565c0",
+	"classDef resolver fill:#f3e5f5,stroke:#6a1b9a",
+	"classDef host fill:#fffde7,stroke:#f9a825",
+	"classDef hop fill:#f5f5f5,stroke:#616161",
+	"classDef address fill:#e8f5e9,stroke:#2e7d32",
+	"classDef stop fill:#ffebee,stroke:#c62828",
+}
+
+// render writes the flowchart: nodes by id, edges by (from, to, route),
+// then the classes and the styles of broken and unverified edges (by their
+// position among the edges, as linkStyle counts them).
+func (g *graph) render() string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	if len(g.nodes) == 0 {
+		b.WriteString(`    S_none(("no node pool paths were verified"))` + "\n")
+		return b.String()
+	}
+	ids := sortedKeys(g.nodes)
+	for _, id := range ids {
+		n := g.nodes[id]
+		s := shapes[n.kind]
+		fmt.Fprintf(&b, "    %s%s%s%s\n", id, s[0], n.label, s[1])
+	}
+	edges := make([]*edge, 0, len(g.edges))
+	for _, e := range g.edges {
+		edges = append(edges, e)
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		a, c := edges[i], edges[j]
+		if a.from != c.from {
+			return a.from < c.from
+		}
+		if a.to != c.to {
+			return a.to < c.to
+		}
+		return a.route < c.route
+	})
+	var broken, unverified []string
+	for i, e := range edges {
+		arrow := "-->"
+		switch e.status {
+		case statusBroken:
+			broken = append(broken, strconv.Itoa(i))
+		case statusUnverified:
+			arrow = "-.->"
+			unverified = append(unverified, strconv.Itoa(i))
+		}
+		label := edgeLabel(e, g.nodes[e.from].kind != kindHost)
+		if label == "" {
+			fmt.Fprintf(&b, "    %s %s %s\n", e.from, arrow, e.to)
+		} else {
+			fmt.Fprintf(&b, "    %s %s|\"%s\"| %s\n", e.from, arrow, label, e.to)
+		}
+	}
+	for _, c := range classDefs {
+		b.WriteString("    " + c + "\n")
+	}
+	byClass := map[string][]string{}
+	for _, id := range ids {
+		c := className[g.nodes[id].kind]
+		byClass[c] = append(byClass[c], id)
+	}
+	for _, c := range sortedKeys(byClass) {
+		fmt.Fprintf(&b, "    class %s %s\n", strings.Join(byClass[c], ","), c)
+	}
+	if len(broken) > 0 {
+		fmt.Fprintf(&b, "    linkStyle %s %s\n", strings.Join(broken, ","), brokenStyle)
+	}
+	if len(unverified) > 0 {
+		fmt.Fprintf(&b, "    linkStyle %s %s\n", strings.Join(unverified, ","), unverifiedStyle)
+	}
+	return b.String()
+}
+
+// edgeLabel is the stopping codes, then (when the edge leaves a node
+// several hostnames share) the hostnames that stop there, then the route,
+// escaped.
+func edgeLabel(e *edge, shared bool) string {
+	var parts []string
+	if codes := sortedKeys(e.codes); len(codes) > 0 {
+		parts = append(parts, escape(strings.Join(codes, ", ")))
+	} else if e.status == statusBroken {
+		parts = append(parts, escape(string(model.Unreachable)))
+	} else if e.status == statusUnverified {
+		parts = append(parts, escape(string(model.Unverified)))
+	}
+	if hosts := sortedKeys(e.hosts); shared && len(hosts) > 0 {
+		parts = append(parts, escape("for "+strings.Join(hosts, ", ")))
+	}
+	if e.route != "" {
+		parts = append(parts, escape(e.route))
+	}
+	return strings.Join(parts, "<br/>")
+}
+
+// escape makes text safe inside a quoted Mermaid label: the characters
+// Mermaid or the HTML it renders would read (quotes, brackets, braces,
+// pipes, #, <, >, &, ;, backquotes) become entity codes (#quot;, #35;, …),
+// and line breaks spaces. Parentheses are safe between the quotes and stay
+// as they are.
+func escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString("#quot;")
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		case '#', '|', '<', '>', '[', ']', '{', '}', '&', ';', '`':
+			fmt.Fprintf(&b, "#%d;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
