@@ -1,0 +1,320 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package diagram
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+const (
+	login = "contosoreg.azurecr.io"
+	data  = "contosoreg.westeurope.data.azurecr.io"
+	azDNS = "azure_dns 168.63.129.16"
+)
+
+func peHop(addr string) string {
+	return "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-pe (private endpoint pe-acr " + addr + ")"
+}
+
+func okPath(pool, host, addr string) verify.Path {
+	return verify.Path{NodePool: pool, Host: host, Address: addr, Resolver: azDNS, Hops: []string{peHop(addr)}, Verdict: model.Reachable}
+}
+
+func finding(code model.Code, pool, host string) model.Finding {
+	return model.NewFinding(code, pool, host, "", "message", "fix")
+}
+
+// nodeLine finds the node line whose label holds text.
+func nodeLines(out, text string) []string {
+	var lines []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.Contains(l, text) && !strings.Contains(l, "-->") && !strings.Contains(l, "-.->") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+var (
+	idRe   = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+	nodeRe = regexp.MustCompile(`^    ([A-Za-z0-9_]+)(\["|\(\["|\{\{"|\("|\[\("|\(\(")(.*)("\]|"\]\)|"\}\}|"\)|"\)\]|"\)\))$`)
+	edgeRe = regexp.MustCompile(`^    ([A-Za-z0-9_]+) (-->|-\.->)(\|"([^"]*)"\|)? ([A-Za-z0-9_]+)$`)
+)
+
+// checkSyntax holds every line of out to the subset of Mermaid the
+// package writes: node ids of letters, digits and underscores, labels
+// without a raw quote, edges between declared nodes, linkStyle indexes
+// within the edges.
+func checkSyntax(t *testing.T, out string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if lines[0] != "flowchart LR" {
+		t.Fatalf("first line %q", lines[0])
+	}
+	nodes := map[string]bool{}
+	edges := 0
+	for _, l := range lines[1:] {
+		switch {
+		case nodeRe.MatchString(l):
+			m := nodeRe.FindStringSubmatch(l)
+			if !escaped(m[3]) {
+				t.Errorf("label not escaped: %s", l)
+			}
+			nodes[m[1]] = true
+		case edgeRe.MatchString(l):
+			m := edgeRe.FindStringSubmatch(l)
+			if !nodes[m[1]] || !nodes[m[5]] {
+				t.Errorf("edge between undeclared nodes: %s", l)
+			}
+			if !escaped(m[4]) {
+				t.Errorf("edge label not escaped: %s", l)
+			}
+			edges++
+		case strings.HasPrefix(l, "    classDef "), strings.HasPrefix(l, "    class "):
+		case strings.HasPrefix(l, "    linkStyle "):
+			for n := range strings.SplitSeq(strings.Fields(l)[1], ",") {
+				var i int
+				if _, err := fmt.Sscan(n, &i); err != nil || i < 0 || i >= edges {
+					t.Errorf("linkStyle index %s out of the %d edges: %s", n, edges, l)
+				}
+			}
+		default:
+			t.Errorf("line outside the syntax the package writes: %q", l)
+		}
+	}
+}
+
+var entityRe = regexp.MustCompile(`#([a-z]+|[0-9]+);`)
+
+// escaped: besides the line breaks the package writes, the label holds no
+// character Mermaid would read, and every # starts an entity code.
+func escaped(label string) bool {
+	s := entityRe.ReplaceAllString(strings.ReplaceAll(label, "<br/>", ""), "")
+	return !strings.ContainsAny(s, "\"|[]{}<>`;#&")
+}
+
+func TestFlowchartWorkingLandingZone(t *testing.T) {
+	paths := []verify.Path{
+		okPath("system", login, "10.0.2.5"), okPath("system", data, "10.0.2.6"),
+		okPath("user", login, "10.0.2.5"), okPath("user", data, "10.0.2.6"),
+	}
+	out := Flowchart(paths, nil)
+	checkSyntax(t, out)
+	for _, want := range []string{
+		`["node pools system, user<br/>subnet vnet-spoke/snet-aks"]`,
+		`{{"DNS azure_dns 168.63.129.16"}}`,
+		`("peering spoke-to-hub")`,
+		`[("10.0.2.5")]`, `[("10.0.2.6")]`,
+		`-->|"10.0.0.0/16 VNetPeering (peering spoke-to-hub)"|`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+	if n := len(nodeLines(out, `("peering spoke-to-hub")`)); n != 1 {
+		t.Errorf("the peering every path crosses is %d nodes, want 1:\n%s", n, out)
+	}
+	if strings.Contains(out, "linkStyle") || strings.Contains(out, "-.->") {
+		t.Errorf("a working landing zone has styled edges:\n%s", out)
+	}
+}
+
+func TestFlowchartBrokenAndUnverifiedEdges(t *testing.T) {
+	drop := "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 None (route table rt-aks route quarantine-hub) → dropped"
+	paths := []verify.Path{
+		{NodePool: "system", Host: login, Address: "10.0.2.5", Resolver: azDNS, Hops: []string{drop}, Verdict: model.Unreachable},
+		{NodePool: "system", Host: data, Address: "10.0.2.6", Resolver: azDNS, Hops: []string{peHop("10.0.2.6")}, Verdict: model.Unverified},
+	}
+	findings := []model.Finding{
+		finding(model.RouteBlackhole, "system", login),
+		finding(model.ReturnRouteUnverified, "system", data),
+		finding(model.CoverageRoutesComputed, "system", ""),
+	}
+	out := Flowchart(paths, findings)
+	checkSyntax(t, out)
+	lines := strings.Split(out, "\n")
+	var brokenIdx, unverifiedIdx, i = -1, -1, 0
+	for _, l := range lines {
+		if !edgeRe.MatchString(l) {
+			continue
+		}
+		if strings.Contains(l, "ROUTE_BLACKHOLE") {
+			brokenIdx = i
+			if !strings.Contains(l, " -->|") || !strings.Contains(l, "N_dropped") {
+				t.Errorf("the blackhole edge is not a solid edge into dropped: %s", l)
+			}
+		}
+		if strings.Contains(l, "RETURN_ROUTE_UNVERIFIED") {
+			unverifiedIdx = i
+			if !strings.Contains(l, " -.->|") || !strings.Contains(l, "A_10_0_2_6") {
+				t.Errorf("the unverified edge is not a dotted edge into its address: %s", l)
+			}
+		}
+		if strings.Contains(l, "COVERAGE_ROUTES_COMPUTED") {
+			t.Errorf("an info finding labels an edge: %s", l)
+		}
+		i++
+	}
+	if brokenIdx < 0 || unverifiedIdx < 0 {
+		t.Fatalf("codes not on edges:\n%s", out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("linkStyle %d %s", brokenIdx, brokenStyle)) ||
+		!strings.Contains(out, fmt.Sprintf("linkStyle %d %s", unverifiedIdx, unverifiedStyle)) {
+		t.Errorf("linkStyle does not style edges %d (broken) and %d (unverified):\n%s", brokenIdx, unverifiedIdx, out)
+	}
+	// The dropped packet never reaches 10.0.2.5.
+	if strings.Contains(out, `[("10.0.2.5")]`) {
+		t.Errorf("a dropped path is drawn to its address:\n%s", out)
+	}
+}
+
+func TestFlowchartUnresolvedNameEndsInNoAddress(t *testing.T) {
+	paths := []verify.Path{{NodePool: "system", Host: login, Resolver: azDNS, Verdict: model.Unreachable}}
+	out := Flowchart(paths, []model.Finding{finding(model.DNSZoneNotLinked, "system", login), finding(model.DNSRecordMissing, "user", login)})
+	checkSyntax(t, out)
+	if !strings.Contains(out, `-->|"DNS_ZONE_NOT_LINKED"| S_no_address_`) {
+		t.Errorf("the unresolved name does not end in the no-address node with its code:\n%s", out)
+	}
+	if strings.Contains(out, "DNS_RECORD_MISSING") {
+		t.Errorf("another pool's finding labels this pool's edge:\n%s", out)
+	}
+}
+
+func TestFlowchartIdentityFailureReachesTheAddress(t *testing.T) {
+	p := okPath("system", login, "10.0.2.5")
+	p.Verdict = model.Unreachable
+	out := Flowchart([]verify.Path{p}, []model.Finding{finding(model.IdentityPullRoleMissing, "system", login)})
+	checkSyntax(t, out)
+	if !regexp.MustCompile(`N_vnet_hub_snet_pe\w+ -->\|"IDENTITY_PULL_ROLE_MISSING<br/>for contosoreg.azurecr.io"\| A_10_0_2_5_\w+`).MatchString(out) {
+		t.Errorf("the identity failure is not on the edge into the address:\n%s", out)
+	}
+}
+
+func TestFlowchartEscapesLabels(t *testing.T) {
+	nasty := `pe"x|y[z]{w}<b>#1;&amp` + "`"
+	paths := []verify.Path{{
+		NodePool: `pool"<1>`, Host: "a.azurecr.io", Address: "10.0.2.5", Resolver: `10.0.1.10 (vm "dns|1")`,
+		Hops:    []string{"subnet v/s → route 10.0.0.0/16 VirtualAppliance 10.0.1.4 (route table rt[1] route r|2) → appliance " + nasty},
+		Verdict: model.Reachable,
+	}}
+	out := Flowchart(paths, nil)
+	checkSyntax(t, out)
+	for _, want := range []string{
+		`node pool pool#quot;#60;1#62;`,
+		`DNS 10.0.1.10 (vm #quot;dns#124;1#quot;)`,
+		`appliance pe#quot;x#124;y#91;z#93;#123;w#125;#60;b#62;#35;1#59;#38;amp#96;`,
+		`(route table rt#91;1#93; route r#124;2)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing escaped %s in\n%s", want, out)
+		}
+	}
+	if got := escape("a\nb\"c"); got != "a b#quot;c" {
+		t.Errorf("escape = %q", got)
+	}
+	for _, id := range []string{nodeID(kindHop, "k", nasty), nodeID(kindPools, "k", ""), nodeID(kindHost, "k", "ä.ö")} {
+		if !idRe.MatchString(id) {
+			t.Errorf("node id %q is not letters, digits and underscores", id)
+		}
+	}
+}
+
+// landingZone is 27 pools × 6 hosts through one hub firewall: pools of
+// three subnets, all but one subnet working.
+func landingZone() ([]verify.Path, []model.Finding) {
+	var paths []verify.Path
+	var findings []model.Finding
+	hosts := []string{"a.azurecr.io", "a.westeurope.data.azurecr.io", "a.northeurope.data.azurecr.io",
+		"b.azurecr.io", "b.westeurope.data.azurecr.io", "mcr.microsoft.com"}
+	for i := range 27 {
+		pool := fmt.Sprintf("pool%02d", i)
+		subnet := fmt.Sprintf("vnet-spoke/snet-%d", i%3)
+		for j, h := range hosts {
+			addr := fmt.Sprintf("10.0.2.%d", j+4)
+			p := verify.Path{NodePool: pool, Host: h, Address: addr, Resolver: azDNS, Verdict: model.Reachable, Hops: []string{
+				"subnet " + subnet + " → route 10.0.0.0/8 VirtualAppliance 10.0.4.4 (route table rt route hub) → Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet",
+				"subnet vnet-hub/AzureFirewallSubnet → route " + addr + "/32 InterfaceEndpoint (private endpoint pe) → vnet-hub/snet-pe (private endpoint pe " + addr + ")",
+			}}
+			if i%3 == 2 {
+				p.Verdict = model.Unreachable
+				findings = append(findings, finding(model.IdentityPullRoleMissing, pool, h))
+			}
+			paths = append(paths, p)
+		}
+	}
+	return paths, findings
+}
+
+func TestFlowchartGroupsPoolsAndSharesHops(t *testing.T) {
+	paths, findings := landingZone()
+	out := Flowchart(paths, findings)
+	checkSyntax(t, out)
+	if n := len(nodeLines(out, `["node pool`)); n != 3 {
+		t.Errorf("27 pools of 3 subnets are %d pool nodes, want 3:\n%s", n, out)
+	}
+	if n := len(nodeLines(out, `("Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet")`)); n != 1 {
+		t.Errorf("the hub firewall every pool crosses is %d nodes, want 1", n)
+	}
+	if n := len(nodeLines(out, `(["`)); n != 18 {
+		t.Errorf("%d hostname nodes, want 6 per group of pools (18)", n)
+	}
+	if !strings.Contains(out, `"node pools pool00, pool03, pool06, pool09,<br/>pool12, pool15, pool18, pool21,<br/>pool24<br/>subnet vnet-spoke/snet-0"`) {
+		t.Errorf("the group of snet-0 is not labelled with its pools' names:\n%s", out)
+	}
+	if lines := strings.Count(out, "\n"); lines > 120 {
+		t.Errorf("the diagram of 27 pools × 6 hosts has %d lines", lines)
+	}
+	// Pools that differ by their findings alone are not grouped.
+	paths2 := []verify.Path{okPath("a", login, "10.0.2.5"), okPath("b", login, "10.0.2.5")}
+	paths2[1].Verdict = model.Unreachable
+	out2 := Flowchart(paths2, []model.Finding{finding(model.IdentityPullRoleMissing, "b", login)})
+	if n := len(nodeLines(out2, `["node pool `)); n != 2 {
+		t.Errorf("a working and a broken pool are %d nodes, want 2:\n%s", n, out2)
+	}
+}
+
+func TestFlowchartIsDeterministic(t *testing.T) {
+	paths, findings := landingZone()
+	want := Flowchart(paths, findings)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		p := append([]verify.Path(nil), paths...)
+		f := append([]model.Finding(nil), findings...)
+		rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		rng.Shuffle(len(f), func(i, j int) { f[i], f[j] = f[j], f[i] })
+		if got := Flowchart(p, f); got != want {
+			t.Fatalf("shuffled input gives another text:\n%s\nwant\n%s", got, want)
+		}
+	}
+}
+
+func TestFlowchartMultipleAddresses(t *testing.T) {
+	p := verify.Path{NodePool: "system", Host: login, Address: "10.0.2.5, 10.5.2.5", Resolver: azDNS, Verdict: model.Unreachable, Hops: []string{
+		"10.0.2.5: " + peHop("10.0.2.5"),
+		"10.5.2.5: subnet vnet-spoke/snet-aks → route 10.0.0.0/8 None (default) → dropped",
+	}}
+	out := Flowchart([]verify.Path{p}, []model.Finding{finding(model.RouteBlackhole, "system", login)})
+	checkSyntax(t, out)
+	if !strings.Contains(out, `("vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)")`) || !strings.Contains(out, `("dropped")`) {
+		t.Errorf("each address's hops are not drawn:\n%s", out)
+	}
+	if strings.Contains(out, "10.0.2.5: ") || strings.Contains(out, "10.5.2.5: ") {
+		t.Errorf("the address prefix of a hop is in a label:\n%s", out)
+	}
+}
+
+func TestFlowchartNoPaths(t *testing.T) {
+	out := Flowchart(nil, nil)
+	checkSyntax(t, out)
+	if !strings.Contains(out, "no node pool paths were verified") {
+		t.Errorf("empty diagram:\n%s", out)
+	}
+}
