@@ -308,10 +308,31 @@ func TestAccVerification_baselineAttributes(t *testing.T) {
 				})),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("stats").AtMapKey("arm_requests"), int64Between(10, 40)),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("stats").AtMapKey("duration_ms"), int64Between(0, 60000)),
+				// Both pools are one node; each hostname reaches its
+				// private endpoint address; no edge is styled as broken.
+				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("diagram"), knownvalue.StringRegexp(regexp.MustCompile(
+					`(?s)^flowchart LR\n.*\["node pools system, user<br/>subnet vnet-spoke/snet-aks"\].*\[\("10\.0\.2\.5"\)\].*\[\("10\.0\.2\.6"\)\]`))),
+				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("diagram"), notMatching{regexp.MustCompile(`linkStyle|-\.->`)}),
 			},
 		}},
 	})
 }
+
+// notMatching checks a string that does not match re.
+type notMatching struct{ re *regexp.Regexp }
+
+func (c notMatching) CheckValue(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("expected a string, got %T", v)
+	}
+	if c.re.MatchString(s) {
+		return fmt.Errorf("expected no match of %s, got %q", c.re, s)
+	}
+	return nil
+}
+
+func (c notMatching) String() string { return "not " + c.re.String() }
 
 // int64Between checks a number in [lo, hi].
 func int64Between(lo, hi int64) knownvalue.Check { return rangeCheck{lo, hi} }
