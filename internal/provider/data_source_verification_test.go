@@ -311,7 +311,7 @@ func TestAccVerification_baselineAttributes(t *testing.T) {
 				// Both pools are one node; each hostname reaches its
 				// private endpoint address; no edge is styled as broken.
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("diagram"), knownvalue.StringRegexp(regexp.MustCompile(
-					`(?s)^flowchart LR\n.*\["node pools system, user<br/>subnet vnet-spoke/snet-aks"\].*\[\("10\.0\.2\.5"\)\].*\[\("10\.0\.2\.6"\)\]`))),
+					`(?s)^flowchart LR\n.*\[\("10\.0\.2\.5"\)\].*\[\("10\.0\.2\.6"\)\].*\["node pools system, user<br/>subnet vnet-spoke/snet-aks"\]`))),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("diagram"), notMatching{regexp.MustCompile(`linkStyle|-\.->`)}),
 			},
 		}},
