@@ -9,7 +9,7 @@ output "reachable" {
 }
 
 output "findings" {
-  description = "Every finding: code, severity, condition, owner, node_pool, endpoint, resource_id, message, remediation. Codes are stable; match on them, not on messages."
+  description = "Every finding: code, severity, condition, owner, node_pool, endpoint, resource_id, message, remediation, and planned_change (the address of the planned change that causes it, with the provider's planned_changes_file; null otherwise). Codes are stable; match on them, not on messages."
   value       = data.pullpath_verification.this.findings
 }
 
@@ -30,4 +30,9 @@ output "paths" {
 output "summary" {
   description = "Human-readable report: the paths, then the findings grouped by owner."
   value       = data.pullpath_verification.this.summary
+}
+
+output "diagram" {
+  description = "The paths as a Mermaid flowchart (node pools, resolver, hostnames, addresses and the hops between; failing edges labelled with their code). Put it in a ```mermaid block of a pull request comment or job summary: GitHub and Azure DevOps render it."
+  value       = data.pullpath_verification.this.diagram
 }
