@@ -37,6 +37,7 @@ const (
 	pkgFirewall   = internalPkg + "firewall"
 	pkgVerify     = internalPkg + "verify"
 	pkgIDs        = internalPkg + "ids"
+	pkgPlanned    = internalPkg + "planned"
 	pkgTestsupprt = internalPkg + "testsupport"
 )
 
@@ -78,6 +79,8 @@ var importRules = []importRule{
 		"the binary only serves the provider", false},
 	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},
+	{"internal/planned", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+		"planned translates a saved plan's JSON into ARM operations: pure, over model and ids; the session's overlay applies them", false},
 }
 
 // sdkImporters are the only packages that may import an Azure Resource
