@@ -73,6 +73,9 @@ func translate(p *tfjson.Plan, opts Options) *Plan {
 		if !azureProvider(ch.rc) {
 			continue
 		}
+		if offPath(ch) {
+			continue
+		}
 		tr, ok := translators[ch.rc.Type]
 		if !ok {
 			unsupported[ch.rc.Address] = true
@@ -266,7 +269,7 @@ func (c *ctx) translateChange(ch *change, tr translator) {
 // deleteOps are the ops of a change that deletes its resource.
 func (c *ctx) deleteOps(ch *change, tr translator) ([]Op, error) {
 	id := knownString(ch.before.at("id"))
-	if id == "" || !validID(id) {
+	if id == "" || !validID(id) || idFromArgs[ch.rc.Type] {
 		var err error
 		if id, err = c.idFor(ch, tr, ch.before); err != nil {
 			return nil, err
@@ -346,13 +349,33 @@ func (c *ctx) idOfAddress(addr string) (string, bool) {
 // whose changes are not translated (they are not on the pull path).
 var idOnly = map[string]translator{}
 
+// providerConfig is the provider block of a resource: by its
+// configuration's key, else the only block of its provider.
+func (c *ctx) providerConfig(ch *change) *tfjson.ProviderConfig {
+	if pc, ok := c.plan.Config.ProviderConfigs[ch.providerKey]; ok && ch.providerKey != "" {
+		return pc
+	}
+	var found *tfjson.ProviderConfig
+	n := 0
+	for _, pc := range c.plan.Config.ProviderConfigs {
+		if pc != nil && ch.rc.ProviderName != "" && strings.EqualFold(pc.FullName, ch.rc.ProviderName) {
+			found = pc
+			n++
+		}
+	}
+	if n == 1 {
+		return found
+	}
+	return nil
+}
+
 // subscriptionFor is the subscription of a resource whose id is built from
 // names.
 func (c *ctx) subscriptionFor(ch *change) (string, error) {
 	// The azurerm provider block that manages the resource, when it sets
 	// subscription_id to a constant.
-	if c.plan.Config != nil && ch.providerKey != "" {
-		if pc, ok := c.plan.Config.ProviderConfigs[ch.providerKey]; ok && pc != nil {
+	if c.plan.Config != nil {
+		if pc := c.providerConfig(ch); pc != nil {
 			if e, ok := pc.Expressions["subscription_id"]; ok && e != nil && e.ExpressionData != nil {
 				if s, ok := e.ConstantValue.(string); ok && isGUID(s) {
 					return s, nil
@@ -496,4 +519,48 @@ func settlePeerings(ops []Op, deletedRemote map[string]string) {
 			}
 		}
 	}
+}
+
+// offPathTypes are azurerm types whose changes cannot change how a node
+// reaches a registry, resolves its names, or whether it may pull:
+// monitoring, secrets, user storage and budgets. Their changes are
+// neither translated nor reported as unsupported.
+var offPathTypes = map[string]bool{
+	"azurerm_storage_account":                          true,
+	"azurerm_storage_container":                        true,
+	"azurerm_storage_blob":                             true,
+	"azurerm_storage_share":                            true,
+	"azurerm_storage_queue":                            true,
+	"azurerm_storage_table":                            true,
+	"azurerm_log_analytics_workspace":                  true,
+	"azurerm_log_analytics_solution":                   true,
+	"azurerm_application_insights":                     true,
+	"azurerm_monitor_diagnostic_setting":               true,
+	"azurerm_monitor_action_group":                     true,
+	"azurerm_monitor_metric_alert":                     true,
+	"azurerm_monitor_activity_log_alert":               true,
+	"azurerm_monitor_scheduled_query_rules_alert_v2":   true,
+	"azurerm_monitor_data_collection_rule":             true,
+	"azurerm_monitor_data_collection_rule_association": true,
+	"azurerm_network_watcher_flow_log":                 true,
+	"azurerm_key_vault_secret":                         true,
+	"azurerm_key_vault_key":                            true,
+	"azurerm_key_vault_certificate":                    true,
+	"azurerm_consumption_budget_resource_group":        true,
+	"azurerm_consumption_budget_subscription":          true,
+	"azurerm_portal_dashboard":                         true,
+}
+
+// offPath reports whether a change is off the pull path: an off-path
+// type, or a resource group that is only updated (its tags; deleting one
+// deletes everything in it and is not off the path).
+func offPath(ch *change) bool {
+	if offPathTypes[ch.rc.Type] {
+		return true
+	}
+	if ch.rc.Type == "azurerm_resource_group" {
+		acts := ch.rc.Change.Actions
+		return acts.Update() || acts.Create()
+	}
+	return false
 }
