@@ -55,14 +55,18 @@ type ctx struct {
 	// deletedPeerings are the remote VNet ids of the peerings the plan
 	// deletes, by peering id (lower case).
 	deletedPeerings map[string]string
-	out             *Plan
+	// idCache are the resolved ids by address; inCycle is set while a
+	// reference cycle is being unwound.
+	idCache map[string]cachedID
+	inCycle bool
+	out     *Plan
 }
 
 // translate is Parse after the file is known to be a plan JSON.
 func translate(p *tfjson.Plan, opts Options) *Plan {
 	c := &ctx{plan: p, opts: opts, byAddr: map[string]*change{}, subs: map[string]string{}, resolving: map[string]bool{},
-		deletedPeerings: map[string]string{},
-		out:             &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
+		deletedPeerings: map[string]string{}, idCache: map[string]cachedID{},
+		out: &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
 	c.index()
 	unsupported := map[string]bool{}
 	for _, ch := range c.changes {
@@ -301,10 +305,18 @@ func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
 	}
 	key := ch.rc.Address + "#" + ch.rc.DeposedKey
 	if c.resolving[key] {
+		// Results found while a cycle is open are not cached: they may
+		// depend on where the walk entered the cycle.
+		c.inCycle = true
 		return "", fmt.Errorf("its id depends on itself through references")
 	}
 	c.resolving[key] = true
-	defer delete(c.resolving, key)
+	defer func() {
+		delete(c.resolving, key)
+		if len(c.resolving) == 0 {
+			c.inCycle = false
+		}
+	}()
 	id, err := tr.id(c.newT(ch, v))
 	if err != nil {
 		return "", err
@@ -323,6 +335,22 @@ var idFromArgs = map[string]bool{}
 // idOfAddress is the ARM id of the resource at a plan address: its known
 // id, or the id its translator builds from its planned arguments.
 func (c *ctx) idOfAddress(addr string) (string, bool) {
+	if r, ok := c.idCache[addr]; ok {
+		return r.id, r.ok
+	}
+	id, ok := c.computeIDOfAddress(addr)
+	if !c.inCycle {
+		c.idCache[addr] = cachedID{id, ok}
+	}
+	return id, ok
+}
+
+type cachedID struct {
+	id string
+	ok bool
+}
+
+func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
 	ch, ok := c.byAddr[addr]
 	if !ok {
 		return "", false

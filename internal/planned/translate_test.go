@@ -606,7 +606,8 @@ func translationCases() []translationCase {
 				before: map[string]any{"id": aksSn, "type": "Microsoft.Network/virtualNetworks/subnets@2024-05-01", "resource_id": aksSn, "body": map[string]any{}}},
 		}}, check: func(t *testing.T, p *Plan) {
 			l := opFor(t, p, OpPut, linkID)
-			want(t, l, map[string]any{"type": "Microsoft.Network/privateDnsZones/virtualNetworkLinks", "name": "link-spoke", "location": "global", "properties.registrationEnabled": false})
+			want(t, l, map[string]any{"type": "Microsoft.Network/privateDnsZones/virtualNetworkLinks", "name": "link-spoke", "location": "global", "properties.registrationEnabled": false,
+				"properties.virtualNetworkLinkState": "Completed", "properties.resolutionPolicy": "Default"})
 			if !hasUnknown(l, "properties.virtualNetwork.id") {
 				t.Errorf("unknown = %v", l.Unknown)
 			}
