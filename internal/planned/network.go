@@ -162,6 +162,12 @@ func putVNet(t *tctx, id string) error {
 		// are (azurerm_subnet resources and Azure own them).
 		return nil
 	}
+	if t.get("subnet").unknown() {
+		// Subnets known only after apply (a dynamic block over unknown
+		// values): which subnets the VNet has is unknown.
+		op.Unknown = append(op.Unknown, "properties.subnets")
+		return nil
+	}
 	names := map[string]bool{}
 	existed := map[string]bool{}
 	for _, s := range t.ch.before.at("subnet").list() {
@@ -392,8 +398,11 @@ func putRouteTable(t *tctx, id string) error {
 	} else {
 		p["disableBgpRoutePropagation"] = false
 	}
-	_ = op
 	if !t.argSet("route") {
+		return nil
+	}
+	if t.get("route").unknown() {
+		op.Unknown = append(op.Unknown, "properties.routes")
 		return nil
 	}
 	names := map[string]bool{}
@@ -437,8 +446,12 @@ func putRoute(t *tctx, id string, r val) {
 
 func putNSG(t *tctx, id string) error {
 	b := base(id, typeNSG, t, true)
-	t.op(OpPut, id, b)
+	op := t.op(OpPut, id, b)
 	if !t.argSet("security_rule") {
+		return nil
+	}
+	if t.get("security_rule").unknown() {
+		op.Unknown = append(op.Unknown, "properties.securityRules")
 		return nil
 	}
 	names := map[string]bool{}

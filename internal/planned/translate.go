@@ -434,9 +434,13 @@ var guidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 func isGUID(s string) bool { return guidRe.MatchString(s) }
 
+// maxIDLength bounds the ARM ids translation builds.
+const maxIDLength = 2048
+
 // validID reports whether s parses as an ARM resource id.
 func validID(s string) bool {
-	if s == "" {
+	// ARM ids are far shorter than this; a longer one is not an id.
+	if s == "" || len(s) > maxIDLength {
 		return false
 	}
 	_, err := ids.Parse(s)

@@ -118,6 +118,30 @@ func translationCases() []translationCase {
 			}
 			want(t, p.Ops[0], map[string]any{"properties.dhcpOptions.dnsServers": []any{"10.0.3.4"}})
 		}},
+		{name: "inline blocks known only after apply leave the children unknown, not deleted", spec: planSpec{changes: []rc{
+			{addr: "azurerm_virtual_network.spoke", actions: update,
+				before: map[string]any{"id": spkNet, "name": "vnet-spoke", "resource_group_name": "rg-spoke", "address_space": []any{"10.1.0.0/16"},
+					"subnet": []any{map[string]any{"id": aksSn, "name": "snet-aks", "address_prefix": "10.1.0.0/22", "security_group": ""}}},
+				after:   map[string]any{"id": spkNet, "name": "vnet-spoke", "resource_group_name": "rg-spoke", "address_space": []any{"10.1.0.0/16"}},
+				unknown: map[string]any{"subnet": true}, expr: map[string]any{"subnet": constExpr([]any{})}},
+			{addr: "azurerm_route_table.aks", actions: update,
+				before:  map[string]any{"id": rtID, "name": "rt-aks", "resource_group_name": "rg-spoke", "route": []any{map[string]any{"name": "default", "address_prefix": "0.0.0.0/0", "next_hop_type": "Internet"}}},
+				after:   map[string]any{"id": rtID, "name": "rt-aks", "resource_group_name": "rg-spoke"},
+				unknown: map[string]any{"route": true}, expr: map[string]any{"route": constExpr([]any{})}},
+			{addr: "azurerm_network_security_group.aks", actions: update,
+				before:  map[string]any{"id": nsgID, "name": "nsg-aks", "resource_group_name": "rg-spoke", "security_rule": []any{map[string]any{"name": "r"}}},
+				after:   map[string]any{"id": nsgID, "name": "nsg-aks", "resource_group_name": "rg-spoke"},
+				unknown: map[string]any{"security_rule": true}, expr: map[string]any{"security_rule": constExpr([]any{})}},
+		}}, check: func(t *testing.T, p *Plan) {
+			if len(p.Ops) != 3 {
+				t.Fatalf("want only the three parents, got\n%s", opsString(p))
+			}
+			for id, u := range map[string]string{spkNet: "properties.subnets", rtID: "properties.routes", nsgID: "properties.securityRules"} {
+				if !hasUnknown(opFor(t, p, OpPut, id), u) {
+					t.Errorf("%s: %s not unknown", id, u)
+				}
+			}
+		}},
 		{name: "subnet v3 created, policies bool", spec: planSpec{changes: []rc{{
 			addr: "azurerm_subnet.aks", actions: create,
 			after: map[string]any{"name": "snet-aks", "resource_group_name": "rg-spoke", "virtual_network_name": "vnet-spoke",
