@@ -454,6 +454,24 @@ func translationCases() []translationCase {
 				t.Errorf("the zone group's record sets are not unknown: %v", zg.Unknown)
 			}
 		}},
+		{name: "zone group ids partly known, partly references", spec: planSpec{changes: []rc{
+			{addr: "azurerm_private_dns_zone.data", actions: create, after: map[string]any{"name": "privatelink.blob.core.windows.net", "resource_group_name": "rg-hub"}, unknown: map[string]any{"id": true}},
+			{addr: "azurerm_private_endpoint.acr", actions: create,
+				after: map[string]any{"name": "pe-acr", "resource_group_name": "rg-hub", "location": "westeurope", "subnet_id": peSn,
+					"private_service_connection": []any{map[string]any{"name": "pe-acr", "is_manual_connection": false, "private_connection_resource_id": acrID, "subresource_names": []any{"registry"}}},
+					"private_dns_zone_group":     []any{map[string]any{"name": "default", "private_dns_zone_ids": []any{zoneID, nil}}}},
+				unknown: map[string]any{"id": true, "private_dns_zone_group": []any{map[string]any{"id": true, "private_dns_zone_ids": []any{false, true}}}},
+				expr: map[string]any{"private_dns_zone_group": []any{map[string]any{"private_dns_zone_ids": refExpr("azurerm_private_dns_zone.data.id", "azurerm_private_dns_zone.data")}}}},
+		}, providerSub: sub1}, check: func(t *testing.T, p *Plan) {
+			zg := opFor(t, p, OpPut, peID+"/privateDnsZoneGroups/default")
+			want(t, zg, map[string]any{"properties.privateDnsZoneConfigs.#0.properties.privateDnsZoneId": zoneID,
+				"properties.privateDnsZoneConfigs.#1.properties.privateDnsZoneId": rgHub + "/providers/Microsoft.Network/privateDnsZones/privatelink.blob.core.windows.net"})
+			if hasUnknown(zg, "properties.privateDnsZoneConfigs") {
+				t.Errorf("resolved zone ids left unknown: %v", zg.Unknown)
+			}
+			// The login server's record in the registry's private link zone.
+			opFor(t, p, OpPut, zoneID+"/A/contosoreg")
+		}},
 		{name: "private endpoint with static addresses and a manual connection", spec: planSpec{changes: []rc{
 			{addr: "azurerm_private_endpoint.acr", actions: create,
 				after: map[string]any{"name": "pe-acr", "resource_group_name": "rg-hub", "location": "westeurope", "subnet_id": peSn,
