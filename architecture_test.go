@@ -38,6 +38,7 @@ const (
 	pkgVerify     = internalPkg + "verify"
 	pkgDiagram    = internalPkg + "diagram"
 	pkgIDs        = internalPkg + "ids"
+	pkgPlanned    = internalPkg + "planned"
 	pkgTestsupprt = internalPkg + "testsupport"
 )
 
@@ -81,6 +82,8 @@ var importRules = []importRule{
 		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false},
 	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},
+	{"internal/planned", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+		"planned translates a saved plan's JSON into ARM operations: pure, over model and ids; the session's overlay applies them", false},
 }
 
 // sdkImporters are the only packages that may import an Azure Resource

@@ -1,0 +1,232 @@
+package planned
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Options tune the translation of a plan.
+type Options struct {
+	// DefaultSubscriptionID is the subscription of resources whose ARM id
+	// has to be built from names (a resource the plan creates, whose id is
+	// known only after apply) when neither the provider configuration in
+	// the plan nor the ids the plan already knows name exactly one
+	// subscription. Usually the pullpath provider's subscription_id.
+	DefaultSubscriptionID string
+	// Cloud is the Azure cloud of the plan's resources (registry host
+	// names of private endpoints); the zero value is the public cloud.
+	Cloud model.Cloud
+}
+
+func (o Options) cloud() model.Cloud {
+	if o.Cloud.RegistrySuffix == "" {
+		return model.PublicCloud
+	}
+	return o.Cloud
+}
+
+// SupportedFormatVersions are the plan format_version values Parse reads:
+// the JSON plan format 1.x of Terraform (1.0 and later) and OpenTofu.
+// Version 0.x plans (Terraform 0.12 to 0.15) are refused: their providers
+// (azurerm v2 and older) predate the attribute names translated here.
+const SupportedFormatVersions = "1.x"
+
+// internalErrorText marks the error of a translation that panicked.
+const internalErrorText = "internal error"
+
+// showHint is how a user makes the file Parse wants.
+const showHint = "run `terraform show -json tfplan > plan.json` (or `tofu show -json tfplan > plan.json`) on the saved plan and give that file"
+
+// Parse reads the JSON of a saved plan and translates its changes to Azure
+// resources into ARM operations. It does no I/O. A file that is not such a
+// plan, or of a format version it does not read, is an error that says
+// what the file looks like and how to make the right one; a resource
+// change it cannot translate is not an error but a Problem (or, for a type
+// it does not translate, an Unsupported address) in the Plan.
+func Parse(data []byte, opts Options) (plan *Plan, err error) {
+	defer func() {
+		// Translation walks arbitrary JSON: a bug on some shape must be a
+		// clear error, never a crash of the provider.
+		if r := recover(); r != nil {
+			plan, err = nil, fmt.Errorf("the plan could not be translated (%s: %v); please report this with the plan's resource types", internalErrorText, r)
+		}
+	}()
+	if err := precheck(data); err != nil {
+		return nil, err
+	}
+	var p tfjson.Plan
+	if err := json.Unmarshal(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf")), &p); err != nil {
+		return nil, fmt.Errorf("not a valid plan JSON: %v; %s", err, showHint)
+	}
+	return translate(&p, opts), nil
+}
+
+// precheck says what a file that is not a plan JSON of a supported format
+// looks like, before terraform-json's own (terser) checks.
+func precheck(data []byte) error {
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if len(trimmed) == 0 {
+		return fmt.Errorf("the file is empty, not a plan JSON: %s", showHint)
+	}
+	if looksLikePlanBinary(trimmed) {
+		return fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", showHint)
+	}
+	if !utf8.Valid(trimmed) {
+		return fmt.Errorf("not a plan JSON: the file is binary, not JSON text: %s", showHint)
+	}
+	if trimmed[0] != '{' {
+		if looksLikeHCL(trimmed) {
+			return fmt.Errorf("not a plan JSON: it looks like Terraform configuration (HCL): %s", showHint)
+		}
+		if trimmed[0] == '[' {
+			return fmt.Errorf("not a plan JSON: the file is a JSON array, a plan is an object: %s", showHint)
+		}
+		if looksLikeHumanPlan(trimmed) {
+			return fmt.Errorf("not a plan JSON: it looks like the text output of `terraform plan`: %s", showHint)
+		}
+	}
+	var head map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if err := dec.Decode(&head); err != nil {
+		return syntaxError(trimmed, err)
+	}
+	if dec.More() {
+		// Streamed JSON (`terraform plan -json` writes one message a line).
+		if _, ok := head["@level"]; ok {
+			return fmt.Errorf("not a plan JSON: it looks like the machine-readable log of `terraform plan -json`, not a saved plan: %s", showHint)
+		}
+		return fmt.Errorf("not a plan JSON: the file holds more than one JSON value: %s", showHint)
+	}
+	if _, ok := head["@level"]; ok {
+		return fmt.Errorf("not a plan JSON: it looks like a line of the machine-readable log of `terraform plan -json`: %s", showHint)
+	}
+	var fv string
+	if raw, ok := head["format_version"]; ok {
+		if err := json.Unmarshal(raw, &fv); err != nil {
+			return fmt.Errorf("not a plan JSON: format_version is %s, not a version string: %s", string(raw), showHint)
+		}
+	}
+	_, hasChanges := head["resource_changes"]
+	_, hasPlanned := head["planned_values"]
+	_, hasConfig := head["configuration"]
+	_, hasValues := head["values"]
+	_, hasLineage := head["lineage"]
+	_, hasSerial := head["serial"]
+	switch {
+	case hasLineage || hasSerial:
+		return fmt.Errorf("not a plan JSON: it looks like a state file (it has lineage/serial), which says what exists, not what a plan changes: %s", showHint)
+	case fv == "" && !hasChanges && !hasPlanned:
+		if _, ok := head["provider_schemas"]; ok {
+			return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", showHint)
+		}
+		return fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", showHint)
+	case fv == "":
+		return fmt.Errorf("not a plan JSON: format_version is missing: %s", showHint)
+	case !hasChanges && !hasPlanned && !hasConfig && head["provider_schemas"] != nil:
+		return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", showHint)
+	case hasValues && !hasChanges && !hasPlanned && !hasConfig:
+		return fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", showHint)
+	}
+	major, ok := majorVersion(fv)
+	if !ok {
+		return fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, showHint)
+	}
+	if major != 1 {
+		return fmt.Errorf("the plan's format_version %s is not supported: plans of format version 1.x (Terraform 1.0 and later, OpenTofu 1.6 and later) are; show the plan with a CLI of those versions", fv)
+	}
+	return nil
+}
+
+// majorVersion is the major number of a "major.minor" format version.
+func majorVersion(fv string) (int, bool) {
+	parts := strings.Split(fv, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	n := 0
+	for i, part := range parts {
+		v, err := strconv.Atoi(part)
+		if err != nil || v < 0 {
+			return 0, false
+		}
+		if i == 0 {
+			n = v
+		}
+	}
+	return n, true
+}
+
+// syntaxError turns a JSON decoding error into a message with line:column.
+func syntaxError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		l, c := lineCol(data, se.Offset)
+		return fmt.Errorf("not a plan JSON: JSON syntax error at line %d, column %d: %v: %s", l, c, se, showHint)
+	case errors.As(err, &te):
+		l, c := lineCol(data, te.Offset)
+		return fmt.Errorf("not a plan JSON: at line %d, column %d the file holds %s where a plan has an object: %s", l, c, te.Value, showHint)
+	case errors.Is(err, io.EOF) || strings.Contains(err.Error(), "unexpected EOF"):
+		l, c := lineCol(data, int64(len(data)))
+		return fmt.Errorf("not a plan JSON: the JSON ends early at line %d, column %d (is the file truncated?): %s", l, c, showHint)
+	}
+	return fmt.Errorf("not a plan JSON: %v: %s", err, showHint)
+}
+
+// lineCol gives the 1-based line and column of a byte offset.
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	last := bytes.LastIndexByte(before, '\n')
+	col = utf8.RuneCount(before[last+1:])
+	if col == 0 {
+		col = 1
+	}
+	return line, col
+}
+
+func looksLikePlanBinary(b []byte) bool {
+	// `terraform plan -out` writes a zip archive ("PK\x03\x04").
+	return bytes.HasPrefix(b, []byte("PK\x03\x04")) || bytes.HasPrefix(b, []byte("PK\x05\x06"))
+}
+
+func looksLikeHCL(b []byte) bool {
+	first := firstLine(b)
+	for _, kw := range []string{"resource ", "data ", "module ", "provider ", "terraform ", "variable ", "output ", "locals ", "import ", "moved ", "removed "} {
+		if strings.HasPrefix(first, kw) || strings.HasPrefix(first, strings.TrimSpace(kw)+"{") {
+			return true
+		}
+	}
+	return strings.HasPrefix(first, "#") || strings.HasPrefix(first, "//") || strings.HasPrefix(first, "/*")
+}
+
+func looksLikeHumanPlan(b []byte) bool {
+	s := string(b[:min(len(b), 4096)])
+	return strings.Contains(s, "Terraform will perform") || strings.Contains(s, "OpenTofu will perform") ||
+		strings.Contains(s, "Plan:") || strings.Contains(s, "No changes.") || strings.Contains(s, "Terraform used the selected providers")
+}
+
+func firstLine(b []byte) string {
+	s := string(b[:min(len(b), 512)])
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
