@@ -22,9 +22,14 @@ const peeringDepth = 2
 //   - the seeds' VNets, every VNet peered with them and the peers of those
 //     (each read on its own, so both sides of every peering are known);
 //   - the route tables and network security groups of all their subnets;
-//   - their VPN/ExpressRoute gateways with learned and advertised routes;
-//   - the private endpoints in them, with their NICs;
-//   - the NICs of the appliances that VirtualAppliance routes point to.
+//   - their VPN/ExpressRoute gateways with learned routes;
+//   - the private endpoints in them, with their NICs.
+//
+// Evidence only some paths need is marked pending in Network.Pending
+// instead of read (see ReadEvidence): what each BGP gateway advertises to
+// its peers (a path whose replies return from on premises through it needs
+// it), and the NIC behind each address a VirtualAppliance route points to
+// (a path routed through that appliance needs it).
 //
 // Every resource is read once. Reads fan out over a bounded number of
 // goroutines, and the Reader never has more than its concurrency
@@ -121,6 +126,9 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			mu.Lock()
 			for _, g := range gws {
 				n.Gateways[g.ID.Key()] = g
+				if g.BGPEnabled {
+					n.Pending.Add(model.AdvertisedRoutesOf(g.ID))
+				}
 			}
 			mu.Unlock()
 		}, func(ctx context.Context) {
@@ -141,42 +149,23 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	}
 	all(ctx, r, tasks...)
 
-	// 3. Appliances behind VirtualAppliance next hops, found by address in
-	// the VNet of the closure that holds it.
-	tasks = nil
-	asked := map[string]bool{}
+	// 3. Appliances behind VirtualAppliance next hops, by address in the
+	// VNet of the closure that holds it: pending until a path reaches one.
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
 			if !strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) || !route.NextHopIP.IsValid() {
 				continue
 			}
 			for _, v := range n.VNets {
-				in := false
 				for _, p := range v.AddressSpace {
-					in = in || p.Contains(route.NextHopIP)
-				}
-				key := v.ID.Key() + " " + route.NextHopIP.String()
-				if !in || asked[key] {
-					continue
-				}
-				asked[key] = true
-				ip := route.NextHopIP
-				tasks = append(tasks, func(ctx context.Context) {
-					nic, err := r.NICByAddress(ctx, v, ip)
-					if err != nil || nic == nil {
-						return
+					if p.Contains(route.NextHopIP) {
+						n.Pending.Add(model.ApplianceNICAt(v.ID, route.NextHopIP))
+						break
 					}
-					mu.Lock()
-					n.NICs[nic.ID.Key()] = nic
-					mu.Unlock()
-					if !nic.NSGID.IsZero() {
-						r.includeSecurityGroup(ctx, n, &mu, nic.NSGID)
-					}
-				})
+				}
 			}
 		}
 	}
-	all(ctx, r, tasks...)
 
 	n.Gaps = r.Gaps()
 	return n, joinErrs(seedErrs)

@@ -69,20 +69,26 @@ func (q VerificationRequest) Validate() error {
 // VerificationFacts gathers everything the pull chain of the request
 // depends on, for verify.Run:
 //
-//  1. the cluster (pools, kubelet identity, scale sets, node NICs) ∥ the
+//  1. the cluster (pools with their subnets, kubelet identity) ∥ the
 //     registry (replicas, private endpoint connections);
-//  2. the network closure of the pool subnets (Network, then the node NICs
-//     with effective routes where Azure has them and the scale sets'
-//     security groups) ∥ the registry's private endpoints wherever they are
-//     ∥ the role assignments at the registry scope, with the definitions of
-//     roles verification does not know by id ∥ the private DNS zones of the
-//     names a pull resolves, in the zone subscriptions;
+//  2. the pools' nodes (scale sets, VMs, NICs; then the forwarding
+//     rulesets of node VNets that use Azure DNS) ∥ the network closure of
+//     the pool subnets (Network) ∥ the registry's private endpoints
+//     wherever they are ∥ the role assignments at the registry scope, with
+//     the definitions of roles verification does not know by id ∥ the
+//     private DNS zones of the names a pull resolves, in the zone
+//     subscriptions; then the node NICs with effective routes where Azure
+//     has them and the scale sets' security groups;
 //  3. DNS: the resolvers and forwarding rulesets of every VNet whose Azure
 //     DNS answers the nodes (the node VNet, the VNet of a private resolver
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
 //     behind custom DNS server addresses, the zones the private endpoints'
 //     zone groups name (ZoneByID, any subscription) and zones that CNAME
 //     records lead to.
+//
+// Evidence only some paths need is left pending in Network.Pending (see
+// Network and ReadEvidence): the caller evaluates, reads what the paths
+// reached with ReadVerificationEvidence, and evaluates again.
 //
 // Independent reads run concurrently and nothing is read twice (the Reader
 // memoises). Resources in other subscriptions are read like any other. A
@@ -96,12 +102,12 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	}
 	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
-	// 1. Cluster ∥ registry.
+	// 1. Cluster (its pools and their subnets) ∥ registry.
 	var cluster *model.Cluster
 	all(ctx, r,
 		func(ctx context.Context) {
 			if !q.ClusterID.IsZero() {
-				cluster, _ = r.Cluster(ctx, q.ClusterID)
+				cluster, _ = r.clusterPools(ctx, q.ClusterID)
 			}
 		},
 		func(ctx context.Context) {
@@ -119,7 +125,8 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	names := dnsNames(&f)
 	subs := r.zoneSubscriptions(&f, q)
 
-	// 2. Network ∥ registry private endpoints ∥ role assignments ∥ zones.
+	// 2. The pools' nodes ∥ network closure ∥ registry private endpoints ∥
+	// role assignments ∥ zones; then what the nodes add to the network.
 	var (
 		n        *model.Network
 		pes      []*model.PrivateEndpoint
@@ -127,14 +134,25 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		zonesErr error
 		dnsView  *dnsDiscovery
 	)
+	seeds := poolSubnets(f.Pools)
 	all(ctx, r,
 		func(ctx context.Context) {
-			n, dnsView = r.nodeNetwork(ctx, f.Pools, names)
+			if cluster != nil {
+				r.clusterNodes(ctx, q.ClusterID, cluster)
+			}
+			r.prefetchPoolDNS(ctx, f.Pools)
+		},
+		func(ctx context.Context) {
+			n = model.NewNetwork()
+			if len(seeds) > 0 {
+				n, _ = r.Network(ctx, seeds)
+			}
 		},
 		func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
 		func(ctx context.Context) { r.pullRoles(ctx, &f) },
 		func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
 	)
+	dnsView = r.nodeNetwork(ctx, n, f.Pools, names)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe
 		for _, nicID := range pe.NICIDs {
@@ -548,16 +566,25 @@ type dnsDiscovery struct {
 	rulesets  map[string]*model.Ruleset
 }
 
-// nodeNetwork reads the network closure of the pools' subnets, the pools'
-// NICs (with effective routes where Azure has them) and security groups,
-// and then what the nodes' DNS servers are (dnsDiscovery), adding DNS
-// server VMs to the network.
-func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names []string) (*model.Network, *dnsDiscovery) {
-	var seeds, nics, nsgs []model.ResourceID
+// poolSubnets are the pools' subnets, each once: the seeds of the network
+// closure.
+func poolSubnets(pools []*model.NodePool) []model.ResourceID {
+	var seeds []model.ResourceID
 	for _, p := range pools {
 		if !p.SubnetID.IsZero() {
 			seeds = appendUniqueID(seeds, p.SubnetID)
 		}
+	}
+	return seeds
+}
+
+// nodeNetwork adds to the network closure of the pools' subnets (n) the
+// pools' NICs (with effective routes where Azure has them) and security
+// groups, and then reads what the nodes' DNS servers are (dnsDiscovery),
+// adding DNS server VMs to the network. The pools' nodes must be read.
+func (r *Reader) nodeNetwork(ctx context.Context, n *model.Network, pools []*model.NodePool, names []string) *dnsDiscovery {
+	var nics, nsgs []model.ResourceID
+	for _, p := range pools {
 		for _, id := range p.NICIDs {
 			nics = appendUniqueID(nics, id)
 		}
@@ -566,21 +593,16 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 		}
 	}
 	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}}
-	if len(seeds) == 0 {
-		return model.NewNetwork(), disc
+	if len(poolSubnets(pools)) == 0 {
+		return disc
 	}
-	var n *model.Network
-	all(ctx, r,
-		func(ctx context.Context) { n, _ = r.Network(ctx, seeds) },
-		func(ctx context.Context) { r.prefetchPoolDNS(ctx, pools) },
-	)
 	// One after the other: each fans out on its own, and both write n
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
 	r.IncludeSecurityGroups(ctx, n, nsgs)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
-	return n, disc
+	return disc
 }
 
 // discoverDNS reads what decides the nodes' name resolution. Azure DNS

@@ -242,13 +242,17 @@ func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 }
 
 // Gateway reads a virtual network gateway with its learned routes
-// (getLearnedRoutes), the routes it advertises to each BGP peer
-// (getBgpPeerStatus, then getAdvertisedRoutes per peer) and the static
-// prefixes of its site-to-site connections without BGP. A failed route read
-// leaves LearnedKnown / AdvertisedKnown / StaticPrefixesKnown false and
-// records a gap on the action (…/getLearnedRoutes), not on the gateway.
-// A gateway without BGP advertises nothing readable: AdvertisedKnown stays
-// false without a gap.
+// (getLearnedRoutes) and the static prefixes of its site-to-site
+// connections without BGP. A failed route read leaves LearnedKnown /
+// StaticPrefixesKnown false and records a gap on the action
+// (…/getLearnedRoutes), not on the gateway.
+//
+// What the gateway advertises to its BGP peers (AdvertisedRoutes) is not
+// read here: only a path whose replies come back from on premises through
+// the gateway needs it, so Network marks it pending
+// (model.EvidenceAdvertisedRoutes) and it is read when an evaluation
+// reaches it (ReadEvidence). Advertised stays empty and AdvertisedKnown
+// false until then.
 func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gateway, error) {
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
@@ -302,15 +306,37 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 			}
 			gw.Learned, gw.LearnedKnown = routes, true
 		}, func(ctx context.Context) {
-			if !gw.BGPEnabled {
-				return
-			}
-			gw.Advertised, gw.AdvertisedKnown = r.advertisedRoutes(ctx, c, a, id, gw.PrivateIPs)
-		}, func(ctx context.Context) {
 			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
 		})
 		return gw, nil
 	})
+}
+
+// AdvertisedRoutes asks a BGP gateway what it advertises to each of its
+// peers (getBgpPeerStatus, then getAdvertisedRoutes per peer), once per
+// Reader. known is false when a read failed (its gap is recorded on the
+// action) or the gateway runs no BGP (nothing to read, no gap).
+func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (routes map[netip.Addr][]model.GatewayRoute, known bool) {
+	type advertised struct {
+		routes map[netip.Addr][]model.GatewayRoute
+		known  bool
+	}
+	v, _ := once(r, memoKey("advertised", gw.ID), func() (advertised, error) {
+		if !gw.BGPEnabled {
+			return advertised{}, nil
+		}
+		a, err := parseTyped(gw.ID, "Microsoft.Network", "virtualNetworkGateways")
+		if err == nil {
+			var f *armnetwork.ClientFactory
+			if f, err = r.clients.Network(a.Subscription); err == nil {
+				m, ok := r.advertisedRoutes(ctx, f.NewVirtualNetworkGatewaysClient(), a, gw.ID, gw.PrivateIPs)
+				return advertised{m, ok}, nil
+			}
+		}
+		r.fail(child(gw.ID, "getBgpPeerStatus"), permGatewayBGPPeerStatus, err)
+		return advertised{}, nil
+	})
+	return v.routes, v.known
 }
 
 // advertisedRoutes asks the gateway what it advertises to each BGP peer.

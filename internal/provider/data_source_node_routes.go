@@ -24,8 +24,8 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
-	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 var (
@@ -315,7 +315,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	ctx, requests := azure.CountRequests(ctx)
 
-	facts, err := run.reader.NodeRouteFacts(ctx, q)
+	res, facts, _, err := pipeline.NodeRoutes(ctx, run.reader, q, dests)
 	if d := nodeRoutesRequestError(q, err, run.reader.Gaps(), run.timeout); d != nil {
 		resp.Diagnostics.Append(d)
 		return
@@ -333,7 +333,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 
-	out := nodeRoutesToState(verify.NodeRoutes(facts, dests), m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
+	out := nodeRoutesToState(res, m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
 	m.ID = types.StringValue(nodeRoutesSubject(q))
 	m.RouteSets, m.Traces, m.Findings = out.RouteSets, out.Traces, out.Findings
 	m.Stats = &nodeRoutesStatsModel{ARMRequests: types.Int64Value(requests()), DurationMS: types.Int64Value(time.Since(started).Milliseconds())}

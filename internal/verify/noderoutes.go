@@ -33,6 +33,10 @@ type NodeRoutesResult struct {
 	// warnings, then info, keeping route set and destination order within
 	// a severity.
 	Findings []model.Finding
+	// Needs is the pending evidence (model.Network.Pending) a trace
+	// reached, in Key order: while it is not empty the result is
+	// provisional (see Result.Needs).
+	Needs []model.Evidence
 }
 
 // RouteSetResult is an evaluated route set.
@@ -84,6 +88,8 @@ func NodeRoutes(f model.NodeRouteFacts, dests []Destination) NodeRoutesResult {
 		res.Sets = append(res.Sets, evaluateRouteSet(engines.forSet(set), f.Cluster, set, dests))
 	}
 	res.Findings = routeSetsFindings(res.Sets)
+	res.Needs = engines.needs
+	model.SortEvidence(res.Needs)
 	return res
 }
 
@@ -135,6 +141,8 @@ type nodeEngines struct {
 	net    *model.Network
 	by     map[string]*nodeEvaluator
 	spaces func(model.ResourceID) security.Space
+	// needs is the pending evidence the traces reached.
+	needs []model.Evidence
 }
 
 // nodeEvaluator is a route engine with what evaluating the security rules
@@ -143,6 +151,7 @@ type nodeEvaluator struct {
 	*routing.Engine
 	net    *model.Network
 	spaces func(model.ResourceID) security.Space
+	needs  *[]model.Evidence
 }
 
 func newNodeEngines(net *model.Network) *nodeEngines {
@@ -159,7 +168,7 @@ func (ne *nodeEngines) forSet(set *model.RouteSet) *nodeEvaluator {
 	if e, ok := ne.by[key]; ok {
 		return e
 	}
-	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces}
+	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces, needs: &ne.needs}
 	ne.by[key] = e
 	return e
 }
@@ -382,10 +391,16 @@ func (e *nodeEvaluator) checkTraceSecurity(set *model.RouteSet, d Destination, r
 // traceFrom traces from the set's node address, or from the subnet's first
 // host address when no node address is known.
 func (e *nodeEvaluator) traceFrom(set *model.RouteSet, dst netip.Addr) routing.Result {
+	var r routing.Result
 	if set.Source.IsValid() {
-		return e.TraceFrom(set.SubnetID, set.Source, dst)
+		r = e.TraceFrom(set.SubnetID, set.Source, dst)
+	} else {
+		r = e.Trace(set.SubnetID, dst)
 	}
-	return e.Trace(set.SubnetID, dst)
+	for _, ev := range r.Needs {
+		*e.needs = model.AddNeed(*e.needs, ev)
+	}
+	return r
 }
 
 // routeResultFindings are a trace's route findings and, for each gap it

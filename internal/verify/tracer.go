@@ -48,4 +48,7 @@ type RouteResult struct {
 	// Gaps are the missing facts the route depends on; each becomes an
 	// evidence finding on the path, which is then unverified.
 	Gaps []model.Gap
+	// Needs is the pending evidence (model.Network.Pending) the flow
+	// reached; see Result.Needs.
+	Needs []model.Evidence
 }

@@ -57,7 +57,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		res = engine.Trace(q.SubnetID, dst)
 	}
 
-	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps}
+	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps, Needs: res.Needs}
 	out.Hops = res.Path()
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, f.ToModel("", ""))
