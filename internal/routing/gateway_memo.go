@@ -55,8 +55,9 @@ func newGatewayEntry(net *model.Network, gw *model.Gateway) *gatewayEntry {
 }
 
 func (e *gatewayEntry) fill(net *model.Network, gw *model.Gateway) {
-	e.routes, e.gaps = gatewayRoutes(net, gw)
-	e.block = sortBlock(e.routes)
+	routes, gaps := gatewayRoutes(net, gw)
+	e.routes, e.block = firstPerPrefix(routes)
+	e.gaps = gaps
 }
 
 // covers reports whether the gateway has a route for dst: known says
