@@ -44,31 +44,45 @@ func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.
 			r.fail(id, permClusterRead, err)
 			return nil, err
 		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
-		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+		// The cluster ∥ its agent pools: the list needs only the cluster's
+		// id. It is authoritative; the cluster's own agentPoolProfiles stand
+		// in when it cannot be read. Its answer (and its failure) counts
+		// only if the cluster itself was read.
+		var (
+			resp     armcontainerservice.ManagedClustersClientGetResponse
+			getErr   error
+			getGap   bool
+			pools    []*armcontainerservice.AgentPool
+			poolsErr error
+		)
+		all(ctx, r, func(ctx context.Context) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				getErr = err
+				return
+			}
+			resp, getErr = f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+			release()
+			getGap = getErr != nil
+		}, func(ctx context.Context) {
+			pools, poolsErr = collect(ctx, r, f.NewAgentPoolsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
+				func(p armcontainerservice.AgentPoolsClientListResponse) []*armcontainerservice.AgentPool {
+					return p.Value
+				})
+		})
+		if getErr != nil {
+			if getGap {
+				r.fail(id, permClusterRead, getErr)
+			}
+			return nil, getErr
 		}
 		cl, err := clusterFromSDK(&resp.ManagedCluster)
 		if err != nil {
 			r.fail(id, permClusterRead, err)
 			return nil, err
 		}
-
-		// The agentPools list is authoritative; the cluster's own
-		// agentPoolProfiles stand in when it cannot be read.
-		poolsID := child(id, "agentPools")
-		pools, err := collect(ctx, r, f.NewAgentPoolsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
-			func(p armcontainerservice.AgentPoolsClientListResponse) []*armcontainerservice.AgentPool {
-				return p.Value
-			})
-		if err != nil {
-			r.fail(poolsID, permAgentPoolRead, err)
+		if poolsErr != nil {
+			r.fail(child(id, "agentPools"), permAgentPoolRead, poolsErr)
 		} else {
 			cl.Pools = nil
 			for _, p := range pools {

@@ -69,16 +69,17 @@ func (q VerificationRequest) Validate() error {
 // VerificationFacts gathers everything the pull chain of the request
 // depends on, for verify.Run:
 //
-//  1. the cluster (pools with their subnets, kubelet identity) ∥ the
-//     registry (replicas, private endpoint connections);
-//  2. the pools' nodes (scale sets, VMs, NICs; then the forwarding
-//     rulesets of node VNets that use Azure DNS) ∥ the network closure of
-//     the pool subnets (Network) ∥ the registry's private endpoints
-//     wherever they are ∥ the role assignments at the registry scope, with
-//     the definitions of roles verification does not know by id ∥ the
-//     private DNS zones of the names a pull resolves, in the zone
-//     subscriptions; then the node NICs with effective routes where Azure
-//     has them and the scale sets' security groups;
+//  1. the cluster (pools with their subnets, kubelet identity), then the
+//     pools' nodes (scale sets, VMs, NICs; then the forwarding rulesets
+//     of node VNets that use Azure DNS) ∥ the network closure of the pool
+//     subnets (Network); beside all of it
+//  2. the registry (replicas, private endpoint connections), then, once
+//     the pools are known, the registry's private endpoints wherever they
+//     are ∥ the role assignments at the registry scope, with the
+//     definitions of roles verification does not know by id ∥ the private
+//     DNS zones of the names a pull resolves, in the zone subscriptions;
+//     then the node NICs with effective routes where Azure has them and
+//     the scale sets' security groups;
 //  3. DNS: the resolvers and forwarding rulesets of every VNet whose Azure
 //     DNS answers the nodes (the node VNet, the VNet of a private resolver
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
@@ -102,56 +103,68 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	}
 	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
-	// 1. Cluster (its pools and their subnets) ∥ registry.
-	var cluster *model.Cluster
-	all(ctx, r,
-		func(ctx context.Context) {
-			if !q.ClusterID.IsZero() {
-				cluster, _ = r.clusterPools(ctx, q.ClusterID)
-			}
-		},
-		func(ctx context.Context) {
-			if !q.RegistryID.IsZero() {
-				f.Registry, _ = r.Registry(ctx, q.RegistryID)
-			}
-		},
-	)
-	if !q.ClusterID.IsZero() {
-		f.Cluster, f.Pools = r.selectPools(q.ClusterID, cluster, q.NodePools)
-	} else {
-		f.Pools = subnetPools(q.NodeSubnetIDs)
-	}
-
-	names := dnsNames(&f)
-	subs := r.zoneSubscriptions(&f, q)
-
-	// 2. The pools' nodes ∥ network closure ∥ registry private endpoints ∥
-	// role assignments ∥ zones; then what the nodes add to the network.
+	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
+	// then the pools' nodes ∥ the network closure of their subnets. The
+	// registry's side: the registry, then — once the pools are known too
+	// (the pull identity, the subscriptions to search zones in) — its
+	// private endpoints ∥ role assignments ∥ zones. Neither side waits for
+	// the other's reads: the closure starts as soon as the cluster names
+	// the subnets.
 	var (
+		cluster  *model.Cluster
 		n        *model.Network
 		pes      []*model.PrivateEndpoint
 		zones    []*model.PrivateZone
 		zonesErr error
 		dnsView  *dnsDiscovery
+		names    []string
+		subs     []string
 	)
-	seeds := poolSubnets(f.Pools)
+	poolsKnown := make(chan struct{})
 	all(ctx, r,
 		func(ctx context.Context) {
-			if cluster != nil {
-				r.clusterNodes(ctx, q.ClusterID, cluster)
+			if !q.ClusterID.IsZero() {
+				cluster, _ = r.clusterPools(ctx, q.ClusterID)
+				f.Cluster, f.Pools = r.selectPools(q.ClusterID, cluster, q.NodePools)
+			} else {
+				f.Pools = subnetPools(q.NodeSubnetIDs)
 			}
-			r.prefetchPoolDNS(ctx, f.Pools)
+			// From here on the registry's side reads f.Cluster and
+			// f.Pools (and the pools' subnets); clusterNodes changes only
+			// the pools' node fields. With a width of 1 this function runs
+			// first, so the other one never waits for nothing.
+			close(poolsKnown)
+			seeds := poolSubnets(f.Pools)
+			all(ctx, r,
+				func(ctx context.Context) {
+					if cluster != nil {
+						r.clusterNodes(ctx, q.ClusterID, cluster)
+					}
+					r.prefetchPoolDNS(ctx, f.Pools)
+				},
+				func(ctx context.Context) {
+					n = model.NewNetwork()
+					if len(seeds) > 0 {
+						n, _ = r.Network(ctx, seeds)
+					}
+				},
+			)
 		},
 		func(ctx context.Context) {
-			n = model.NewNetwork()
-			if len(seeds) > 0 {
-				n, _ = r.Network(ctx, seeds)
+			if !q.RegistryID.IsZero() {
+				f.Registry, _ = r.Registry(ctx, q.RegistryID)
 			}
+			<-poolsKnown
+			names = dnsNames(&f)
+			subs = r.zoneSubscriptions(&f, q)
+			all(ctx, r,
+				func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
+				func(ctx context.Context) { r.pullRoles(ctx, &f) },
+				func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+			)
 		},
-		func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
-		func(ctx context.Context) { r.pullRoles(ctx, &f) },
-		func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
 	)
+	// Then what the nodes add to the network.
 	dnsView = r.nodeNetwork(ctx, n, f.Pools, names)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe

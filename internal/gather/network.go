@@ -266,25 +266,36 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 			return nil, err
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
-		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
-		}
-		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
-		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
-		}
 
+		// The gateway ∥ its learned routes: the action needs only the
+		// gateway's id, which the VNet named, and takes seconds. Its answer
+		// (and its failure) counts only if the gateway itself was read.
+		var (
+			gw         *model.Gateway
+			getErr     error
+			getGap     bool
+			learned    []model.GatewayRoute
+			learnedErr error
+		)
+		action := child(id, "getLearnedRoutes")
 		all(ctx, r, func(ctx context.Context) {
-			action := child(id, "getLearnedRoutes")
-			routes, err := func() ([]model.GatewayRoute, error) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				getErr = err
+				return
+			}
+			resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
+			release()
+			if err == nil {
+				gw, err = gatewayFromSDK(&resp.VirtualNetworkGateway)
+			}
+			if err != nil {
+				getErr, getGap = err, true
+				return
+			}
+			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
+		}, func(ctx context.Context) {
+			learned, learnedErr = func() ([]model.GatewayRoute, error) {
 				release, err := r.acquire(ctx)
 				if err != nil {
 					return nil, err
@@ -300,14 +311,18 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				}
 				return gatewayRoutesFromSDK(action, res.Value)
 			}()
-			if err != nil {
-				r.fail(action, permGatewayLearnedRoutes, err)
-				return
-			}
-			gw.Learned, gw.LearnedKnown = routes, true
-		}, func(ctx context.Context) {
-			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
 		})
+		if getErr != nil {
+			if getGap {
+				r.fail(id, permGatewayRead, getErr)
+			}
+			return nil, getErr
+		}
+		if learnedErr != nil {
+			r.fail(action, permGatewayLearnedRoutes, learnedErr)
+		} else {
+			gw.Learned, gw.LearnedKnown = learned, true
+		}
 		return gw, nil
 	})
 }
