@@ -79,17 +79,18 @@ func buildTable(routes []model.Route, block *sortedBlock, markLosers bool) *Tabl
 		keyed = append(keyed, keyOf(p, int32(i)))
 	}
 	slices.SortFunc(keyed, compareKeyed)
-	if block != nil {
-		keyed = mergeBlock(keyed, block)
-	}
-	v4 := make([]sweepPrefix, 0, len(keyed))
+	// The routes in key order: the sorted keys outside the block merged
+	// with the block's presorted ones as they are walked (no merged copy of
+	// thousands of keys per table).
+	it := keyMerge{keyed: keyed, block: block}
+	v4 := make([]sweepPrefix, 0, len(keyed)+len(it.blockKeys()))
 	var v6 []sweepPrefix
 	group := make([]int32, 0, 4)
-	for i := 0; i < len(keyed); {
-		j, k := i, keyed[i]
+	for it.more() {
+		k := it.peek()
 		group = group[:0]
-		for ; j < len(keyed) && keyed[j].samePrefix(k); j++ {
-			group = append(group, keyed[j].idx)
+		for it.more() && it.peek().samePrefix(k) {
+			group = append(group, it.next().idx)
 		}
 		if markLosers && len(group) > 1 {
 			markGroupLosers(t.routes, group)
@@ -100,7 +101,6 @@ func buildTable(routes []model.Route, block *sortedBlock, markLosers bool) *Tabl
 		} else {
 			v4 = append(v4, sp)
 		}
-		i = j
 	}
 	starts4, routes4 := sweep(v4, u128{0, 0xffffffff})
 	t.v4Starts = make([]uint32, len(starts4))
@@ -121,25 +121,50 @@ func blockLen(b *sortedBlock) int {
 	return b.n
 }
 
-// mergeBlock merges the sorted keys of the routes outside the block with
-// the block's own, shifted to the block's place.
-func mergeBlock(keyed []keyedRoute, b *sortedBlock) []keyedRoute {
-	out := make([]keyedRoute, 0, len(keyed)+len(b.keys))
-	i, j := 0, 0
-	for i < len(keyed) || j < len(b.keys) {
-		if j < len(b.keys) {
-			bk := b.keys[j]
-			bk.idx += int32(b.start)
-			if i == len(keyed) || bk.before(keyed[i]) {
-				out = append(out, bk)
-				j++
-				continue
-			}
-		}
-		out = append(out, keyed[i])
-		i++
+// keyMerge walks the sorted keys of the routes outside the block and the
+// block's own (shifted to the block's place) as one sorted sequence.
+type keyMerge struct {
+	keyed []keyedRoute
+	block *sortedBlock
+	i, j  int
+}
+
+func (m *keyMerge) blockKeys() []keyedRoute {
+	if m.block == nil {
+		return nil
 	}
-	return out
+	return m.block.keys
+}
+
+func (m *keyMerge) more() bool { return m.i < len(m.keyed) || m.j < len(m.blockKeys()) }
+
+// head returns the next key and whether it is the block's; more must be
+// true. Ties go to the block's key as before orders them.
+func (m *keyMerge) head() (keyedRoute, bool) {
+	if bks := m.blockKeys(); m.j < len(bks) {
+		bk := bks[m.j]
+		bk.idx += int32(m.block.start)
+		if m.i == len(m.keyed) || bk.before(m.keyed[m.i]) {
+			return bk, true
+		}
+	}
+	return m.keyed[m.i], false
+}
+
+func (m *keyMerge) peek() keyedRoute {
+	k, _ := m.head()
+	return k
+}
+
+// next returns the next key and moves past it.
+func (m *keyMerge) next() keyedRoute {
+	k, fromBlock := m.head()
+	if fromBlock {
+		m.j++
+	} else {
+		m.i++
+	}
+	return k
 }
 
 // markGroupLosers sets every active route of one prefix that loses to
