@@ -64,8 +64,7 @@ func (e *gatewayEntry) fill(net *model.Network, gw *model.Gateway) {
 // whether the answer rests on complete data.
 func (e *gatewayEntry) covers(dst netip.Addr) (covered, known bool) {
 	e.tableOnce.Do(func() {
-		own := append([]model.Route(nil), e.routes...)
-		e.table = buildTable(own, &sortedBlock{keys: e.block.keys, n: len(own)}, false)
+		e.table = buildTable(nil, 0, e.block, false)
 	})
 	if e.table.LookupIndex(dst) >= 0 {
 		return true, true

@@ -208,7 +208,7 @@ func evaluateRouteSet(e *nodeEvaluator, cl *model.Cluster, set *model.RouteSet, 
 			res.Findings = append(res.Findings, nodeGapFinding(routing.GapOf(set.SubnetID, compErr), set.Pool, "",
 				"the routes of subnet "+routing.SubnetLabel(set.SubnetID)))
 		case compErr == nil && set.Effective == nil:
-			res.Routes = append(res.Routes, comp.Routes...)
+			res.Routes = append(res.Routes, comp.Routes()...)
 			for _, g := range comp.Gaps {
 				res.Findings = append(res.Findings, nodeGapFinding(g, set.Pool, "", "the routes of subnet "+routing.SubnetLabel(set.SubnetID)))
 			}
