@@ -20,6 +20,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/dnsresolver/armdnsresolver"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/privatedns/armprivatedns"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
 )
 
 // CredentialSource creates the token credential. It is called at most once,
@@ -152,4 +153,13 @@ func (c *Clients) DNSResolver(subscription string) (*armdnsresolver.ClientFactor
 // Authorization returns the RBAC clients for a subscription.
 func (c *Clients) Authorization(subscription string) (*armauthorization.ClientFactory, error) {
 	return factory(c, "authorization", subscription, armauthorization.NewClientFactory)
+}
+
+// ResourceGraph returns the Azure Resource Graph client. It is not bound to
+// a subscription: a query that names no subscription runs at tenant scope,
+// over every subscription the identity can read.
+func (c *Clients) ResourceGraph() (*armresourcegraph.Client, error) {
+	return factory(c, "resourcegraph", "tenant", func(_ string, cred azcore.TokenCredential, o *arm.ClientOptions) (*armresourcegraph.Client, error) {
+		return armresourcegraph.NewClient(cred, o)
+	})
 }

@@ -3,12 +3,13 @@ package azure
 import (
 	"errors"
 	"fmt"
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -87,6 +88,26 @@ const (
 	argSnapshotFile       = "snapshot_file"
 	argRecordFile         = "record_file"
 )
+
+// ArgumentError is a configuration problem of one provider argument, or of
+// an environment variable that sets it: the provider reports it on that
+// argument, so that Terraform points at it.
+type ArgumentError struct {
+	// Argument is the provider argument, e.g. "tenant_id".
+	Argument string
+	Err      error
+}
+
+// Error is the message, which names the argument and what to do.
+func (e *ArgumentError) Error() string { return e.Err.Error() }
+
+// Unwrap gives the underlying error.
+func (e *ArgumentError) Unwrap() error { return e.Err }
+
+// argError is an ArgumentError on arg with a formatted message.
+func argError(arg, format string, a ...any) error {
+	return &ArgumentError{Argument: arg, Err: fmt.Errorf(format, a...)}
+}
 
 // Environment variables set by the AKS workload identity webhook, read only
 // when use_aks_workload_identity is true (as azurerm does).
@@ -176,7 +197,7 @@ func (c Config) WithEnvironment(getenv func(string) string) Config {
 			}
 			parsed, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
-				c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q is not a boolean (it sets %s): set it to true or false", env, v, b.arg))
+				c.envErrs = append(c.envErrs, argError(b.arg, "%s=%q is not a boolean (it sets %s): set it to true or false", env, v, b.arg))
 				break
 			}
 			*p = &parsed
@@ -208,7 +229,7 @@ func (c *Config) fromWorkloadIdentityEnv(getenv func(string) string) {
 		case *f.field == "":
 			*f.field = v
 		case *f.field != v:
-			c.envErrs = append(c.envErrs, fmt.Errorf("%s is %q but AKS workload identity provides %s=%q: remove the setting, make the two match, or set %s = false",
+			c.envErrs = append(c.envErrs, argError(f.arg, "%s is %q but AKS workload identity provides %s=%q: remove the setting, make the two match, or set %s = false",
 				argRef(f.arg), *f.field, f.env, v, argRef(argUseAKSWI)))
 		}
 	}
@@ -219,21 +240,21 @@ func (c *Config) fromWorkloadIdentityEnv(getenv func(string) string) {
 // the authentication arguments are not checked: no credential is used.
 func (c Config) Validate() error {
 	errs := slices.Clone(c.envErrs)
-	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	add := func(arg, format string, a ...any) { errs = append(errs, argError(arg, format, a...)) }
 
 	if c.SnapshotFile != "" && c.RecordFile != "" {
-		add("%s and %s are both set: a snapshot answers every read offline, a recording reads live Azure; set only one of them",
+		add(argSnapshotFile, "%s and %s are both set: a snapshot answers every read offline, a recording reads live Azure; set only one of them",
 			argRef(argSnapshotFile), argRef(argRecordFile))
 	}
 	if c.SnapshotFile != "" {
 		if err := checkFile(c.SnapshotFile); err != nil {
-			add("%s: %v; point it at a pullpath snapshot, such as one written with %s", argRef(argSnapshotFile), err, argRef(argRecordFile))
+			add(argSnapshotFile, "%s: %v; point it at a pullpath snapshot, such as one written with %s", argRef(argSnapshotFile), err, argRef(argRecordFile))
 		}
 	}
 	if c.RecordFile != "" {
 		dir := filepath.Dir(c.RecordFile)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			add("%s: directory %s does not exist; create it or choose another path", argRef(argRecordFile), dir)
+			add(argRecordFile, "%s: directory %s does not exist; create it or choose another path", argRef(argRecordFile), dir)
 		}
 	}
 	if _, err := c.Cloud(); err != nil {
@@ -241,7 +262,7 @@ func (c Config) Validate() error {
 	}
 	if c.SubscriptionID != "" {
 		if msg := CheckSubscriptionID(c.SubscriptionID); msg != "" {
-			add("%s %s", argRef(argSubscriptionID), msg)
+			add(argSubscriptionID, "%s %s", argRef(argSubscriptionID), msg)
 		}
 	}
 	if !c.offline() {
@@ -252,23 +273,23 @@ func (c Config) Validate() error {
 
 func (c Config) validateAuth() []error {
 	var errs []error
-	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	add := func(arg, format string, a ...any) { errs = append(errs, argError(arg, format, a...)) }
 	if c.TenantID != "" {
 		if msg := CheckTenantID(c.TenantID); msg != "" {
-			add("%s %s", argRef(argTenantID), msg)
+			add(argTenantID, "%s %s", argRef(argTenantID), msg)
 		}
 	}
 	if c.ClientCertificatePath != "" {
 		if err := checkFile(c.ClientCertificatePath); err != nil {
-			add("%s: %v; point it at the service principal's PEM or PKCS#12 (.pfx) file", argRef(argClientCertPath), err)
+			add(argClientCertPath, "%s: %v; point it at the service principal's PEM or PKCS#12 (.pfx) file", argRef(argClientCertPath), err)
 		}
 	} else if c.ClientCertificatePassword != "" {
-		add("%s is set but %s is not: set the path of the certificate the password opens, or remove the password",
+		add(argClientCertPassword, "%s is set but %s is not: set the path of the certificate the password opens, or remove the password",
 			argRef(argClientCertPassword), argRef(argClientCertPath))
 	}
 	if c.OIDCTokenFilePath != "" && (isTrue(c.UseOIDC) || isTrue(c.UseAKSWorkloadIdentity)) {
 		if err := checkFile(c.OIDCTokenFilePath); err != nil {
-			add("%s: %v; point it at the file that holds the federated token", argRef(argOIDCTokenFilePath), err)
+			add(argOIDCTokenFilePath, "%s: %v; point it at the file that holds the federated token", argRef(argOIDCTokenFilePath), err)
 		}
 	}
 	if _, err := selectMethod(c); err != nil {
@@ -284,7 +305,7 @@ func (c Config) Cloud() (cloud.Configuration, error) {
 	if m, ok := model.LookupCloud(c.Environment); ok {
 		return armClouds[m.Name], nil
 	}
-	return cloud.Configuration{}, fmt.Errorf("%s %q is not a known Azure cloud: use %s (azurerm's AzurePublicCloud, AzureUSGovernmentCloud and AzureChinaCloud work too)",
+	return cloud.Configuration{}, argError(argEnvironment, "%s %q is not a known Azure cloud: use %s (azurerm's AzurePublicCloud, AzureUSGovernmentCloud and AzureChinaCloud work too)",
 		argRef(argEnvironment), c.Environment, orList(model.CloudNames()))
 }
 
@@ -304,13 +325,17 @@ var armClouds = map[string]cloud.Configuration{
 	model.ChinaCloud.Name:        cloud.AzureChina,
 }
 
+// Transport is an HTTP client as the SDK's pipeline uses it
+// (policy.Transporter): what WithTransport takes.
+type Transport = policy.Transporter
+
 // WithTransport returns c with the live HTTP client replaced by t, for the
 // ARM clients and for the credential's requests to Entra ID. It exists for
 // tests that run the real credential and pipeline against fake endpoints
 // (package provider reaches it only through an unexported test hook); no
 // provider argument or environment variable sets it. Snapshot mode ignores
 // it: the replay is the transport there.
-func (c Config) WithTransport(t policy.Transporter) Config {
+func (c Config) WithTransport(t Transport) Config {
 	c.transport = t
 	return c
 }

@@ -1,6 +1,7 @@
 package azure
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -274,5 +275,76 @@ func TestConfigStringRedactsSecrets(t *testing.T) {
 		if !strings.Contains(s, "visible-client") || !strings.Contains(s, "use_cli=false") {
 			t.Errorf("printed config lacks non-secret fields: %s", s)
 		}
+	}
+}
+
+// Every configuration error that is about one argument is an ArgumentError
+// naming it, so that the provider reports it there; an error about no
+// argument in particular is not.
+func TestValidateArgumentErrors(t *testing.T) {
+	dir := t.TempDir()
+	snap := filepath.Join("testdata", "baseline_ok.json")
+	wi := envMap(map[string]string{"AZURE_CLIENT_ID": "from-webhook"})
+	tests := []struct {
+		name string
+		cfg  Config
+		want []string // the arguments, in the order of the errors; "" for a general one
+	}{
+		{"boolean variable", Config{}.WithEnvironment(envMap(map[string]string{"ARM_USE_MSI": "yes"})), []string{"use_msi"}},
+		{"workload identity mismatch", Config{ClientID: "mine", UseAKSWorkloadIdentity: to.Ptr(true)}.WithEnvironment(wi), []string{"client_id", "use_aks_workload_identity"}},
+		{"snapshot and record", Config{SnapshotFile: snap, RecordFile: filepath.Join(dir, "r.json")}, []string{"snapshot_file"}},
+		{"snapshot missing", Config{SnapshotFile: filepath.Join(dir, "nope.json")}, []string{"snapshot_file"}},
+		{"record dir missing", Config{RecordFile: filepath.Join(dir, "no", "r.json")}, []string{"record_file"}},
+		{"environment and subscription", Config{Environment: "mars", SubscriptionID: "x"}, []string{"environment", "subscription_id"}},
+		{"tenant", Config{TenantID: "a b"}, []string{"tenant_id"}},
+		{"certificate missing", Config{ClientID: "c", TenantID: "t", ClientCertificatePath: filepath.Join(dir, "nope.pem")}, []string{"client_certificate_path"}},
+		{"password without certificate", Config{ClientCertificatePassword: "pw"}, []string{"client_certificate_password"}},
+		{"secret without ids", Config{ClientSecret: "s"}, []string{"client_secret"}},
+		{"certificate without ids", Config{ClientCertificatePath: snap}, []string{"client_certificate_path"}},
+		{"oidc token file missing", Config{ClientID: "c", TenantID: "t", UseOIDC: to.Ptr(true), OIDCTokenFilePath: filepath.Join(dir, "tok")}, []string{"oidc_token_file_path"}},
+		{"oidc without token", Config{ClientID: "c", TenantID: "t", UseOIDC: to.Ptr(true)}, []string{"use_oidc"}},
+		{"oidc token without ids", Config{UseOIDC: to.Ptr(true), OIDCToken: "x"}, []string{"use_oidc"}},
+		{"workload identity without token file", Config{ClientID: "c", TenantID: "t", UseAKSWorkloadIdentity: to.Ptr(true)}, []string{"use_aks_workload_identity"}},
+		{"no method at all", Config{UseCLI: to.Ptr(false)}, []string{""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate()
+			if err == nil {
+				t.Fatal("Validate() = nil")
+			}
+			var errs []error
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			} else {
+				errs = []error{err}
+			}
+			var got []string
+			for _, e := range errs {
+				var ae *ArgumentError
+				if errors.As(e, &ae) {
+					got = append(got, ae.Argument)
+					if ae.Error() != ae.Err.Error() || !strings.Contains(ae.Error(), ae.Argument) {
+						t.Errorf("%q: the message must be the error's and name %s", ae.Error(), ae.Argument)
+					}
+				} else {
+					got = append(got, "")
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("arguments %q, want %q (%v)", got, tt.want, err)
+			}
+		})
+	}
+
+	// A snapshot that does not load is an error on snapshot_file too.
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewSession(Config{SnapshotFile: bad})
+	var ae *ArgumentError
+	if !errors.As(err, &ae) || ae.Argument != "snapshot_file" {
+		t.Errorf("NewSession with a broken snapshot = %v, want an ArgumentError on snapshot_file", err)
 	}
 }

@@ -76,13 +76,13 @@ func (m authMethod) describe() string {
 func selectMethod(c Config) (authMethod, error) {
 	switch {
 	case c.ClientSecret != "":
-		return authClientSecret, c.require(authClientSecret, argRef(argClientSecret)+" is set", "", c.servicePrincipal()...)
+		return authClientSecret, c.require(authClientSecret, argClientSecret, argRef(argClientSecret)+" is set", "", c.servicePrincipal()...)
 	case c.ClientCertificatePath != "":
-		return authClientCertificate, c.require(authClientCertificate, argRef(argClientCertPath)+" is set", "", c.servicePrincipal()...)
+		return authClientCertificate, c.require(authClientCertificate, argClientCertPath, argRef(argClientCertPath)+" is set", "", c.servicePrincipal()...)
 	case isTrue(c.UseOIDC):
 		return c.selectOIDC()
 	case isTrue(c.UseAKSWorkloadIdentity):
-		return authWorkloadIdentity, c.require(authWorkloadIdentity, argRef(argUseAKSWI)+" is true",
+		return authWorkloadIdentity, c.require(authWorkloadIdentity, argUseAKSWI, argRef(argUseAKSWI)+" is true",
 			`the workload identity webhook sets the AZURE_* variables in pods whose service account is annotated with azure.workload.identity/client-id and labelled azure.workload.identity/use: "true"`,
 			requirement{c.ClientID, argRef(argClientID) + " or " + envAzureClientID},
 			requirement{c.TenantID, argRef(argTenantID) + " or " + envAzureTenantID},
@@ -102,23 +102,23 @@ func (c Config) selectOIDC() (authMethod, error) {
 	why := argRef(argUseOIDC) + " is true"
 	switch {
 	case c.OIDCToken != "":
-		return authOIDCToken, c.require(authOIDCToken, why, "", c.servicePrincipal()...)
+		return authOIDCToken, c.require(authOIDCToken, argUseOIDC, why, "", c.servicePrincipal()...)
 	case c.OIDCTokenFilePath != "":
-		return authOIDCTokenFile, c.require(authOIDCTokenFile, why, "", c.servicePrincipal()...)
+		return authOIDCTokenFile, c.require(authOIDCTokenFile, argUseOIDC, why, "", c.servicePrincipal()...)
 	case c.ADOServiceConnectionID != "":
-		return authAzurePipelines, c.require(authAzurePipelines, why+" and "+argRef(argADOConnectionID)+" is set",
+		return authAzurePipelines, c.require(authAzurePipelines, argUseOIDC, why+" and "+argRef(argADOConnectionID)+" is set",
 			"in the pipeline, map $(System.AccessToken) into the task's environment as SYSTEM_ACCESSTOKEN; Azure Pipelines sets "+envSystemOIDCRequestURI+" in every job",
 			append(c.servicePrincipal(),
 				requirement{c.OIDCRequestToken, argRef(argOIDCRequestToken)},
 				requirement{c.OIDCRequestURL, envSystemOIDCRequestURI})...)
 	case c.OIDCRequestURL != "" || c.OIDCRequestToken != "":
-		return authGitHubActions, c.require(authGitHubActions, why+" with a token request URL or token",
+		return authGitHubActions, c.require(authGitHubActions, argUseOIDC, why+" with a token request URL or token",
 			"in GitHub Actions, give the job `permissions: id-token: write` and GitHub sets ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN",
 			append(c.servicePrincipal(),
 				requirement{c.OIDCRequestURL, argRef(argOIDCRequestURL)},
 				requirement{c.OIDCRequestToken, argRef(argOIDCRequestToken)})...)
 	}
-	return authOIDCToken, fmt.Errorf("%s but there is no federated token to sign in with: set %s or %s; "+
+	return authOIDCToken, argError(argUseOIDC, "%s but there is no federated token to sign in with: set %s or %s; "+
 		"in GitHub Actions give the job `permissions: id-token: write` (GitHub then sets ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN); "+
 		"in Azure DevOps set %s and SYSTEM_ACCESSTOKEN",
 		why, argRef(argOIDCToken), argRef(argOIDCTokenFilePath), argRef(argADOConnectionID))
@@ -132,8 +132,9 @@ func (c Config) servicePrincipal() []requirement {
 	return []requirement{{c.ClientID, argRef(argClientID)}, {c.TenantID, argRef(argTenantID)}}
 }
 
-// require names, in one message, every requirement of m that is not set.
-func (c Config) require(m authMethod, why, hint string, reqs ...requirement) error {
+// require names, in one message, every requirement of m that is not set;
+// the error is on arg, the argument that chose m.
+func (c Config) require(m authMethod, arg, why, hint string, reqs ...requirement) error {
 	var missing []string
 	for _, r := range reqs {
 		if r.value == "" {
@@ -151,7 +152,7 @@ func (c Config) require(m authMethod, why, hint string, reqs ...requirement) err
 	if hint != "" {
 		msg += " (" + hint + ")"
 	}
-	return errors.New(msg)
+	return &ArgumentError{Argument: arg, Err: errors.New(msg)}
 }
 
 // joinList writes "a, b and c".

@@ -33,12 +33,18 @@ var readActions = []AllowedAction{
 		"Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworkGateways/{virtualNetworkGatewayName}/getBgpPeerStatus",
 		"Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"},
+	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/bgpConnections/{connectionName}/learnedRoutes",
+		"Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkWatchers/{networkWatcherName}/nextHop",
 		"Microsoft.Network/networkWatchers/nextHop/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsResolvers",
 		"Microsoft.Network/virtualNetworks/listDnsResolvers/action"},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsForwardingRulesets",
 		"Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"},
+	// An Azure Resource Graph query: a read of the resources the identity
+	// may read (the private DNS zone links to the node VNets), in every
+	// subscription at once.
+	{http.MethodPost, "/providers/Microsoft.ResourceGraph/resources", "Microsoft.ResourceGraph/resources/read"},
 }
 
 // ReadActions returns the allow-list of POSTs (a copy: callers cannot widen

@@ -19,6 +19,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v8"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/dnsresolver/armdnsresolver"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 )
@@ -173,6 +174,13 @@ func TestGuardPathShapes(t *testing.T) {
 		{"no resource group", "POST", "/subscriptions/" + replaySub + "/providers/Microsoft.Network/networkInterfaces/nic/effectiveRouteTable", false},
 		{"scale-set NIC", "POST", "/subscriptions/" + replaySub + "/resourceGroups/rg/providers/Microsoft.Compute/virtualMachineScaleSets/v/virtualMachines/0/networkInterfaces/n/effectiveRouteTable", false},
 		{"PUT on an action path", "PUT", nic + "/effectiveRouteTable", false},
+		{"Resource Graph query", "POST", "/providers/Microsoft.ResourceGraph/resources?api-version=2024-04-01", true},
+		{"Resource Graph query, other case", "POST", "/PROVIDERS/microsoft.resourcegraph/RESOURCES", true},
+		{"Resource Graph history", "POST", "/providers/Microsoft.ResourceGraph/resourcesHistory", false},
+		{"Resource Graph resource changes", "POST", "/providers/Microsoft.ResourceGraph/resourceChanges", false},
+		{"Resource Graph query with extra segment", "POST", "/providers/Microsoft.ResourceGraph/resources/x", false},
+		{"Resource Graph query in a subscription", "POST", "/subscriptions/" + replaySub + "/providers/Microsoft.ResourceGraph/resources", false},
+		{"shared query created", "PUT", "/subscriptions/" + replaySub + "/resourceGroups/rg/providers/Microsoft.ResourceGraph/queries/q", false},
 		{"HEAD", "HEAD", nic, false},
 		{"GET", "GET", nic, true},
 		{"LRO status poll", "GET", "/subscriptions/" + replaySub + "/providers/Microsoft.Network/locations/westeurope/operations/abc", true},
@@ -220,6 +228,7 @@ func TestGuardAllowsReadActionsThroughSDK(t *testing.T) {
 	vnets, _ := armnetwork.NewVirtualNetworksClient(replaySub, cred, opts)
 	resolvers, _ := armdnsresolver.NewDNSResolversClient(replaySub, cred, opts)
 	rulesets, _ := armdnsresolver.NewDNSForwardingRulesetsClient(replaySub, cred, opts)
+	graph, _ := armresourcegraph.NewClient(cred, opts)
 
 	calls := map[string]func() error{
 		"GET VNet": func() error { _, err := vnets.Get(ctx, "rg-hub", "vnet-hub", nil); return err },
@@ -250,6 +259,10 @@ func TestGuardAllowsReadActionsThroughSDK(t *testing.T) {
 		},
 		"listDnsForwardingRulesets": func() error {
 			_, err := rulesets.NewListByVirtualNetworkPager("rg-hub", "vnet-hub", nil).NextPage(ctx)
+			return err
+		},
+		"Resource Graph query": func() error {
+			_, err := graph.Resources(ctx, armresourcegraph.QueryRequest{Query: to.Ptr("resources | take 1")}, nil)
 			return err
 		},
 	}
@@ -305,17 +318,32 @@ func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { retur
 // custom role built from it grants exactly these reads.
 func TestReadActionsData(t *testing.T) {
 	list := ReadActions()
-	if len(list) != 8 {
-		t.Fatalf("%d allowed actions, want 8", len(list))
+	if len(list) != 10 {
+		t.Fatalf("%d allowed actions, want 10", len(list))
 	}
 	for _, a := range list {
 		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")
-		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}/{op}
-		if a.Method != http.MethodPost || len(segs) != 9 || segs[4] != "providers" {
+		if a.Method != http.MethodPost {
+			t.Errorf("unexpected method %+v", a)
+			continue
+		}
+		var want string
+		switch {
+		// providers/Microsoft.ResourceGraph/resources: a query, which
+		// needs read on the resources it returns.
+		case len(segs) == 3 && segs[0] == "providers" && segs[1] == "Microsoft.ResourceGraph":
+			want = segs[1] + "/" + segs[2] + "/read"
+		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}[/{child type}/{name}]/{op}
+		case (len(segs) == 9 || len(segs) == 11) && segs[4] == "providers":
+			want = segs[5] + "/" + segs[6]
+			if len(segs) == 11 {
+				want += "/" + segs[8]
+			}
+			want += "/" + segs[len(segs)-1] + "/action"
+		default:
 			t.Errorf("unexpected entry %+v", a)
 			continue
 		}
-		want := segs[5] + "/" + segs[6] + "/" + segs[8] + "/action"
 		if a.Action != want {
 			t.Errorf("%s: action %q, want %q", a.PathPattern, a.Action, want)
 		}
@@ -337,6 +365,7 @@ func TestRequiredAction(t *testing.T) {
 		{"GET", rg + "Microsoft.ContainerRegistry/registries/r/providers/Microsoft.Authorization/roleAssignments", "Microsoft.Authorization/roleAssignments/read"},
 		{"GET", "/subscriptions/s/providers/Microsoft.Authorization/roleDefinitions/7f951dda", "Microsoft.Authorization/roleDefinitions/read"},
 		{"post", rg + "Microsoft.Network/networkInterfaces/nic/effectiveRouteTable", "Microsoft.Network/networkInterfaces/effectiveRouteTable/action"},
+		{"POST", "/providers/Microsoft.ResourceGraph/resources?api-version=2024-04-01", "Microsoft.ResourceGraph/resources/read"},
 	} {
 		if got, err := RequiredAction(tc.method, tc.path); err != nil || got != tc.want {
 			t.Errorf("%s %s: %q, %v; want %q", tc.method, tc.path, got, err, tc.want)
@@ -346,6 +375,7 @@ func TestRequiredAction(t *testing.T) {
 		{"POST", rg + "Microsoft.Network/networkInterfaces/nic/write"},
 		{"PUT", rg + "Microsoft.Network/virtualNetworks/v"},
 		{"GET", "/subscriptions/s/resourceGroups/rg"},
+		{"POST", "/providers/Microsoft.ResourceGraph/resourceChanges"},
 	} {
 		if got, err := RequiredAction(bad[0], bad[1]); err == nil {
 			t.Errorf("%s %s: %q, want an error", bad[0], bad[1], got)

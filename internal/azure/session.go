@@ -74,7 +74,7 @@ func NewSession(cfg Config) (*Session, error) {
 	if s.offline {
 		replay, err := snapshot.LoadReplay(cfg.SnapshotFile)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", argRef(argSnapshotFile), err)
+			return nil, argError(argSnapshotFile, "%s: %w", argRef(argSnapshotFile), err)
 		}
 		transport, s.replay = replay, replay
 		// The SDK's bearer policy insists on a credential; this one holds

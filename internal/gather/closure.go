@@ -22,14 +22,16 @@ const peeringDepth = 2
 //   - the seeds' VNets, every VNet peered with them and the peers of those
 //     (each read on its own, so both sides of every peering are known);
 //   - the route tables and network security groups of all their subnets;
-//   - their VPN/ExpressRoute gateways with learned routes;
+//   - their VPN/ExpressRoute gateways with learned routes, and their
+//     Route Servers with the routes learned from each peer;
 //   - the private endpoints in them, with their NICs.
 //
 // Evidence only some paths need is marked pending in Network.Pending
 // instead of read (see ReadEvidence): what each BGP gateway advertises to
 // its peers (a path whose replies return from on premises through it needs
-// it), and the NIC behind each address a VirtualAppliance route points to
-// (a path routed through that appliance needs it).
+// it), and the NIC behind each address a VirtualAppliance route or a
+// Route Server route points to (a path routed through that appliance
+// needs it).
 //
 // Every resource is read once. Reads fan out over a bounded number of
 // goroutines, and the Reader never has more than its concurrency
@@ -95,8 +97,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		}
 		if n.Subnet(s) == nil {
 			err := notFound("SubnetNotFound", "subnet %s is not in virtual network %s", string(s), string(vnetID))
-			r.fail(s, permVNetRead, err)
-			seedErrs = append(seedErrs, err)
+			seedErrs = append(seedErrs, r.fail(s, permVNetRead, err))
 		}
 	}
 
@@ -132,6 +133,13 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			}
 			mu.Unlock()
 		}, func(ctx context.Context) {
+			rss, _ := r.RouteServersOfVNet(ctx, v)
+			mu.Lock()
+			for _, rs := range rss {
+				n.RouteServers[rs.ID.Key()] = rs
+			}
+			mu.Unlock()
+		}, func(ctx context.Context) {
 			pes, _ := r.PrivateEndpointsInVNet(ctx, v)
 			for _, pe := range pes {
 				mu.Lock()
@@ -149,20 +157,34 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	}
 	all(ctx, r, tasks...)
 
-	// 3. Appliances behind VirtualAppliance next hops, by address in the
-	// VNet of the closure that holds it: pending until a path reaches one.
+	// 3. Appliances behind VirtualAppliance next hops and behind the routes
+	// Route Servers learned from them, by address in the VNet of the
+	// closure that holds it: pending until a path reaches one.
+	var hops []netip.Addr
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
-			if !strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) || !route.NextHopIP.IsValid() {
-				continue
+			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {
+				hops = append(hops, route.NextHopIP)
 			}
-			for _, v := range n.VNets {
-				for _, p := range v.AddressSpace {
-					if p.Contains(route.NextHopIP) {
-						n.Pending.Add(model.ApplianceNICAt(v.ID, route.NextHopIP))
-						break
-					}
+		}
+	}
+	for _, rs := range n.RouteServers {
+		for _, p := range rs.Peers {
+			for _, lr := range p.Learned {
+				if lr.NextHop.IsValid() {
+					hops = append(hops, lr.NextHop)
 				}
+			}
+		}
+	}
+	for _, hop := range hops {
+		for _, v := range n.VNets {
+			in := false
+			for _, p := range v.AddressSpace {
+				in = in || p.Contains(hop)
+			}
+			if in {
+				n.Pending.Add(model.ApplianceNICAt(v.ID, hop))
 			}
 		}
 	}

@@ -36,13 +36,11 @@ func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.
 	return once(r, memoKey("cluster", id), func() (*model.Cluster, error) {
 		a, err := parseTyped(id, "Microsoft.ContainerService", "managedClusters")
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		f, err := r.clients.ContainerService(a.Subscription)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		// The cluster ∥ its agent pools: the list needs only the cluster's
 		// id. It is authoritative; the cluster's own agentPoolProfiles stand
@@ -72,17 +70,16 @@ func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.
 		})
 		if getErr != nil {
 			if getGap {
-				r.fail(id, permClusterRead, getErr)
+				return nil, r.fail(id, permClusterRead, getErr)
 			}
 			return nil, getErr
 		}
 		cl, err := clusterFromSDK(&resp.ManagedCluster)
 		if err != nil {
-			r.fail(id, permClusterRead, err)
-			return nil, err
+			return nil, r.fail(id, permClusterRead, err)
 		}
 		if poolsErr != nil {
-			r.fail(child(id, "agentPools"), permAgentPoolRead, poolsErr)
+			r.record(child(id, "agentPools"), permAgentPoolRead, poolsErr)
 		} else {
 			cl.Pools = nil
 			for _, p := range pools {
@@ -230,7 +227,7 @@ func (r *Reader) scaleSetPoolNICs(ctx context.Context, sub, group string, pool *
 		return
 	}
 	if err := scaleSetNICConfig(pool, ss); err != nil {
-		r.fail(pool.ScaleSetID, permVMSSRead, err)
+		r.record(pool.ScaleSetID, permVMSSRead, err)
 	}
 	coll := child(pool.ScaleSetID, "networkInterfaces")
 	nics, err := read(r, "list", coll, permVMSSNICList, func() ([]*armnetwork.Interface, error) {

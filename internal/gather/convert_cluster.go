@@ -62,9 +62,36 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 		out.Pools = append(out.Pools, &model.NodePool{
 			Name: str(ap.Name), Mode: str(ap.Mode), OSType: str(ap.OSType), Type: str(ap.Type),
 			Count: i32(ap.Count), SubnetID: rid(ap.VnetSubnetID),
+			NodePublicIP: boolv(ap.EnableNodePublicIP), NodePublicIPPrefixID: rid(ap.NodePublicIPPrefixID),
 		})
 	}
+	out.Outbound = outboundFromSDK(p.NetworkProfile)
 	return out, nil
+}
+
+// outboundFromSDK reads the outbound type and the public IPs AKS gave the
+// cluster's load balancer and managed NAT gateway.
+func outboundFromSDK(np *armcontainerservice.NetworkProfile) model.Outbound {
+	var out model.Outbound
+	if np == nil {
+		return out
+	}
+	out.Type = str(np.OutboundType)
+	if lb := np.LoadBalancerProfile; lb != nil {
+		for _, ref := range lb.EffectiveOutboundIPs {
+			if ref != nil {
+				out.LoadBalancerIPIDs = appendUniqueID(out.LoadBalancerIPIDs, rid(ref.ID))
+			}
+		}
+	}
+	if nat := np.NatGatewayProfile; nat != nil {
+		for _, ref := range nat.EffectiveOutboundIPs {
+			if ref != nil {
+				out.NATGatewayIPIDs = appendUniqueID(out.NATGatewayIPIDs, rid(ref.ID))
+			}
+		}
+	}
+	return out
 }
 
 // agentPoolFromSDK converts an agent pool of the agentPools list.
@@ -76,6 +103,8 @@ func agentPoolFromSDK(ap *armcontainerservice.AgentPool) *model.NodePool {
 		out.Type = str(p.Type)
 		out.Count = i32(p.Count)
 		out.SubnetID = rid(p.VnetSubnetID)
+		out.NodePublicIP = boolv(p.EnableNodePublicIP)
+		out.NodePublicIPPrefixID = rid(p.NodePublicIPPrefixID)
 	}
 	if out.Type == "" {
 		// The API's default pool type.
@@ -165,6 +194,17 @@ func registryFromSDK(r *armcontainerregistry.Registry) (*model.Registry, error) 
 	out.PublicNetworkAccess = str(p.PublicNetworkAccess)
 	if p.NetworkRuleSet != nil {
 		out.NetworkDefaultAction = str(p.NetworkRuleSet.DefaultAction)
+		for _, rule := range p.NetworkRuleSet.IPRules {
+			if rule == nil || (rule.Action != nil && !strings.EqualFold(str(rule.Action), "Allow")) {
+				continue
+			}
+			v := str(rule.IPAddressOrRange)
+			pfx, err := parsePrefix(v)
+			if err != nil {
+				return nil, fieldError(out.ID, "properties.networkRuleSet.ipRules.value", v, err)
+			}
+			out.IPRules = append(out.IPRules, pfx)
+		}
 	}
 	for _, c := range p.PrivateEndpointConnections {
 		if c == nil {
@@ -210,6 +250,12 @@ type registryRawFields struct {
 // answer did not list: a data endpoint per region (home and replicas) when
 // data endpoints are enabled, and regional endpoints
 // (<reg>.<region>.geo.<suffix>) when the registry enables them.
+//
+// Regional endpoints are opt-in (ACR endpoint reference: `az acr update
+// --regional-endpoints enabled`): only regionalEndpoints Enabled makes them
+// names a pull may use. regionalEndpointHostNames lists the names that
+// would serve the registry, and is ignored while the setting is Disabled
+// or absent.
 func completeRegistryHosts(reg *model.Registry, raw registryRawFields) {
 	if reg.RoleAssignmentMode == "" {
 		reg.RoleAssignmentMode = raw.Properties.RoleAssignmentMode
@@ -229,12 +275,16 @@ func completeRegistryHosts(reg *model.Registry, raw registryRawFields) {
 			}
 		}
 	}
+	if !strings.EqualFold(strings.TrimSpace(raw.Properties.RegionalEndpoints), regionalEndpointOn) {
+		reg.RegionalEndpointHosts = nil
+		return
+	}
 	for _, h := range raw.Properties.RegionalEndpointHostNames {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
 			reg.RegionalEndpointHosts = appendUniqueHost(reg.RegionalEndpointHosts, h)
 		}
 	}
-	if strings.EqualFold(raw.Properties.RegionalEndpoints, regionalEndpointOn) && len(reg.RegionalEndpointHosts) == 0 {
+	if len(reg.RegionalEndpointHosts) == 0 {
 		for _, region := range regions {
 			if region != "" {
 				reg.RegionalEndpointHosts = appendUniqueHost(reg.RegionalEndpointHosts, fmt.Sprintf("%s.%s.%s.%s", name, region, acrGeoLabel, suffix))

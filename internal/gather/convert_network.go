@@ -85,6 +85,10 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 		out.NSGID = rid(p.NetworkSecurityGroup.ID)
 	}
 	out.PrivateEndpointNetworkPolicies = str(p.PrivateEndpointNetworkPolicies)
+	if p.NatGateway != nil {
+		out.NATGatewayID = rid(p.NatGateway.ID)
+	}
+	out.DefaultOutboundAccessDisabled = p.DefaultOutboundAccess != nil && !*p.DefaultOutboundAccess
 	for _, c := range p.IPConfigurations {
 		if c != nil {
 			out.IPConfigurationIDs = appendUniqueID(out.IPConfigurationIDs, rid(c.ID))
@@ -94,6 +98,20 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 		if pe != nil {
 			out.PrivateEndpointIDs = appendUniqueID(out.PrivateEndpointIDs, rid(pe.ID))
 		}
+	}
+	// Service endpoints: their routes' prefixes are not in the subnet (the
+	// service tags give them, see routing's serviceEndpointRoutes).
+	for _, se := range p.ServiceEndpoints {
+		if se == nil || strings.TrimSpace(str(se.Service)) == "" {
+			continue
+		}
+		e := model.ServiceEndpoint{Service: strings.TrimSpace(str(se.Service))}
+		for _, l := range se.Locations {
+			if l != nil && strings.TrimSpace(*l) != "" {
+				e.Locations = append(e.Locations, strings.TrimSpace(*l))
+			}
+		}
+		out.ServiceEndpoints = append(out.ServiceEndpoints, e)
 	}
 	return out, nil
 }
@@ -117,6 +135,19 @@ func peeringFromSDK(vnetID model.ResourceID, pe *armnetwork.VirtualNetworkPeerin
 	out.AllowForwardedTraffic = boolv(p.AllowForwardedTraffic)
 	out.AllowGatewayTransit = boolv(p.AllowGatewayTransit)
 	out.UseRemoteGateways = boolv(p.UseRemoteGateways)
+	// peerCompleteVnets defaults to true: only an explicit false makes a
+	// subnet peering.
+	out.SubnetsOnly = p.PeerCompleteVnets != nil && !*p.PeerCompleteVnets
+	for _, n := range p.LocalSubnetNames {
+		if s := str(n); s != "" {
+			out.LocalSubnetNames = append(out.LocalSubnetNames, s)
+		}
+	}
+	for _, n := range p.RemoteSubnetNames {
+		if s := str(n); s != "" {
+			out.RemoteSubnetNames = append(out.RemoteSubnetNames, s)
+		}
+	}
 	var err error
 	if p.RemoteAddressSpace != nil {
 		if out.RemoteAddressSpace, err = prefixes(out.ID, "properties.remoteAddressSpace.addressPrefixes", p.RemoteAddressSpace.AddressPrefixes); err != nil {

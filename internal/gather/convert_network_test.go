@@ -126,6 +126,30 @@ func TestVNetFromSDK(t *testing.T) {
 			t.Errorf("state = %q", p.State)
 		}
 	})
+	t.Run("subnet peering", func(t *testing.T) {
+		v, err := vnetFromSDK(sdk[armnetwork.VirtualNetwork](t, []byte(`{"id":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/v",
+			"properties":{"addressSpace":{"addressPrefixes":["10.9.0.0/16"]},"virtualNetworkPeerings":[
+			{"id":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/v/virtualNetworkPeerings/sub","name":"sub",
+			 "properties":{"peeringState":"Connected","peerCompleteVnets":false,"localSubnetNames":["snet-aks"],"remoteSubnetNames":["snet-pe",""],
+			 "remoteAddressSpace":{"addressPrefixes":["10.0.2.0/24"]}}},
+			{"id":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/v/virtualNetworkPeerings/full","name":"full",
+			 "properties":{"peeringState":"Connected","peerCompleteVnets":true}},
+			{"id":"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/v/virtualNetworkPeerings/old","name":"old",
+			 "properties":{"peeringState":"Connected"}}]}}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, full, old := v.Peerings[0], v.Peerings[1], v.Peerings[2]
+		if !sub.SubnetsOnly || !reflect.DeepEqual(sub.LocalSubnetNames, []string{"snet-aks"}) || !reflect.DeepEqual(sub.RemoteSubnetNames, []string{"snet-pe"}) {
+			t.Errorf("subnet peering = %+v", sub)
+		}
+		if !sub.ConnectsLocalSubnet("SNET-AKS") || sub.ConnectsLocalSubnet("snet-app") || !sub.ConnectsRemoteSubnet("snet-pe") || sub.ConnectsRemoteSubnet("snet-nva") {
+			t.Errorf("subnet peering connects the wrong subnets: %+v", sub)
+		}
+		if full.SubnetsOnly || old.SubnetsOnly || !old.ConnectsLocalSubnet("anything") {
+			t.Errorf("peerCompleteVnets true or absent is a peering of complete VNets: %+v %+v", full, old)
+		}
+	})
 	t.Run("gateway subnet names the gateway", func(t *testing.T) {
 		v, _ := vnetFromSDK(sdk[armnetwork.VirtualNetwork](t, resource(t, "baseline_ok", vnetHub)))
 		if got := gatewayOfIPConfig(v.Subnets[0].IPConfigurationIDs[0]); !got.Equal(vpngw) {

@@ -40,6 +40,39 @@ func (r *Reader) PrivateZones(ctx context.Context, subscriptions []string, names
 	return zones, joinErrs(errs)
 }
 
+// ZoneNames returns the names of every private DNS zone in the given
+// subscriptions, each once, in the order the subscriptions and their lists
+// give them. The lists are the ones PrivateZones reads (memoised, so asking
+// for the zones afterwards costs no request). When some subscription's list
+// cannot be read, the names found elsewhere come with an error that carries
+// the gap of each list that failed (GapsOf).
+func (r *Reader) ZoneNames(ctx context.Context, subscriptions []string) ([]string, error) {
+	subs := uniqueFold(subscriptions)
+	lists, errs := mapEach(ctx, r, subs, r.zonesInSubscription)
+	var names []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, z := range l {
+			if n := str(z.Name); n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names, joinErrs(errs)
+}
+
+// ZoneLinksGap is why the virtual network links of a zone PrivateZones or
+// ZoneByID returned are not known (its LinksKnown is false): the failed
+// read of the links, else an unavailable gap on them.
+func (r *Reader) ZoneLinksGap(zoneID model.ResourceID) model.Gap {
+	linksID := child(zoneID, "virtualNetworkLinks")
+	if g, ok := r.Gaps().Lookup(linksID); ok {
+		return g
+	}
+	return model.Gap{ResourceID: linksID, Kind: model.GapUnavailable, Permission: permZoneLinkRead, Detail: "links not read"}
+}
+
 // zonesInSubscription lists a subscription's private DNS zones.
 func (r *Reader) zonesInSubscription(ctx context.Context, sub string) ([]*armprivatedns.PrivateZone, error) {
 	coll := model.ResourceID(fmt.Sprintf("/subscriptions/%s/providers/Microsoft.Network/privateDnsZones", sub))
@@ -83,12 +116,12 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 		out := &model.PrivateZone{ID: id, Name: strings.ToLower(name), Records: map[string]*model.RecordSet{}}
 		a, err := parseTyped(id, "Microsoft.Network", "privateDnsZones")
 		if err != nil {
-			r.fail(id, permPrivateZoneRead, err)
+			r.record(id, permPrivateZoneRead, err)
 			return out, nil
 		}
 		f, err := r.clients.PrivateDNS(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateZoneRead, err)
+			r.record(id, permPrivateZoneRead, err)
 			return out, nil
 		}
 		all(ctx, r, func(ctx context.Context) {
@@ -97,7 +130,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 					return p.Value
 				})
 			if err != nil {
-				r.fail(child(id, "virtualNetworkLinks"), permZoneLinkRead, err)
+				r.record(child(id, "virtualNetworkLinks"), permZoneLinkRead, err)
 				return
 			}
 			for _, l := range links {
@@ -109,13 +142,13 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 			sets, err := collect(ctx, r, f.NewRecordSetsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
 				func(p armprivatedns.RecordSetsClientListResponse) []*armprivatedns.RecordSet { return p.Value })
 			if err != nil {
-				r.fail(recordsID, permZoneRecordsRead, err)
+				r.record(recordsID, permZoneRecordsRead, err)
 				return
 			}
 			for _, s := range sets {
 				rs, ok, err := recordSetFromSDK(s)
 				if err != nil {
-					r.fail(recordsID, permZoneRecordsRead, err)
+					r.record(recordsID, permZoneRecordsRead, err)
 					return
 				}
 				if ok {
@@ -204,14 +237,12 @@ func (r *Reader) resolver(ctx context.Context, id model.ResourceID) (*model.Reso
 				return p.Value
 			})
 		if err != nil {
-			r.fail(inboundID, permInboundEndpointRead, err)
-			return out, partialError{err}
+			return out, partialError{r.fail(inboundID, permInboundEndpointRead, err)}
 		}
 		for _, e := range eps {
 			conv, err := inboundEndpointFromSDK(e)
 			if err != nil {
-				r.fail(inboundID, permInboundEndpointRead, err)
-				return out, partialError{err}
+				return out, partialError{r.fail(inboundID, permInboundEndpointRead, err)}
 			}
 			out.Inbound = append(out.Inbound, conv...)
 		}
@@ -268,13 +299,11 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 		out := &model.Ruleset{ID: id, Name: id.Name()}
 		a, err := parseTyped(id, "Microsoft.Network", "dnsForwardingRulesets")
 		if err != nil {
-			r.fail(id, permForwardingRuleRead, err)
-			return result{out, err}, nil
+			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}
 		f, err := r.clients.DNSResolver(a.Subscription)
 		if err != nil {
-			r.fail(id, permForwardingRuleRead, err)
-			return result{out, err}, nil
+			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}
 		var errs []error
 		rulesID := child(id, "forwardingRules")
@@ -283,14 +312,12 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 				return p.Value
 			})
 		if err != nil {
-			r.fail(rulesID, permForwardingRuleRead, err)
-			errs = append(errs, err)
+			errs = append(errs, r.fail(rulesID, permForwardingRuleRead, err))
 		}
 		for _, rule := range rules {
 			fr, err := forwardingRuleFromSDK(rule)
 			if err != nil {
-				r.fail(rulesID, permForwardingRuleRead, err)
-				errs = append(errs, err)
+				errs = append(errs, r.fail(rulesID, permForwardingRuleRead, err))
 				continue
 			}
 			out.Rules = append(out.Rules, fr)
@@ -301,8 +328,7 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 				return p.Value
 			})
 		if err != nil {
-			r.fail(linksID, permRulesetLinkRead, err)
-			errs = append(errs, err)
+			errs = append(errs, r.fail(linksID, permRulesetLinkRead, err))
 		}
 		for _, l := range links {
 			out.LinkedVNets = appendUniqueID(out.LinkedVNets, rulesetLinkVNet(l))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,13 +42,21 @@ type VerificationRequest struct {
 	// their addresses.
 	Declared *model.DeclaredRegistry
 
-	// ZoneSubscriptionIDs are further subscriptions to search for private
-	// DNS zones, beyond the cluster's (or node subnets'), the registry's and
-	// its private endpoints'.
+	// ZoneSubscriptionIDs are the subscriptions the configuration names as
+	// holding the private DNS zones (dns_zone_subscription_ids), for
+	// identities that may not use Azure Resource Graph. When set, their zone
+	// lists are searched besides the cluster's (or node subnets'), the
+	// registry's and its private endpoints', and Resource Graph is not
+	// asked; when empty, Resource Graph finds the zones linked to the node
+	// VNets in every subscription the identity can read.
 	ZoneSubscriptionIDs []string
 	// Cloud names the registry and private link domains; the zero value
 	// derives them from the login server (public cloud by default).
 	Cloud model.Cloud
+	// PullCredentials is how the nodes authenticate to the registry; empty
+	// means the kubelet identity. Role assignments are read only for the
+	// kubelet identity.
+	PullCredentials model.PullCredentials
 }
 
 // Validate rejects a request that names neither or both of a pair. The data
@@ -62,6 +71,9 @@ func (q VerificationRequest) Validate() error {
 	}
 	if q.Declared != nil && len(q.Declared.Hosts) == 0 {
 		errs = append(errs, errors.New("a declared registry needs at least one host"))
+	}
+	if !slices.Contains(model.PullCredentialsValues, q.PullCredentials.OrDefault()) {
+		errs = append(errs, fmt.Errorf("pull credentials %q are none of kubelet_identity, image_pull_secret and anonymous", q.PullCredentials))
 	}
 	return errors.Join(errs...)
 }
@@ -78,14 +90,22 @@ func (q VerificationRequest) Validate() error {
 //     are ∥ the role assignments at the registry scope, with the
 //     definitions of roles verification does not know by id ∥ the private
 //     DNS zones of the names a pull resolves, in the zone subscriptions;
-//     then the node NICs with effective routes where Azure has them and
-//     the scale sets' security groups;
+//     then the node NICs with effective routes where Azure has them, the
+//     scale sets' security groups, and the Azure Firewalls the node
+//     subnets route public addresses to, with their policies and IP
+//     groups;
 //  3. DNS: the resolvers and forwarding rulesets of every VNet whose Azure
 //     DNS answers the nodes (the node VNet, the VNet of a private resolver
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
-//     behind custom DNS server addresses, the zones the private endpoints'
-//     zone groups name (ZoneByID, any subscription) and zones that CNAME
-//     records lead to.
+//     behind custom DNS server addresses, the zones linked to those VNets
+//     in any subscription (Azure Resource Graph, unless the zone
+//     subscriptions are named), the zones the private endpoints' zone
+//     groups name (ZoneByID, any subscription) and zones that CNAME records
+//     lead to;
+//  4. for a registry that admits listed IP ranges only, the public
+//     addresses the nodes may leave through (egressAddresses);
+//  5. the service tags, when a security rule, a user-defined route or a
+//     service endpoint of the network names one (IncludeServiceTags).
 //
 // Evidence only some paths need is left pending in Network.Pending (see
 // Network and ReadEvidence): the caller evaluates, reads what the paths
@@ -101,7 +121,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
-	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, RoleDefinitions: map[string]*model.RoleDefinition{}}
+	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
 	// then the pools' nodes ∥ the network closure of their subnets. The
@@ -182,6 +202,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	for _, z := range zones {
 		d.Zones[z.ID.Key()] = z
 	}
+	linked := r.linkedZones(ctx, d, &f, q, dnsView.azureVNets, names, subs)
 	r.zoneGroupZones(ctx, d, n, f.Registry)
 	for range maxDNSRounds {
 		more := cnameNames(d, names)
@@ -194,12 +215,20 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		for _, z := range extra {
 			d.Zones[z.ID.Key()] = z
 		}
+		r.readZonesNamed(ctx, d, linked, more)
 	}
 	d.ZoneSearchComplete = zonesErr == nil
+	// The public addresses the nodes leave through, when the registry
+	// admits listed ranges only.
+	if f.Registry != nil && f.Registry.IPRulesApply() {
+		r.egressAddresses(ctx, n, f.Cluster, f.Pools)
+	}
 	// The NICs behind the addresses a pull may connect to that are not
 	// private endpoints (a registry VM named by a zone record or declared
 	// in the configuration): their security groups decide inbound flows.
 	r.IncludeNICsAt(ctx, n, registryAddresses(d, q.Declared))
+	// Last: every security group and route table of the paths is in n now.
+	r.IncludeServiceTags(ctx, n)
 	for _, rs := range dnsView.resolvers {
 		d.Resolvers[rs.ID.Key()] = rs
 	}
@@ -405,10 +434,12 @@ func roleAssignmentsCollection(scope model.ResourceID) model.ResourceID {
 // identity's: an assignment to a group the identity may be in, or the pull
 // role given to the wrong identity, are part of the answer), and the
 // definitions of the roles that the kubelet identity or a group holds there
-// and that verification does not know by their built-in id.
+// and that verification does not know by their built-in id. Nothing is
+// read when the pull does not use the kubelet identity (anonymous pull, an
+// imagePullSecret) or the registry allows anonymous pull.
 func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 	if f.Registry == nil || f.Cluster == nil || len(f.Pools) == 0 || f.Registry.AnonymousPullEnabled ||
-		strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
+		f.PullCredentials.OrDefault() != model.PullKubeletIdentity || strings.TrimSpace(f.Cluster.Kubelet.ObjectID) == "" {
 		return
 	}
 	list, err := r.roleAssignmentsAt(ctx, f.Registry.ID)
@@ -577,6 +608,9 @@ func cnameNames(d *model.DNS, names []string) []string {
 type dnsDiscovery struct {
 	resolvers map[string]*model.Resolver
 	rulesets  map[string]*model.Ruleset
+	// azureVNets are the VNets whose Azure DNS answers the nodes, sorted
+	// by id: the zones linked to them decide the answers.
+	azureVNets []model.ResourceID
 }
 
 // poolSubnets are the pools' subnets, each once: the seeds of the network
@@ -606,13 +640,15 @@ func (r *Reader) nodeNetwork(ctx context.Context, n *model.Network, pools []*mod
 		}
 	}
 	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}}
-	if len(poolSubnets(pools)) == 0 {
+	seeds := poolSubnets(pools)
+	if len(seeds) == 0 {
 		return disc
 	}
 	// One after the other: each fans out on its own, and both write n
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
 	r.IncludeSecurityGroups(ctx, n, nsgs)
+	r.IncludeFirewalls(ctx, n, seeds)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
 	return disc
@@ -644,7 +680,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		if vnet == nil {
 			continue
 		}
-		for _, a := range poolDNSServers(p, vnet, n) {
+		for _, a := range model.PoolDNSServers(p, vnet, n).Servers {
 			if a == model.AzureDNS {
 				azureVNets[vnet.ID.Key()] = vnet.ID
 			} else {
@@ -747,29 +783,10 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		}
 		all(ctx, r, more...)
 	}
-}
-
-// poolDNSServers are the DNS servers a pool's nodes use, in the order
-// verification takes them: the scale set's NIC configuration, else a NIC's
-// own, else the VNet's, else Azure-provided DNS.
-func poolDNSServers(p *model.NodePool, vnet *model.VNet, n *model.Network) []netip.Addr {
-	if len(p.DNSServers) > 0 {
-		return p.DNSServers
+	for _, id := range azureVNets {
+		disc.azureVNets = append(disc.azureVNets, id)
 	}
-	for _, nic := range p.NICs {
-		if nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	for _, id := range p.NICIDs {
-		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers
-		}
-	}
-	if len(vnet.DNSServers) > 0 {
-		return vnet.DNSServers
-	}
-	return []netip.Addr{model.AzureDNS}
+	sort.Slice(disc.azureVNets, func(i, j int) bool { return disc.azureVNets[i].Key() < disc.azureVNets[j].Key() })
 }
 
 // vnetHolding is the VNet of the network whose address space holds addr.
@@ -789,12 +806,12 @@ func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	return nil
 }
 
-// ruleCovers reports whether a forwarding rule's domain is one of names or
-// a parent of one.
+// ruleCovers reports whether a forwarding rule applies to one of names:
+// its domain is the name or a parent of it, or it is the wildcard rule
+// ".", which covers every name.
 func ruleCovers(rule model.ForwardingRule, names []string) bool {
-	domain := strings.TrimSuffix(strings.ToLower(rule.DomainName), ".")
 	for _, n := range names {
-		if n == domain || strings.HasSuffix(n, "."+domain) {
+		if rule.Covers(n) {
 			return true
 		}
 	}

@@ -287,7 +287,7 @@ func TestEachPanicReachesTheCaller(t *testing.T) {
 		if !ok {
 			t.Fatalf("recovered %#v, want a *fanoutPanic", p)
 		}
-		if fp.Value != boom || !errors.Is(fp, boom) {
+		if fp.Value != boom || !errors.Is(fp, boom) { //nolint:errorlint // the recovered value itself, not an error chain
 			t.Errorf("panic value %v, want the original %v", fp.Value, boom)
 		}
 		if !strings.Contains(string(fp.Stack), "panicInRead") || !strings.Contains(fp.Error(), "panicInRead") {

@@ -499,7 +499,7 @@ func TestRegistryAndRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reg.LoginServer != "contosoreg.azurecr.io" || !reg.ReplicasKnown || len(reg.Replicas) != 1 || !reg.PublicAccessDenied() || reg.ABAC() ||
+	if reg.LoginServer != "contosoreg.azurecr.io" || !reg.ReplicasKnown || len(reg.Replicas) != 1 || !reg.PublicNetworkDisabled() || reg.ABAC() ||
 		!reflect.DeepEqual(reg.DataEndpointHosts, []string{"contosoreg.westeurope.data.azurecr.io"}) || len(reg.RegionalEndpointHosts) != 0 {
 		t.Errorf("registry = %+v", reg)
 	}
@@ -615,32 +615,7 @@ func TestResolversAndRulesets(t *testing.T) {
 }
 
 func TestResolversAndRulesetsRead(t *testing.T) {
-	resolver := hubRG + "/providers/Microsoft.Network/dnsResolvers/dnspr"
-	ruleset := hubRG + "/providers/Microsoft.Network/dnsForwardingRulesets/rs"
-	r, _ := withSnapshot(t, "baseline_ok", func(m map[string]any) {
-		acts := m["actions"].(map[string]any)
-		acts["POST "+string(vnetHub)+"/listDnsResolvers"] = map[string]any{"value": []any{map[string]any{"id": resolver}}}
-		acts["POST "+string(vnetSpoke)+"/listDnsForwardingRulesets"] = map[string]any{"value": []any{
-			map[string]any{"id": ruleset, "properties": map[string]any{"virtualNetworkLink": map[string]any{"id": ruleset + "/virtualNetworkLinks/spoke"}}}}}
-		res := m["resources"].([]any)
-		for _, s := range []string{
-			`{"id":"` + resolver + `","name":"dnspr","type":"Microsoft.Network/dnsResolvers","location":"westeurope","properties":{"virtualNetwork":{"id":"` + string(vnetHub) + `"}}}`,
-			`{"id":"` + resolver + `/inboundEndpoints/in","name":"in","type":"Microsoft.Network/dnsResolvers/inboundEndpoints","location":"westeurope",
-			  "properties":{"ipConfigurations":[{"subnet":{"id":"` + string(vnetHub) + `/subnets/snet-dns-in"},"privateIpAddress":"10.0.3.4"}]}}`,
-			`{"id":"` + ruleset + `","name":"rs","type":"Microsoft.Network/dnsForwardingRulesets","location":"westeurope","properties":{}}`,
-			`{"id":"` + ruleset + `/forwardingRules/acr","name":"acr","type":"Microsoft.Network/dnsForwardingRulesets/forwardingRules",
-			  "properties":{"domainName":"azurecr.io.","targetDnsServers":[{"ipAddress":"192.168.1.53","port":53}],"forwardingRuleState":"Enabled"}}`,
-			`{"id":"` + ruleset + `/virtualNetworkLinks/spoke","name":"spoke","type":"Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks",
-			  "properties":{"virtualNetwork":{"id":"` + string(vnetSpoke) + `"}}}`,
-		} {
-			var v any
-			if err := json.Unmarshal([]byte(s), &v); err != nil {
-				t.Fatal(err)
-			}
-			res = append(res, v)
-		}
-		m["resources"] = res
-	})
+	r, _ := withSpokeRuleset(t, "azurecr.io.", "192.168.1.53")
 	ctx := testCtx(t)
 	res, err := r.Resolvers(ctx, vnetHub)
 	if err != nil || len(res) != 1 || !res[0].VNetID.Equal(vnetHub) || len(res[0].Inbound) != 1 || res[0].Inbound[0].Address != ip("10.0.3.4") {
@@ -661,7 +636,14 @@ func TestPermissionsTable(t *testing.T) {
 		if !strings.HasPrefix(action, "Microsoft.") || (last != "read" && last != "action") {
 			t.Errorf("%s: %q is not a read or action permission", op, action)
 		}
-		if strings.Contains(op, "(POST") != (last == "action") {
+		// A Resource Graph query is sent as a POST but reads resources:
+		// it needs Microsoft.ResourceGraph/resources/read. Every other POST
+		// is an action.
+		graphQuery := strings.Contains(op, "(POST "+string(ResourceGraphQuery)+")")
+		if graphQuery && action != permResourceGraphRead {
+			t.Errorf("%s: a Resource Graph query needs %s, not %q", op, permResourceGraphRead, action)
+		}
+		if !graphQuery && strings.Contains(op, "(POST") != (last == "action") {
 			t.Errorf("%s: a POST must need an /action permission and only a POST: %q", op, action)
 		}
 	}

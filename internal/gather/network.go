@@ -149,8 +149,7 @@ func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, erro
 		}
 		nic, err := nicFromSDK(raw)
 		if err != nil {
-			r.fail(id, permNICRead, err)
-			return nil, err
+			return nil, r.fail(id, permNICRead, err)
 		}
 		return nic, nil
 	})
@@ -257,13 +256,11 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permGatewayRead, err)
-			return nil, err
+			return nil, r.fail(id, permGatewayRead, err)
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
 
@@ -314,12 +311,12 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 		})
 		if getErr != nil {
 			if getGap {
-				r.fail(id, permGatewayRead, getErr)
+				return nil, r.fail(id, permGatewayRead, getErr)
 			}
 			return nil, getErr
 		}
 		if learnedErr != nil {
-			r.fail(action, permGatewayLearnedRoutes, learnedErr)
+			r.record(action, permGatewayLearnedRoutes, learnedErr)
 		} else {
 			gw.Learned, gw.LearnedKnown = learned, true
 		}
@@ -348,7 +345,7 @@ func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (route
 				return advertised{m, ok}, nil
 			}
 		}
-		r.fail(child(gw.ID, "getBgpPeerStatus"), permGatewayBGPPeerStatus, err)
+		r.record(child(gw.ID, "getBgpPeerStatus"), permGatewayBGPPeerStatus, err)
 		return advertised{}, nil
 	})
 	return v.routes, v.known
@@ -374,7 +371,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		return bgpPeersFromSDK(statusAction, own, res.Value)
 	}()
 	if err != nil {
-		r.fail(statusAction, permGatewayBGPPeerStatus, err)
+		r.record(statusAction, permGatewayBGPPeerStatus, err)
 		return nil, false
 	}
 	action := child(id, "getAdvertisedRoutes")
@@ -400,7 +397,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 		if errs[i] != nil {
 			// One gap for the action: the first failed peer's, in
 			// the order getBgpPeerStatus lists them.
-			r.fail(action, permGatewayAdvertised, errs[i])
+			r.record(action, permGatewayAdvertised, errs[i])
 			known = false
 			continue
 		}
@@ -443,7 +440,7 @@ func (r *Reader) staticPrefixes(ctx context.Context, a armID, gwID model.Resourc
 		}
 		pfx, err := localGatewayPrefixes(lgw)
 		if err != nil {
-			r.fail(rid(lgw.ID), permLocalGatewayRead, err)
+			r.record(rid(lgw.ID), permLocalGatewayRead, err)
 			known = false
 			continue
 		}
@@ -567,13 +564,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 	return once(r, memoKey("pe", id), func() (*model.PrivateEndpoint, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "privateEndpoints")
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		f, err := r.clients.Network(a.Subscription)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		release, err := r.acquire(ctx)
 		if err != nil {
@@ -582,13 +577,11 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		resp, err := f.NewPrivateEndpointsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 		pe, err := privateEndpointFromSDK(&resp.PrivateEndpoint)
 		if err != nil {
-			r.fail(id, permPrivateEndpointRead, err)
-			return nil, err
+			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
 
 		var nics []*armnetwork.Interface
@@ -599,14 +592,14 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 					return p.Value
 				})
 			if err != nil {
-				r.fail(groupsID, permZoneGroupRead, err)
+				r.record(groupsID, permZoneGroupRead, err)
 				return
 			}
 			var configs []model.ZoneGroupConfig
 			for _, g := range groups {
 				zc, err := zoneGroupFromSDK(g)
 				if err != nil {
-					r.fail(groupsID, permZoneGroupRead, err)
+					r.record(groupsID, permZoneGroupRead, err)
 					return
 				}
 				configs = append(configs, zc...)
@@ -617,7 +610,7 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		})
 		for _, n := range nics {
 			if err := mergeNICFQDNs(pe, n); err != nil {
-				r.fail(rid(n.ID), permNICRead, err)
+				r.record(rid(n.ID), permNICRead, err)
 			}
 		}
 		return pe, nil

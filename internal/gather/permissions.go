@@ -15,26 +15,40 @@ const (
 	permGatewayLearnedRoutes = "Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action"
 	permGatewayAdvertised    = "Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"
 	permGatewayBGPPeerStatus = "Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"
-	permConnectionRead       = "Microsoft.Network/connections/read"
-	permLocalGatewayRead     = "Microsoft.Network/localnetworkgateways/read"
-	permPrivateEndpointRead  = "Microsoft.Network/privateEndpoints/read"
-	permZoneGroupRead        = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read"
-	permPrivateZoneRead      = "Microsoft.Network/privateDnsZones/read"
-	permZoneLinkRead         = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read"
-	permZoneRecordsRead      = "Microsoft.Network/privateDnsZones/ALL/read"
-	permListDNSResolvers     = "Microsoft.Network/virtualNetworks/listDnsResolvers/action"
-	permListDNSRulesets      = "Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"
-	permDNSResolverRead      = "Microsoft.Network/dnsResolvers/read"
-	permInboundEndpointRead  = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
-	permForwardingRuleRead   = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
-	permRulesetLinkRead      = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
-	permClusterRead          = "Microsoft.ContainerService/managedClusters/read"
-	permAgentPoolRead        = "Microsoft.ContainerService/managedClusters/agentPools/read"
-	permVMSSRead             = "Microsoft.Compute/virtualMachineScaleSets/read"
-	permVMRead               = "Microsoft.Compute/virtualMachines/read"
-	permRegistryRead         = "Microsoft.ContainerRegistry/registries/read"
-	permReplicationRead      = "Microsoft.ContainerRegistry/registries/replications/read"
-	permRoleAssignmentRead   = "Microsoft.Authorization/roleAssignments/read"
+	// Azure Route Server (a virtualHubs resource in RouteServerSubnet).
+	permVirtualHubRead           = "Microsoft.Network/virtualHubs/read"
+	permRouteServerPeerRead      = "Microsoft.Network/virtualHubs/bgpConnections/read"
+	permRouteServerLearnedRoutes = "Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"
+	permConnectionRead           = "Microsoft.Network/connections/read"
+	permLocalGatewayRead         = "Microsoft.Network/localnetworkgateways/read"
+	permPrivateEndpointRead      = "Microsoft.Network/privateEndpoints/read"
+	permZoneGroupRead            = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read"
+	permPrivateZoneRead          = "Microsoft.Network/privateDnsZones/read"
+	permZoneLinkRead             = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read"
+	permZoneRecordsRead          = "Microsoft.Network/privateDnsZones/ALL/read"
+	permListDNSResolvers         = "Microsoft.Network/virtualNetworks/listDnsResolvers/action"
+	permListDNSRulesets          = "Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"
+	permDNSResolverRead          = "Microsoft.Network/dnsResolvers/read"
+	permInboundEndpointRead      = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
+	permForwardingRuleRead       = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
+	permRulesetLinkRead          = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
+	permClusterRead              = "Microsoft.ContainerService/managedClusters/read"
+	permAgentPoolRead            = "Microsoft.ContainerService/managedClusters/agentPools/read"
+	permVMSSRead                 = "Microsoft.Compute/virtualMachineScaleSets/read"
+	permVMRead                   = "Microsoft.Compute/virtualMachines/read"
+	permRegistryRead             = "Microsoft.ContainerRegistry/registries/read"
+	permReplicationRead          = "Microsoft.ContainerRegistry/registries/replications/read"
+	permRoleAssignmentRead       = "Microsoft.Authorization/roleAssignments/read"
+	permNATGatewayRead           = "Microsoft.Network/natGateways/read"
+	permPublicIPRead             = "Microsoft.Network/publicIPAddresses/read"
+	permPublicIPPrefixRead       = "Microsoft.Network/publicIPPrefixes/read"
+	permResourceGraphRead        = "Microsoft.ResourceGraph/resources/read"
+	permServiceTagsRead          = "Microsoft.Network/locations/serviceTags/read"
+
+	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
+	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
+	permRuleCollectionGroupRead = "Microsoft.Network/firewallPolicies/ruleCollectionGroups/read"
+	permIPGroupRead             = "Microsoft.Network/ipGroups/read"
 )
 
 // Permissions lists every read this package can issue: the SDK operation
@@ -60,14 +74,35 @@ var Permissions = map[string]string{
 	"VirtualNetworkGatewaysClient.BeginGetAdvertisedRoutes (POST …/virtualNetworkGateways/{gw}/getAdvertisedRoutes)":             permGatewayAdvertised,
 	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":    permConnectionRead,
 	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                      permVirtualHubRead,
+	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                        permRouteServerPeerRead,
+	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
+	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
+
+	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
+	// to, their policies with the parent chain, and IP groups).
+	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
+	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
+	"FirewallPoliciesClient.Get (GET …/firewallPolicies/{p})":                                                  permFirewallPolicyRead,
+	"FirewallPolicyRuleCollectionGroupsClient.NewListPager (GET …/firewallPolicies/{p}/ruleCollectionGroups)":  permRuleCollectionGroupRead,
+	"IPGroupsClient.Get (GET …/ipGroups/{g})":                                                                  permIPGroupRead,
+
+	// Microsoft.Network, the public addresses the nodes leave through.
+	"NatGatewaysClient.Get (GET …/natGateways/{ng})":               permNATGatewayRead,
+	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":  permPublicIPRead,
+	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})": permPublicIPPrefixRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,
 	"PrivateZonesClient.Get (GET …/privateDnsZones/{z})":                                                   permPrivateZoneRead,
 	"VirtualNetworkLinksClient.NewListPager (GET …/privateDnsZones/{z}/virtualNetworkLinks)":               permZoneLinkRead,
 	"RecordSetsClient.NewListPager (GET …/privateDnsZones/{z}/ALL)":                                        permZoneRecordsRead,
+
+	// Microsoft.ResourceGraph: the private DNS zones linked to the node
+	// VNets, in every subscription the identity can read.
+	"Client.Resources (POST /providers/Microsoft.ResourceGraph/resources)": permResourceGraphRead,
 
 	// Microsoft.Network, DNS private resolver.
 	"DNSResolversClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsResolvers)":                   permListDNSResolvers,

@@ -13,7 +13,7 @@ import (
 // ruleset reads (listDnsForwardingRulesets, a POST that can take seconds)
 // that discoverDNS will make for the pools' own VNets, so that they do not
 // wait for the whole closure (hub, gateway, BGP actions). It decides with
-// the inputs discoverDNS uses (poolDNSServers): a pool whose DNS servers,
+// the inputs discoverDNS uses (model.PoolDNSServers): a pool whose DNS servers,
 // or any of whose NICs' DNS servers, are set or not yet known is skipped,
 // and so is a VNet with custom DNS servers; what remains is exactly a read
 // discoverDNS makes. Reads are memoised, so nothing is requested twice.

@@ -1,8 +1,9 @@
 // Package gather reads Azure Resource Manager through the SDK clients of
 // package azure and turns what it reads into the plain model. Reads run
 // concurrently; each resource is read at most once per Reader, and a read
-// that fails becomes a model.Gap instead of an error, so that verification
-// can say exactly which evidence is missing.
+// that fails becomes a model.Gap, so that verification can say exactly
+// which evidence is missing; the error a failed read returns carries that
+// gap (ReadError).
 package gather
 
 import (
@@ -58,8 +59,15 @@ func once[T any](r *Reader, key string, read func() (T, error)) (T, error) {
 	return v, err
 }
 
-// fail records a failed read of id as a gap and returns it.
-func (r *Reader) fail(id model.ResourceID, permission string, err error) model.Gap {
+// fail records a failed read of id as a gap and returns err carrying it
+// (ReadError).
+func (r *Reader) fail(id model.ResourceID, permission string, err error) error {
+	return &ReadError{Gap: r.record(id, permission, err), Err: err}
+}
+
+// record records a failed read of id as a gap, for a caller that goes on
+// without returning the error (the gap is what the facts carry).
+func (r *Reader) record(id model.ResourceID, permission string, err error) model.Gap {
 	gap := azure.Gap(id, permission, err)
 	r.gapsMu.Lock()
 	r.gaps.Add(gap)

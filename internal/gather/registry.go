@@ -27,13 +27,11 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 	return once(r, memoKey("registry", id), func() (*model.Registry, error) {
 		a, err := parseTyped(id, "Microsoft.ContainerRegistry", "registries")
 		if err != nil {
-			r.fail(id, permRegistryRead, err)
-			return nil, err
+			return nil, r.fail(id, permRegistryRead, err)
 		}
 		f, err := r.clients.ContainerRegistry(a.Subscription)
 		if err != nil {
-			r.fail(id, permRegistryRead, err)
-			return nil, err
+			return nil, r.fail(id, permRegistryRead, err)
 		}
 		var rawResp *http.Response
 		release, err := r.acquire(ctx)
@@ -43,13 +41,11 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 		resp, err := f.NewRegistriesClient().Get(policy.WithCaptureResponse(ctx, &rawResp), a.ResourceGroup, a.Names[0], nil)
 		release()
 		if err != nil {
-			r.fail(id, permRegistryRead, err)
-			return nil, err
+			return nil, r.fail(id, permRegistryRead, err)
 		}
 		reg, err := registryFromSDK(&resp.Registry)
 		if err != nil {
-			r.fail(id, permRegistryRead, err)
-			return nil, err
+			return nil, r.fail(id, permRegistryRead, err)
 		}
 		var raw registryRawFields
 		if rawResp != nil {
@@ -64,7 +60,7 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 				return p.Value
 			})
 		if err != nil {
-			r.fail(child(id, "replications"), permReplicationRead, err)
+			r.record(child(id, "replications"), permReplicationRead, err)
 		} else {
 			for _, rep := range reps {
 				reg.Replicas = append(reg.Replicas, replicaFromSDK(rep))
@@ -74,6 +70,13 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 		completeRegistryHosts(reg, raw)
 		return reg, nil
 	})
+}
+
+// ReplicationsGap is why the replicas of a registry Registry returned are
+// not known (its ReplicasKnown is false), when the list was read and
+// failed.
+func (r *Reader) ReplicationsGap(registryID model.ResourceID) (model.Gap, bool) {
+	return r.Gaps().Lookup(child(registryID, "replications"))
 }
 
 // RoleAssignments returns the role assignments of a principal at the
@@ -93,8 +96,7 @@ func (r *Reader) RoleAssignments(ctx context.Context, scope model.ResourceID, pr
 		sub := scope.Subscription()
 		f, err := r.clients.Authorization(sub)
 		if err != nil {
-			r.fail(coll, permRoleAssignmentRead, err)
-			return nil, err
+			return nil, r.fail(coll, permRoleAssignmentRead, err)
 		}
 		filter := url.PathEscape(fmt.Sprintf("principalId eq '%s'", principalID))
 		list, err := collect(ctx, r, f.NewRoleAssignmentsClient().NewListForScopePager(strings.TrimLeft(string(scope), "/"),
@@ -103,8 +105,7 @@ func (r *Reader) RoleAssignments(ctx context.Context, scope model.ResourceID, pr
 				return p.Value
 			})
 		if err != nil {
-			r.fail(coll, permRoleAssignmentRead, err)
-			return nil, err
+			return nil, r.fail(coll, permRoleAssignmentRead, err)
 		}
 		return filterAssignments(list, principalID), nil
 	})

@@ -34,23 +34,23 @@ type NodeRoutesRequest struct {
 // effective route table: a stopped VM has none, the next one may.
 const maxEffectiveTries = 3
 
-// ReadError: the resource the request names (the cluster, the network
+// TargetError: the resource the request names (the cluster, the network
 // interface, the subnet or its VNet) could not be read, so there is nothing
 // to report. What names it in words ("AKS cluster"); Gap, when set, is the
 // failed read as classified here, else Err is classified from the Reader's
 // gaps.
-type ReadError struct {
+type TargetError struct {
 	What string
 	ID   model.ResourceID
 	Err  error
 	Gap  *model.Gap
 }
 
-func (e *ReadError) Error() string {
+func (e *TargetError) Error() string {
 	return fmt.Sprintf("reading %s %s: %v", e.What, e.ID, e.Err)
 }
 
-func (e *ReadError) Unwrap() error { return e.Err }
+func (e *TargetError) Unwrap() error { return e.Err }
 
 // PoolNotFoundError: the cluster has no node pool of the requested name.
 // Pools are the names it has, sorted; ListGap is set when its agent pools
@@ -83,7 +83,7 @@ func (e *NICWithoutSubnetError) Error() string {
 // security groups of the sets' NICs and the NICs holding the destinations.
 //
 // The resource the request names must be usable: when it is not, the error
-// is a *ReadError, *PoolNotFoundError or *NICWithoutSubnetError and the
+// is a *TargetError, *PoolNotFoundError or *NICWithoutSubnetError and the
 // facts are empty. Everything the routes merely depend on is a gap in the
 // facts. When the read timeout ends the reading of the route sets, the
 // error is ctx's (the facts hold what was read, the cluster with them).
@@ -112,7 +112,7 @@ func (r *Reader) NodeRouteFacts(ctx context.Context, q NodeRoutesRequest) (model
 func (r *Reader) clusterRouteSets(ctx context.Context, q NodeRoutesRequest) (model.NodeRouteFacts, error) {
 	cl, err := r.Cluster(ctx, q.ClusterID)
 	if err != nil {
-		return model.NodeRouteFacts{}, &ReadError{What: "AKS cluster", ID: q.ClusterID, Err: err}
+		return model.NodeRouteFacts{}, &TargetError{What: "AKS cluster", ID: q.ClusterID, Err: err}
 	}
 	pools := append([]*model.NodePool(nil), cl.Pools...)
 	sort.SliceStable(pools, func(i, j int) bool { return pools[i].Name < pools[j].Name })
@@ -260,7 +260,7 @@ func (r *Reader) effectiveRoutesGap(nicID model.ResourceID, err error) model.Gap
 func (r *Reader) nicRouteSet(ctx context.Context, nicID model.ResourceID) (model.NodeRouteFacts, error) {
 	nic, err := r.NIC(ctx, nicID)
 	if err != nil {
-		return model.NodeRouteFacts{}, &ReadError{What: "network interface", ID: nicID, Err: err}
+		return model.NodeRouteFacts{}, &TargetError{What: "network interface", ID: nicID, Err: err}
 	}
 	if nic.SubnetID.IsZero() {
 		return model.NodeRouteFacts{}, &NICWithoutSubnetError{NIC: nic}
@@ -301,7 +301,7 @@ func isScaleSetNIC(id model.ResourceID) bool {
 }
 
 // subnetRouteSet: the routes computed for a subnet. A subnet (or VNet) that
-// does not exist is a *ReadError; one that cannot be read (403, throttling)
+// does not exist is a *TargetError; one that cannot be read (403, throttling)
 // is a gap: the route set is reported, unverified.
 func (r *Reader) subnetRouteSet(ctx context.Context, subnetID model.ResourceID) (model.NodeRouteFacts, error) {
 	n, _ := r.Network(ctx, []model.ResourceID{subnetID})
@@ -318,7 +318,7 @@ func (r *Reader) subnetRouteSet(ctx context.Context, subnetID model.ResourceID) 
 			if !ok {
 				gap = model.Gap{ResourceID: subnetID, Kind: model.GapNotFound, Detail: "not in its virtual network"}
 			}
-			return model.NodeRouteFacts{}, &ReadError{What: what, ID: id, Err: ctx.Err(), Gap: &gap}
+			return model.NodeRouteFacts{}, &TargetError{What: what, ID: id, Err: ctx.Err(), Gap: &gap}
 		}
 	}
 	set := &model.RouteSet{SubnetID: subnetID, Computed: model.ComputedSubnetGiven}
@@ -333,7 +333,8 @@ func (r *Reader) subnetRouteSet(ctx context.Context, subnetID model.ResourceID) 
 // node NIC's), and, for each destination in a VNet of the closure, the NIC
 // that holds the address with its group (a registry VM, a DNS server). A
 // destination whose NIC could not be determined is in n.AddressGaps (its
-// trace is then unverified). n.Gaps is refreshed.
+// trace is then unverified). Then the service tags the routes, rules and
+// service endpoints name (IncludeServiceTags). n.Gaps is refreshed.
 func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, sets []*model.RouteSet, dests []netip.Addr) {
 	var groups []model.ResourceID
 	for _, set := range sets {
@@ -346,4 +347,7 @@ func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, 
 	}
 	r.IncludeNICsAt(ctx, n, dests)
 	r.IncludeSecurityGroups(ctx, n, groups)
+	// Last: every security group and route table of the paths is in n now;
+	// the members of the service tags they name.
+	r.IncludeServiceTags(ctx, n)
 }

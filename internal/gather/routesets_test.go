@@ -259,7 +259,7 @@ func TestNodeRouteFactsRequestErrors(t *testing.T) {
 
 	missingCluster := aks1 + "x"
 	f, err := r.NodeRouteFacts(ctx, NodeRoutesRequest{ClusterID: missingCluster})
-	var read *ReadError
+	var read *TargetError
 	if !errors.As(err, &read) || read.What != "AKS cluster" || !read.ID.Equal(missingCluster) || read.Err == nil || read.Gap != nil || f.Sets != nil {
 		t.Errorf("missing cluster: %v, %+v", err, f)
 	}

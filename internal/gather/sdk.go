@@ -120,9 +120,8 @@ func read[T any](r *Reader, kind string, id model.ResourceID, permission string,
 			return v, err
 		}
 		if err != nil {
-			r.fail(id, permission, err)
 			var zero T
-			return zero, err
+			return zero, r.fail(id, permission, err)
 		}
 		return v, nil
 	})

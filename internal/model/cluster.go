@@ -11,6 +11,9 @@ type Cluster struct {
 	// Kubelet is identityProfile.kubeletidentity: the identity nodes pull with.
 	Kubelet Identity
 	Pools   []*NodePool
+	// Outbound is networkProfile's outbound configuration: how nodes reach
+	// public addresses.
+	Outbound Outbound
 }
 
 // Identity is a managed identity.
@@ -48,6 +51,12 @@ type NodePool struct {
 	// (empty DNSServers means the VNet's).
 	DNSServers []netip.Addr
 	NSGID      ResourceID
+	// NodePublicIP is enableNodePublicIP: every node has a public IP of its
+	// own, which its flows to public addresses leave through (unless the
+	// subnet has a NAT gateway). NodePublicIPPrefixID is the public IP
+	// prefix those addresses come from, when the pool names one.
+	NodePublicIP         bool
+	NodePublicIPPrefixID ResourceID
 }
 
 // RoleAssignment is an Azure RBAC role assignment.

@@ -1,6 +1,9 @@
 package model
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // AzureDNS is the virtual public IP of Azure-provided DNS, which answers
 // from the private DNS zones linked to the asking VNet.
@@ -15,7 +18,39 @@ type DNS struct {
 	// ZoneSearchComplete is false when some subscription's zone list could
 	// not be read: a missing zone is then unknown, not absent.
 	ZoneSearchComplete bool
-	Gaps               Gaps
+	// LinkSearch says where private DNS zones linked to the VNets whose
+	// Azure DNS answers the nodes were looked for.
+	LinkSearch ZoneLinkSearch
+	Gaps       Gaps
+}
+
+// ZoneLinkSearch is how the zones linked to the resolving VNets were found.
+// A private DNS zone in any subscription can be linked to a VNet, and only
+// the zone's side shows the link: a zone that was not found is "not
+// linked" only when the search covered every subscription.
+type ZoneLinkSearch struct {
+	// Everywhere holds the VNets (id keys) for which an Azure Resource
+	// Graph query returned the zone links in every subscription the
+	// identity can read.
+	Everywhere map[string]bool
+	// Query is the Resource Graph request when one was sent; when it
+	// failed, its gap (among Gaps) has this id.
+	Query ResourceID
+	// Declared is true when the configuration named the subscriptions that
+	// hold the zones (dns_zone_subscription_ids) instead of a Resource
+	// Graph search.
+	Declared bool
+	// Subscriptions are the subscriptions whose zone lists were searched.
+	Subscriptions []string
+	// Unread are zones Resource Graph found linked that could not be read
+	// (their gaps are among Gaps): what they answer is unknown.
+	Unread []ResourceID
+}
+
+// CoveredEverywhere reports whether every subscription was searched for
+// zones linked to vnetID.
+func (s ZoneLinkSearch) CoveredEverywhere(vnetID ResourceID) bool {
+	return s.Everywhere[vnetID.Key()]
 }
 
 // NewDNS returns an empty DNS view.
@@ -82,8 +117,47 @@ type Ruleset struct {
 
 // ForwardingRule sends a domain to target DNS servers.
 type ForwardingRule struct {
-	Name       string
-	DomainName string // with trailing dot, as Azure stores it
+	Name string
+	// DomainName is as Azure stores it, with a trailing dot; "." is the
+	// wildcard rule, which covers every name.
+	DomainName string
 	Targets    []netip.AddrPort
 	Enabled    bool
+}
+
+// Domain is the rule's domain as DNS compares names (lower case, no
+// trailing dot), or "." for the wildcard rule; "" when the rule names no
+// domain at all (it then covers nothing).
+func (r ForwardingRule) Domain() string {
+	d := strings.ToLower(strings.TrimSpace(r.DomainName))
+	if d == "." {
+		return "."
+	}
+	return strings.TrimSuffix(d, ".")
+}
+
+// Covers reports whether the rule applies to name: name is the rule's
+// domain or below it. The wildcard rule "." covers every name (a ruleset
+// with only that rule sends every query to its targets).
+func (r ForwardingRule) Covers(name string) bool {
+	d := r.Domain()
+	switch d {
+	case "":
+		return false
+	case ".":
+		return true
+	}
+	name = NormalizeHost(name)
+	return name == d || strings.HasSuffix(name, "."+d)
+}
+
+// Specificity orders the rules that cover a name: Azure uses the one
+// with the longest matching domain, the number of its labels; the wildcard
+// rule "." has none and is the least specific.
+func (r ForwardingRule) Specificity() int {
+	d := r.Domain()
+	if d == "" || d == "." {
+		return 0
+	}
+	return strings.Count(d, ".") + 1
 }

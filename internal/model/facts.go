@@ -62,6 +62,11 @@ type Facts struct {
 	// built-in id, or else is unverified.
 	RoleDefinitions map[string]*RoleDefinition
 
+	// PullCredentials is how the nodes authenticate to the registry; empty
+	// means the kubelet identity (PullKubeletIdentity). Only with the
+	// kubelet identity are role assignments read and judged.
+	PullCredentials PullCredentials
+
 	// Cloud names the registry and private link domains of the cloud
 	// (public, usgovernment, china). The zero value means: derive them from
 	// the login server, falling back to the public cloud.

@@ -14,6 +14,7 @@ const (
 	RoutePeeringNotConnected    Code = "ROUTE_PEERING_NOT_CONNECTED"
 	RoutePeeringAccessDisabled  Code = "ROUTE_PEERING_ACCESS_DISABLED"
 	RoutePeeringNotSynced       Code = "ROUTE_PEERING_NOT_SYNCED"
+	RoutePeeringSubnetExcluded  Code = "ROUTE_PEERING_SUBNET_EXCLUDED"
 	RouteNotTransitive          Code = "ROUTE_NOT_TRANSITIVE"
 	RouteForwardedTrafficBlock  Code = "ROUTE_FORWARDED_TRAFFIC_BLOCKED"
 	RouteNVAForwardingDisabled  Code = "ROUTE_NVA_FORWARDING_DISABLED"
@@ -24,21 +25,29 @@ const (
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
+	EgressNoOutbound            Code = "EGRESS_NO_OUTBOUND"
+	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
 	DNSServerUnreachable        Code = "DNS_SERVER_UNREACHABLE"
 	DNSForwarderUnverified      Code = "DNS_FORWARDER_UNVERIFIED"
 	DNSForwardingRuleDiverts    Code = "DNS_FORWARDING_RULE_DIVERTS"
+	DNSResolvesPublic           Code = "DNS_RESOLVES_PUBLIC"
 	EndpointDataNotCovered      Code = "ENDPOINT_DATA_NOT_COVERED"
 	EndpointPENotApproved       Code = "ENDPOINT_PRIVATE_ENDPOINT_NOT_APPROVED"
 	EndpointPublicAccessDenied  Code = "ENDPOINT_PUBLIC_ACCESS_DENIED"
+	EndpointPublicIPNotAllowed  Code = "ENDPOINT_PUBLIC_IP_NOT_ALLOWED"
 	EndpointUnresolved          Code = "ENDPOINT_UNRESOLVED"
 	IdentityPullRoleMissing     Code = "IDENTITY_PULL_ROLE_MISSING"
 	IdentityABACRoleRequired    Code = "IDENTITY_ABAC_ROLE_REQUIRED"
+	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
+	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -61,6 +70,9 @@ type Condition string
 const (
 	ConditionRoute       Condition = "route"
 	ConditionReturnRoute Condition = "return_route"
+	// ConditionEgress is the way out to a public address: the appliance,
+	// firewall or gateway on it and the public IPs the nodes leave through.
+	ConditionEgress      Condition = "egress"
 	ConditionDNS         Condition = "dns"
 	ConditionEndpoint    Condition = "endpoint"
 	ConditionTLSIdentity Condition = "tls_identity"
@@ -98,6 +110,7 @@ var Catalogue = map[Code]CodeInfo{
 	RoutePeeringNotConnected:    {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringAccessDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringNotSynced:       {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RoutePeeringSubnetExcluded:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNotTransitive:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteForwardedTrafficBlock:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAForwardingDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
@@ -108,21 +121,29 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
+	EgressNoOutbound:            {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSServerUnreachable:        {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwarderUnverified:      {SeverityWarning, ConditionDNS, OwnerDNS, true},
 	DNSForwardingRuleDiverts:    {SeverityWarning, ConditionDNS, OwnerDNS, true},
+	DNSResolvesPublic:           {SeverityWarning, ConditionDNS, OwnerDNS, false},
 	EndpointDataNotCovered:      {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointPENotApproved:       {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointPublicAccessDenied:  {SeverityError, ConditionEndpoint, OwnerRegistry, false},
+	EndpointPublicIPNotAllowed:  {SeverityError, ConditionEndpoint, OwnerRegistry, false},
 	EndpointUnresolved:          {SeverityWarning, ConditionEndpoint, OwnerRegistry, true},
 	IdentityPullRoleMissing:     {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	IdentityABACRoleRequired:    {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
+	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},

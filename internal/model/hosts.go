@@ -52,6 +52,11 @@ type PullHost struct {
 // login server, regional endpoints, data endpoints (home region first),
 // storage; or the declared hosts in the order given.
 //
+// Regional endpoints are opt-in: RegionalEndpointHosts holds names only
+// while the registry enables them (gather's completeRegistryHosts drops
+// the names ARM lists while regionalEndpoints is Disabled or absent), so
+// every name here is one a pull may use.
+//
 // ACR endpoint reference: data endpoints exist per region of the registry
 // and its replicas; with private endpoints they are always used (the login
 // server's 307 redirect points there). Without data endpoints and without
@@ -195,4 +200,46 @@ func (f *Facts) RegistryPrivateEndpoints() []*PrivateEndpoint {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
 	return out
+}
+
+// PublicServiceTags names the service tags that hold the public address of
+// a host a pull touches, when Resource Manager does not name the address
+// itself: AzureContainerRegistry.<region> for an ACR login server (every
+// region of the registry and its replicas, since public DNS sends a node to
+// the nearest one), regional and data endpoint; Storage.<region> for the
+// registry's storage. Nil when the tags are unknown: a declared host, or a
+// login server whose replicas could not be read.
+func (f *Facts) PublicServiceTags(h PullHost) []string {
+	r := f.Registry
+	if r == nil {
+		return nil
+	}
+	regions := func() []string {
+		if !r.ReplicasKnown || NormalizeRegion(r.Location) == "" {
+			return nil
+		}
+		out := []string{NormalizeRegion(r.Location)}
+		for _, rep := range r.Replicas {
+			out = append(out, NormalizeRegion(rep.Location))
+		}
+		return sortedUnique(out)
+	}
+	tags := func(base string, regions []string) []string {
+		var out []string
+		for _, region := range regions {
+			if region != "" {
+				out = append(out, base+"."+region)
+			}
+		}
+		return out
+	}
+	switch h.Kind {
+	case HostLogin:
+		return tags("AzureContainerRegistry", regions())
+	case HostRegional, HostData:
+		return tags("AzureContainerRegistry", []string{NormalizeRegion(h.Region)})
+	case HostBlob:
+		return tags("Storage", regions())
+	}
+	return nil
 }

@@ -1,6 +1,9 @@
 package model
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // Network is the part of Azure's network the pull path can touch, as read
 // from Resource Manager. Maps are keyed by ResourceID.Key().
@@ -16,6 +19,25 @@ type Network struct {
 	Gateways         map[string]*Gateway
 	PrivateEndpoints map[string]*PrivateEndpoint
 	SecurityGroups   map[string]*SecurityGroup
+	RouteServers     map[string]*RouteServer
+	// Firewalls are the Azure Firewalls that routes of the network send
+	// traffic to, with the policies (parent chain included) and IP groups
+	// their rules use (firewall.go).
+	Firewalls        map[string]*AzureFirewall
+	FirewallPolicies map[string]*FirewallPolicy
+	IPGroups         map[string]*IPGroup
+	// NATGateways and PublicAddresses are read only where an egress
+	// address decides something (a registry that admits listed IP ranges
+	// only): the NAT gateways of subnets traffic leaves from, and the
+	// public IP addresses and prefixes of those, of the cluster's outbound
+	// configuration and of firewalls.
+	NATGateways     map[string]*NATGateway
+	PublicAddresses map[string]*PublicAddress
+	// SpeculativeReads are resources read before it is known whether a
+	// conclusion needs them (which way a flow to a public address leaves,
+	// and through which public IPs, is known only once its route is
+	// followed): a gap among them counts only where a conclusion used it.
+	SpeculativeReads []ResourceID
 
 	Gaps Gaps
 	// Pending is the evidence of the network gather has not read yet
@@ -29,6 +51,15 @@ type Network struct {
 	// subnet could not be read): a NIC there, with a security group of its
 	// own, may be unseen, so a flow delivered to the address is unverified.
 	AddressGaps map[netip.Addr]Gap
+
+	// ServiceTags are the Service Tag Discovery answers read, keyed by the
+	// location asked (NormalizeRegion form): the tags that security rules,
+	// user-defined routes and service endpoints of VNets in that location
+	// name. Read only when something names a tag; see ServiceTagsAt.
+	ServiceTags map[string]*ServiceTags
+	// ServiceTagGaps say, by location, why its service tags are missing: the
+	// read failed, or its answer was malformed (its Detail says what).
+	ServiceTagGaps map[string]Gap
 }
 
 // AddAddressGap records that the NIC holding addr could not be determined.
@@ -49,6 +80,10 @@ func NewNetwork() *Network {
 		Gateways:         map[string]*Gateway{},
 		PrivateEndpoints: map[string]*PrivateEndpoint{},
 		SecurityGroups:   map[string]*SecurityGroup{},
+		RouteServers:     map[string]*RouteServer{},
+		Firewalls:        map[string]*AzureFirewall{},
+		FirewallPolicies: map[string]*FirewallPolicy{},
+		IPGroups:         map[string]*IPGroup{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}
@@ -77,6 +112,11 @@ func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
 // SecurityGroup returns the network security group with that id, or nil.
 func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
 	return n.SecurityGroups[id.Key()]
+}
+
+// RouteServer returns the Route Server with that id, or nil.
+func (n *Network) RouteServer(id ResourceID) *RouteServer {
+	return n.RouteServers[id.Key()]
 }
 
 // AddVNet stores a virtual network and its subnets.
@@ -122,6 +162,40 @@ type Subnet struct {
 	PrivateEndpointIDs []ResourceID
 	// ServiceEndpoints are the subnet's serviceEndpoints (see ServiceEndpoint).
 	ServiceEndpoints []ServiceEndpoint
+	// NATGatewayID is the subnet's NAT gateway (natGateway): every flow to
+	// a public address that leaves the subnet by its Internet route uses it,
+	// before load balancer outbound rules and instance public IPs.
+	NATGatewayID ResourceID
+	// DefaultOutboundAccessDisabled is defaultOutboundAccess false (a
+	// private subnet): VMs without a NAT gateway, a load balancer outbound
+	// rule or a public IP of their own have no way to public addresses.
+	DefaultOutboundAccessDisabled bool
+}
+
+// IPConfigurationOwners returns, once each and in order, the resources
+// whose ip configurations of the given kind the subnet lists
+// (…/{owner}/{kind}/{name}, kind compared case-insensitively): the Azure
+// Firewalls of an AzureFirewallSubnet (azureFirewallIpConfigurations), the
+// Route Server of a RouteServerSubnet (ipConfigurations of a virtual hub).
+func (s *Subnet) IPConfigurationOwners(kind string) []ResourceID {
+	seg := "/" + strings.ToLower(kind) + "/"
+	var out []ResourceID
+	for _, c := range s.IPConfigurationIDs {
+		str := string(c)
+		i := strings.LastIndex(strings.ToLower(str), seg)
+		if i < 0 {
+			continue
+		}
+		owner := ResourceID(str[:i])
+		dup := false
+		for _, have := range out {
+			dup = dup || have.Equal(owner)
+		}
+		if !dup {
+			out = append(out, owner)
+		}
+	}
+	return out
 }
 
 // RouteTablePoliciesApply reports whether user-defined routes can invalidate
@@ -161,6 +235,35 @@ type Peering struct {
 	// Global is true when the two VNets are in different regions
 	// (routes are then VNetGlobalPeering).
 	Global bool
+	// SubnetsOnly is true for a subnet peering (peerCompleteVnets false):
+	// it connects only LocalSubnetNames of this VNet with RemoteSubnetNames
+	// of the remote one, and RemoteAddressSpace holds those remote subnets'
+	// prefixes (docs/design/azure-behaviour.md, "Subnet peering").
+	SubnetsOnly       bool
+	LocalSubnetNames  []string
+	RemoteSubnetNames []string
+}
+
+// ConnectsLocalSubnet reports whether the peering carries traffic of the
+// named subnet of its own VNet: every subnet for a peering of complete
+// VNets, only LocalSubnetNames for a subnet peering.
+func (p *Peering) ConnectsLocalSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.LocalSubnetNames, name)
+}
+
+// ConnectsRemoteSubnet reports whether the peering reaches the named
+// subnet of the remote VNet.
+func (p *Peering) ConnectsRemoteSubnet(name string) bool {
+	return !p.SubnetsOnly || containsFold(p.RemoteSubnetNames, name)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Connected reports whether this side is Connected.
@@ -227,6 +330,38 @@ type GatewayRoute struct {
 	// Origin: Network (its own VNet), EBgp, IBgp, Igp, Static.
 	Origin string
 	ASPath string
+}
+
+// RouteServerSubnetName is the subnet an Azure Route Server lives in.
+const RouteServerSubnetName = "RouteServerSubnet"
+
+// RouteServer is an Azure Route Server: a Microsoft.Network/virtualHubs
+// resource whose ip configurations sit in a VNet's RouteServerSubnet. It
+// learns routes from network virtual appliances over BGP and programs them
+// into the subnets of its VNet (and of peered VNets that use its VNet's
+// gateways); it forwards no traffic itself, so the next hop of its routes
+// is the appliance's address.
+type RouteServer struct {
+	ID     ResourceID
+	Name   string
+	VNetID ResourceID
+	// RouterIPs are virtualRouterIps: the Route Server's BGP addresses.
+	RouterIPs []netip.Addr
+	// Peers are its BGP connections (bgpConnections); PeersKnown is false
+	// when they could not be listed.
+	Peers      []RouteServerPeer
+	PeersKnown bool
+}
+
+// RouteServerPeer is one BGP connection of a Route Server (an appliance)
+// with the routes the Route Server learned from it (learnedRoutes);
+// LearnedKnown is false when they could not be read.
+type RouteServerPeer struct {
+	ID           ResourceID
+	Name         string
+	IP           netip.Addr
+	Learned      []GatewayRoute
+	LearnedKnown bool
 }
 
 // PrivateEndpoint is a private endpoint and what it serves.

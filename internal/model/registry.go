@@ -1,5 +1,10 @@
 package model
 
+import (
+	"net/netip"
+	"strings"
+)
+
 // Registry is a container registry as far as pulling from it goes.
 type Registry struct {
 	ID       ResourceID
@@ -12,8 +17,10 @@ type Registry struct {
 	// endpoints, one per region of the registry and its replicas.
 	DataEndpointEnabled bool
 	DataEndpointHosts   []string
-	// RegionalEndpointHosts are <reg>.<region>.geo.azurecr.io names when the
-	// registry reports regional endpoints.
+	// RegionalEndpointHosts are the <reg>.<region>.geo.azurecr.io names,
+	// only when the registry enables regional endpoints (regionalEndpoints
+	// Enabled; they are opt-in). Names ARM lists while the setting is
+	// Disabled are not here: no pull uses them.
 	RegionalEndpointHosts []string
 	Replicas              []Replica
 	// ReplicasKnown is false when the replications could not be listed.
@@ -22,6 +29,9 @@ type Registry struct {
 	// network rule set's default action (Allow, Deny).
 	PublicNetworkAccess  string
 	NetworkDefaultAction string
+	// IPRules are networkRuleSet.ipRules: the public address ranges the
+	// registry admits when the default action is Deny.
+	IPRules []netip.Prefix
 	// PrivateEndpointConnections as the registry sees them.
 	PrivateEndpointConnections []RegistryPEConnection
 	// RoleAssignmentMode is LegacyRegistryPermissions or
@@ -45,9 +55,19 @@ type RegistryPEConnection struct {
 	Status            string
 }
 
-// PublicAccessDenied reports whether nodes resolving a public address would be refused.
-func (r *Registry) PublicAccessDenied() bool {
-	return r.PublicNetworkAccess == "Disabled" || r.NetworkDefaultAction == "Deny"
+// PublicNetworkDisabled reports whether the registry refuses every client
+// at a public address (publicNetworkAccess Disabled; its network rule set
+// then does not matter).
+func (r *Registry) PublicNetworkDisabled() bool {
+	return strings.EqualFold(r.PublicNetworkAccess, "Disabled")
+}
+
+// IPRulesApply reports whether public clients are admitted only from the
+// ranges of IPRules: public network access is enabled and the network rule
+// set's default action is Deny. The public addresses the nodes leave
+// through then decide.
+func (r *Registry) IPRulesApply() bool {
+	return !r.PublicNetworkDisabled() && strings.EqualFold(r.NetworkDefaultAction, "Deny")
 }
 
 // ABAC reports whether the registry uses ABAC repository permissions.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 var (
@@ -71,19 +73,27 @@ const nodeRoutesDescription = "The routes a node really has, and where a packet 
 	"destination IP the route it selects, the path hop by hop (peerings, private endpoints, gateways, appliances), the " +
 	"return path and the verdict, with findings from the public catalogue.\n\n" +
 	"Pools of type `VirtualMachines` and standalone network interfaces of running VMs have a real effective route table: " +
-	"it is read and used (`source = \"effective\"`), and compared with the routes computed from configuration for each " +
-	"destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
+	"it is read and the path is traced with it (`source = \"effective\"`), because it is what Azure programs: a destination " +
+	"it drops is unreachable even when the configuration would route it. The routes computed from configuration are " +
+	"compared with it for each destination (a disagreement is `COVERAGE_MODEL_DRIFT`). Scale-set pools (the AKS default) and pools at zero nodes " +
 	"have no effective-route API: their routes are computed from configuration — the subnet's route table, the VNet's " +
-	"address space, peerings, private endpoints, gateway routes (`source = \"computed\"`, `COVERAGE_ROUTES_COMPUTED`). " +
-	"Pools on the same subnet share one computed table.\n\n" +
+	"address space, peerings, private endpoints, gateway routes, service endpoints (`source = \"computed\"`, " +
+	"`COVERAGE_ROUTES_COMPUTED`). Pools on the same subnet share one computed table.\n\n" +
+	"Service tags are resolved from the Service Tag Discovery API (read once per region, only when a security rule, a " +
+	"user-defined route or a service endpoint names one): a user-defined route addressed by a service tag is listed once " +
+	"per prefix of the tag, and a subnet's service endpoints add a `VirtualNetworkServiceEndpoint` route per prefix of " +
+	"the service's regional tag in each of the endpoint's locations, as Azure lists them. When the tags cannot be read, " +
+	"such a route keeps the tag as its prefix, service endpoint routes are not listed, and destinations they could " +
+	"concern are `unverified` with the `EVIDENCE_*` finding of the read.\n\n" +
 	"Every trace that arrives is also checked against the network security groups on its path, statically, as Azure " +
 	"applies them: outbound at the node (the NIC's group — for a scale-set pool the one of the scale set's NIC " +
 	"configuration — then the node subnet's), in and out of every virtual appliance the path crosses, and inbound at " +
 	"the destination (its subnet's group — for a private endpoint only when the subnet's private endpoint network " +
 	"policies enable security groups — then the NIC's, for a VM found at that address). Destinations are addresses " +
 	"without a port: the flow checked is the pull's, TCP 443. A denying rule is `SECURITY_RULE_OUTBOUND_DENIED` or " +
-	"`SECURITY_RULE_INBOUND_DENIED` with the group, rule, priority and flow; a deciding rule whose service tag or " +
-	"application security group cannot be resolved offline is `SECURITY_RULE_UNVERIFIED`; the groups passed are " +
+	"`SECURITY_RULE_INBOUND_DENIED` with the group, rule, priority and flow; a rule naming a service tag is decided by " +
+	"the tag's members; a deciding rule whose service tag or application security group cannot be resolved is " +
+	"`SECURITY_RULE_UNVERIFIED`; the groups passed are " +
 	"hops. With `subnet_id` only the subnet's group is known (a NIC's own group needs `network_interface_id`).\n\n" +
 	"Evidence the provider cannot read (403, 404, throttling) never counts as reachable: the verdict is `unverified`, " +
 	"with an `EVIDENCE_*` finding that names the resource and the permission. Nothing is sent to the destinations."
@@ -93,7 +103,8 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	routeAttrs := map[string]schema.Attribute{
-		"address_prefix": str("The destination prefix in CIDR form (or, for a user-defined route addressed by service tag, the tag)."),
+		"address_prefix": str("The destination prefix in CIDR form. A user-defined route addressed by a service tag is one " +
+			"route per prefix of the tag; when the service tags could not be read, it is listed once with the tag here."),
 		"next_hop_type": str("Where the route sends packets, as Azure writes it: `VnetLocal`, `VNetPeering`, `VNetGlobalPeering`, " +
 			"`VirtualNetworkGateway`, `VirtualAppliance`, `InterfaceEndpoint`, `VirtualNetworkServiceEndpoint`, `Internet` or " +
 			"`None` (dropped)."),
@@ -103,7 +114,9 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 			"user-defined or BGP route, a private endpoint route invalidated by a user-defined route, a route to a gateway " +
 			"that is not there."),
 		"origin": str("What put the route there, e.g. `peering spoke-to-hub`, `route table rt-aks route to-fw`, " +
-			"`private endpoint pe-acr`, or `effective route (Default)` for a real effective table."),
+			"`route table rt-aks route to-acr, service tag AzureContainerRegistry`, `private endpoint pe-acr`, " +
+			"`service endpoint Microsoft.Storage, service tag Storage.WestEurope`, or `effective route (Default)` for a real " +
+			"effective table."),
 	}
 	findingAttrs := map[string]schema.Attribute{
 		"code":     str("The catalogue code, e.g. `ROUTE_BLACKHOLE`. Codes are a public contract and are never renamed."),
@@ -151,7 +164,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				// The same rule as pullpath_verification's node_pools: a name AKS
 				// cannot have fails validate instead of a read.
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 12),
-					stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
+					stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")},
 			},
 			"subnet_id": schema.StringAttribute{
 				Optional: true,
@@ -175,7 +188,7 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 					"on each path are checked for TCP 443, the flow an image pull needs.",
 				Validators: []validator.List{
 					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(destinationValidator{}),
+					listvalidator.ValueStringsAre(validators.Destination()),
 				},
 			},
 			"include_routes": schema.BoolAttribute{
@@ -357,7 +370,7 @@ func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Ga
 	case !q.NICID.IsZero():
 		attr = path.Root("network_interface_id")
 	}
-	var read *gather.ReadError
+	var read *gather.TargetError
 	var pool *gather.PoolNotFoundError
 	var noSubnet *gather.NICWithoutSubnetError
 	switch {
@@ -410,4 +423,19 @@ func limitText(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// nodeDestinations parses destinations (already validated; checked again
+// because values unknown at validate time are only known now).
+func nodeDestinations(values []string) ([]verify.Destination, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	out := make([]verify.Destination, 0, len(values))
+	for i, s := range values {
+		if msg := validators.CheckDestination(s); msg != "" {
+			diags.AddAttributeError(path.Root("destinations").AtListIndex(i), "Invalid destination", msg)
+			continue
+		}
+		out = append(out, verify.Destination{Text: s, Addr: netip.MustParseAddr(s).Unmap()})
+	}
+	return out, diags
 }

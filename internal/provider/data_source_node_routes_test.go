@@ -387,11 +387,15 @@ func TestAccNodeRoutes_modelDrift(t *testing.T) {
 				nrCheck(nrTrace(0).AtMapKey("findings"), knownvalue.ListSizeExact(0)),
 
 				nrCheck(nrTrace(1).AtMapKey("selected_route"), nrRoute("10.1.0.0/22", "VirtualAppliance", "10.0.1.10", "User", "Active", "effective route (User)")),
-				nrCheck(nrTrace(1).AtMapKey("hops"), strList("subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → "+
-					"not followed: the routes computed from configuration select route 10.1.0.0/16 VNetPeering (peering hub-to-spoke)")),
-				nrCheck(nrTrace(1).AtMapKey("verdict"), nrStr("unverified")),
-				nrCheck(nrTrace(1).AtMapKey("return_verdict"), knownvalue.Null()),
-				nrCheck(nrTrace(1).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT")),
+				// The real route is followed: to the appliance it names (no
+				// NIC read at 10.0.1.10), then on from its subnet; the replies
+				// bypass it.
+				nrCheck(nrTrace(1).AtMapKey("hops"), strList(
+					"subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → appliance 10.0.1.10 in vnet-hub/snet-nva",
+					"subnet vnet-hub/snet-nva → route 10.1.0.0/16 VNetPeering (peering hub-to-spoke) → vnet-spoke/snet-aks (aks-system-12345678-vmss 10.1.0.4)")),
+				nrCheck(nrTrace(1).AtMapKey("verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(1).AtMapKey("return_verdict"), nrStr("unreachable")),
+				nrCheck(nrTrace(1).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT", "RETURN_ROUTE_ASYMMETRIC", "EVIDENCE_NOT_FOUND")),
 				nrCheck(nrTrace(1).AtMapKey("findings").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"code": nrStr("COVERAGE_MODEL_DRIFT"), "severity": nrStr("warning"), "condition": nrStr("coverage"),
 					"owner": nrStr("operator"), "node_pool": knownvalue.Null(), "destination": nrStr("10.1.0.4"),
@@ -404,11 +408,12 @@ func TestAccNodeRoutes_modelDrift(t *testing.T) {
 				nrCheck(nrTrace(2).AtMapKey("selected_route"), nrRoute("192.168.10.0/24", "None", "", "User", "Active", "effective route (User)")),
 				nrCheck(nrTrace(2).AtMapKey("hops"), strList("subnet vnet-hub/snet-nva → route 192.168.10.0/24 None (effective route (User)) → dropped")),
 				nrCheck(nrTrace(2).AtMapKey("verdict"), nrStr("unreachable")),
-				nrCheck(nrTrace(2).AtMapKey("findings"), nrCodes("COVERAGE_MODEL_DRIFT", "ROUTE_BLACKHOLE")),
-				nrCheck(nrTrace(2).AtMapKey("findings").AtSliceIndex(1).AtMapKey("message"),
-					knownvalue.StringRegexp(regexp.MustCompile(`effective routes of network interface nic-vm-nva .* select route 192\.168\.10\.0/24 None .* for 192\.168\.10\.20`))),
+				nrCheck(nrTrace(2).AtMapKey("findings"), nrCodes("ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT")),
+				nrCheck(nrTrace(2).AtMapKey("findings").AtSliceIndex(0).AtMapKey("message"),
+					knownvalue.StringRegexp(regexp.MustCompile(`effective routes of network interface nic-vm-nva .*: route 192\.168\.10\.0/24 None .* is selected for 192\.168\.10\.20, so Azure drops the packet\. `+
+						`The configuration would select route 192\.168\.0\.0/16 VirtualNetworkGateway`))),
 
-				nrCheck(tfjsonpath.New("findings"), nrCodes("ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT", "COVERAGE_MODEL_DRIFT")),
+				nrCheck(tfjsonpath.New("findings"), nrCodes("RETURN_ROUTE_ASYMMETRIC", "ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT", "EVIDENCE_NOT_FOUND", "COVERAGE_MODEL_DRIFT")),
 			},
 		}},
 	})
@@ -754,6 +759,89 @@ func TestAccNodeRoutes_securityAppliance(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("unverified")),
 					nrCheck(nrTrace(0).AtMapKey("findings"), nrCodes("RETURN_ROUTE_UNVERIFIED")),
+				},
+			},
+		},
+	})
+}
+
+// nrDerivedVariant is a derived scenario's snapshot changed by edit, in a
+// temporary file.
+func nrDerivedVariant(t *testing.T, name string, edit func(snap map[string]any)) string {
+	t.Helper()
+	snap := loadSnapshot(t, nrDerived(t, name))
+	edit(snap)
+	return writeSnapshot(t, snap)
+}
+
+// nrServiceTags is the service tag read of westeurope in the scenarios.
+const nrServiceTags = "/subscriptions/" + accSub + "/providers/Microsoft.Network/locations/westeurope/serviceTags"
+
+// service_endpoint_routes: snet-aks has service endpoints for Storage
+// (westeurope and northeurope) and Container Registry (westeurope). With
+// the service tags read, the computed table lists a
+// VirtualNetworkServiceEndpoint route per prefix of Storage.WestEurope,
+// Storage.NorthEurope and AzureContainerRegistry.WestEurope (IPv4 only: the
+// VNet has no IPv6 space), after the private endpoint routes, as Azure
+// lists them; a storage address takes one, an address outside the tags the
+// default route. When the service tags cannot be read, the table lists no
+// such route, says which read is missing, and the storage address is not
+// concluded from a guess of the prefixes (it is reachable either way: the
+// default route also goes to the Internet).
+func TestAccNodeRoutes_serviceEndpointRoutes(t *testing.T) {
+	se := func(prefix, tag string) knownvalue.Check {
+		service := "Microsoft.Storage"
+		if strings.HasPrefix(tag, "AzureContainerRegistry") {
+			service = "Microsoft.ContainerRegistry"
+		}
+		return nrRoute(prefix, "VirtualNetworkServiceEndpoint", "", "Default", "Active", "service endpoint "+service+", service tag "+tag)
+	}
+	body := fmt.Sprintf(`
+  cluster_id   = %q
+  node_pool    = "system"
+  destinations = ["20.60.40.10", "52.239.136.7", "20.61.97.200", "20.62.0.1"]`, nrCluster)
+	denied := nrDerivedVariant(t, "service_endpoint_routes", withFault("GET "+nrServiceTags, map[string]any{
+		"status": 403, "code": "AuthorizationFailed",
+		"message": "The client does not have authorization to perform action 'Microsoft.Network/locations/serviceTags/read'.",
+	}))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: nrConfig(nrDerived(t, "service_endpoint_routes"), body),
+				ConfigStateChecks: []statecheck.StateCheck{
+					nrCheck(nrSet(0).AtMapKey("route_count"), knownvalue.Int64Exact(18+14)),
+					nrCheck(nrSet(0).AtMapKey("routes"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						17: nrRoute("10.0.2.6/32", "InterfaceEndpoint", "", "Default", "Active", "private endpoint pe-acr"),
+						18: se("20.38.108.0/23", "Storage.WestEurope"),
+						19: se("20.60.40.0/23", "Storage.WestEurope"),
+						23: se("52.239.212.0/23", "Storage.WestEurope"),
+						24: se("20.38.102.0/23", "Storage.NorthEurope"),
+						27: se("52.239.136.0/22", "Storage.NorthEurope"),
+						28: se("13.69.64.88/29", "AzureContainerRegistry.WestEurope"),
+						31: se("20.61.97.128/25", "AzureContainerRegistry.WestEurope"),
+					})),
+					nrCheck(tfjsonpath.New("findings"), nrCodes("COVERAGE_ROUTES_COMPUTED")),
+					nrCheck(nrTrace(0).AtMapKey("selected_route"), se("20.60.40.0/23", "Storage.WestEurope")),
+					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("reachable")),
+					nrCheck(nrTrace(0).AtMapKey("hops"), strList(
+						"subnet vnet-spoke/snet-aks → route 20.60.40.0/23 VirtualNetworkServiceEndpoint (service endpoint Microsoft.Storage, service tag Storage.WestEurope) → Azure service over the backbone (service endpoint Microsoft.Storage, service tag Storage.WestEurope)")),
+					nrCheck(nrTrace(1).AtMapKey("selected_route"), se("52.239.136.0/22", "Storage.NorthEurope")),
+					nrCheck(nrTrace(2).AtMapKey("selected_route"), se("20.61.97.128/25", "AzureContainerRegistry.WestEurope")),
+					nrCheck(nrTrace(3).AtMapKey("selected_route").AtMapKey("next_hop_type"), nrStr("Internet")),
+					nrCheck(nrTrace(3).AtMapKey("verdict"), nrStr("reachable")),
+				},
+			},
+			{
+				Config: nrConfig(denied, body),
+				ConfigStateChecks: []statecheck.StateCheck{
+					nrCheck(nrSet(0).AtMapKey("route_count"), knownvalue.Int64Exact(18)),
+					nrCheck(tfjsonpath.New("findings"), nrCodes("EVIDENCE_PERMISSION_DENIED", "COVERAGE_ROUTES_COMPUTED")),
+					nrCheck(nrFinding(0).AtMapKey("resource_id"), nrStr(nrServiceTags)),
+					nrCheck(nrFinding(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
+						`^Reading the service tags of westeurope \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks Microsoft\.Network/locations/serviceTags/read\.`))),
+					nrCheck(nrTrace(0).AtMapKey("selected_route").AtMapKey("next_hop_type"), nrStr("Internet")),
+					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("reachable")),
 				},
 			},
 		},

@@ -5,7 +5,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -18,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 )
@@ -114,9 +114,11 @@ func (d *privateDNSLinksDataSource) Read(ctx context.Context, req datasource.Rea
 
 	subs := zoneSubscriptions(m.ZoneSubscriptionIDs, vnet.ID)
 	complete := true
-	names, listGaps := listZoneNames(ctx, run.session.Clients, subs)
-	for _, g := range listGaps {
+	names, listErr := r.ZoneNames(ctx, subs)
+	if listErr != nil {
 		complete = false
+	}
+	for _, g := range gather.GapsOf(listErr) {
 		resp.Diagnostics.Append(zoneListWarning(g))
 	}
 	var zones []*model.PrivateZone
@@ -128,8 +130,7 @@ func (d *privateDNSLinksDataSource) Read(ctx context.Context, req datasource.Rea
 	linked, undecided := linkedZones(zones, vnet.ID)
 	for _, z := range undecided {
 		complete = false
-		gap := gapOf(model.ResourceID(string(z.ID)+"/virtualNetworkLinks"), fmt.Errorf("links not read"), r.Gaps())
-		resp.Diagnostics.Append(gapWarning("the virtual network links of zone "+z.Name, gap,
+		resp.Diagnostics.Append(gapWarning("the virtual network links of zone "+z.Name, r.ZoneLinksGap(z.ID),
 			"Whether this zone is linked to the virtual network is unknown; it is not in zones."))
 	}
 

@@ -71,7 +71,7 @@ func (d *registryEndpointsDataSource) Schema(ctx context.Context, _ datasource.S
 					"host": str("The hostname. For `storage` the wildcard `*.blob.core.windows.net` (or the sovereign cloud's suffix): " +
 						"Azure Resource Manager does not name the registry's storage account."),
 					"kind": str("`login` (token exchange and manifests), `data` (`<registry>.<region>.data.azurecr.io`: layers after the " +
-						"redirect), `regional` (`<registry>.<region>.geo.azurecr.io`) or `storage` (layers from blob storage, only " +
+						"redirect), `regional` (`<registry>.<region>.geo.azurecr.io`, only when the registry enables regional endpoints) or `storage` (layers from blob storage, only " +
 						"when the registry has neither data endpoints nor private endpoints)."),
 					"region":            str("The region the host serves."),
 					"private_addresses": strs("Private addresses the registry's private endpoints serve for this host (their `customDnsConfigs`); empty when none does."),
@@ -114,7 +114,7 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 		return
 	}
 	if !reg.ReplicasKnown {
-		if g, ok := r.Gaps().Lookup(model.ResourceID(string(reg.ID) + "/replications")); ok {
+		if g, ok := r.ReplicationsGap(reg.ID); ok {
 			resp.Diagnostics.Append(gapWarning("the replications of registry "+reg.Name, g,
 				"Data endpoints of replica regions may be missing from endpoints."))
 		}

@@ -54,7 +54,9 @@ type verificationModel struct {
 	Registry            types.Object   `tfsdk:"registry"`
 	Enforce             types.Bool     `tfsdk:"enforce"`
 	FailOnUnverified    types.Bool     `tfsdk:"fail_on_unverified"`
+	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
+	DNSZoneSubIDs       types.Set      `tfsdk:"dns_zone_subscription_ids"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	Verdict   types.String `tfsdk:"verdict"`
@@ -131,13 +133,13 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
-						stringvalidator.RegexMatches(poolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
+						stringvalidator.RegexMatches(validators.PoolNamePattern, "must be an AKS node pool name: lower-case letters and digits, starting with a letter")),
 				},
 			},
 			"registry_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: idDescription("Resource id of the Azure Container Registry. The provider derives every hostname a " +
-					"pull touches (login server, a data endpoint per replica region, regional endpoints) and reads its " +
+					"pull touches (login server, a data endpoint per replica region, and regional endpoints when the registry enables them) and reads its " +
 					"private endpoints, network access and role assignments. Exactly one of `registry_id` and `registry`."),
 				Validators: []validator.String{validators.ResourceID(registryType)},
 			},
@@ -156,13 +158,38 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
 			},
+			"dns_zone_subscription_ids": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Subscriptions (GUIDs) that hold the private DNS zones the nodes may resolve from, for " +
+					"identities that may not use Azure Resource Graph. By default the provider asks Resource Graph which " +
+					"private DNS zones are linked to the VNets whose Azure DNS answers the nodes, in every subscription the " +
+					"identity can read (`Microsoft.ResourceGraph/resources/read`, part of Reader), so a central zone in a " +
+					"connectivity subscription is found without naming it. When this argument is set, Resource Graph is not " +
+					"asked: the zones of these subscriptions are searched, besides the cluster's (or node subnets'), the " +
+					"registry's and its private endpoints' subscriptions and the zones the private endpoints' DNS zone groups " +
+					"name. A zone it does not find there is reported as unverified (`EVIDENCE_NOT_FOUND`), not as not linked.",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
+				},
+			},
+			"pull_credentials": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
+					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
+					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
+					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
+					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
+					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
+					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
+				Validators: []validator.String{validators.PullCredentials()},
+			},
 			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
-				MarkdownDescription: "Further subscriptions (GUIDs) to search for private DNS zones, for example a central " +
-					"connectivity subscription. Always searched: the cluster's (or node subnets'), the registry's and its " +
-					"private endpoints' subscriptions, and the zones the private endpoints' DNS zone groups name, wherever " +
-					"they are.",
+				MarkdownDescription: "The older name of `dns_zone_subscription_ids`, with the same effect; both may be " +
+					"set and are searched together.",
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
@@ -181,8 +208,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"code":     computedStr("The catalogue code, e.g. `DNS_ZONE_NOT_LINKED`."),
 					"severity": computedStr("`error`, `warning` or `info`."),
-					"condition": computedStr("The link of the chain: `route`, `return_route`, `dns`, `endpoint`, " +
-						"`tls_identity`, `coverage` or `evidence`."),
+					"condition": computedStr("The link of the chain: `route`, `return_route`, `egress`, `dns`, " +
+						"`endpoint`, `tls_identity`, `coverage` or `evidence`."),
 					"owner": computedStr("Who acts: `network`, `dns`, `registry`, `identity` or `operator`."),
 					"node_pool": computedStr("The node pool (for `node_subnet_ids`: the subnet's name); empty when " +
 						"the finding is about every pool."),
@@ -200,15 +227,19 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"node_pool": computedStr("The node pool."),
 					"host":      computedStr("The hostname."),
 					"address": computedStr("The address the nodes connect to; empty when the name does not resolve, " +
-						"resolves to a public address Resource Manager does not know, or cannot be determined."),
+						"resolves to a public address Resource Manager does not know, or cannot be determined. When the " +
+						"record holds several addresses, all of them, comma-separated: a node may get any of them, so each " +
+						"is checked."),
 					"resolver": computedStr("The DNS servers the pool's nodes use, the answering one first, e.g. " +
 						"`azure_dns 168.63.129.16` or `10.0.1.10 (vm vm-dns)`."),
-					"route_source": computedStr("`effective` (a NIC's effective route table) or `computed` (from " +
-						"configuration: scale-set instances and pools at zero nodes have no effective-route API)."),
+					"route_source": computedStr("`effective` (the path was traced with a node NIC's real effective route table, " +
+						"what Azure programs) or `computed` (from configuration: scale-set instances and pools at zero nodes have no " +
+						"effective-route API)."),
 					"hops": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "" +
 						"The route from the node subnet to the address: one element per routing decision (the subnet " +
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
-						"node subnet to the destination. Empty when the path stopped before routing."},
+						"node subnet to the destination. With several addresses, the hops of each in turn, each hop " +
+						"starting with the address it leads to (`10.0.2.5: …`). Empty when the path stopped before routing."},
 					"verdict": computedStr("The verdict of this path alone."),
 				}},
 			},
@@ -230,8 +261,11 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 		Blocks: map[string]schema.Block{
 			"registry": schema.SingleNestedBlock{
 				MarkdownDescription: "A registry other than Azure Container Registry (Harbor, Artifactory, Nexus, a " +
-					"registry on-premises). Exactly one of `registry_id` and `registry`. The pull identity is not checked: " +
-					"its credentials are not in Azure Resource Manager.",
+					"registry on-premises, the Microsoft Container Registry). Exactly one of `registry_id` and `registry`. " +
+					"The pull identity is not checked: its credentials are not in Azure Resource Manager. A host that no " +
+					"private DNS zone holds and `addresses` does not list is reached at its public address (the route for " +
+					"public addresses and the way out are verified), unless it is under a private-use domain such as " +
+					"`.corp`, `.internal` or `.local`, whose address cannot be known.",
 				Attributes: map[string]schema.Attribute{
 					"hosts": schema.ListAttribute{
 						// Required in the block, checked in ValidateConfig: the
@@ -245,7 +279,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						Validators: []validator.List{
 							listvalidator.SizeAtLeast(1),
 							listvalidator.UniqueValues(),
-							listvalidator.ValueStringsAre(hostnameValidator{}),
+							listvalidator.ValueStringsAre(validators.Hostname()),
 						},
 					},
 					"addresses": schema.MapAttribute{
@@ -256,8 +290,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 							"single IPv4 or IPv6 addresses, not prefixes.",
 						Validators: []validator.Map{
 							mapvalidator.SizeAtLeast(1),
-							mapvalidator.KeysAre(hostnameValidator{}),
-							mapvalidator.ValueStringsAre(ipAddressValidator{}),
+							mapvalidator.KeysAre(validators.Hostname()),
+							mapvalidator.ValueStringsAre(validators.IPAddress()),
 						},
 					},
 				},
@@ -305,10 +339,10 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !hostsKnown || !addrsKnown {
 		return
 	}
-	for _, msg := range duplicateHosts(hosts) {
+	for _, msg := range validators.DuplicateHosts(hosts) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("hosts"), "Duplicate registry host", msg)
 	}
-	for _, msg := range addressKeysNotInHosts(hosts, addrs) {
+	for _, msg := range validators.AddressKeysNotInHosts(hosts, addrs) {
 		resp.Diagnostics.AddAttributeError(path.Root("registry").AtName("addresses"), "Address for a host not in hosts", msg)
 	}
 }

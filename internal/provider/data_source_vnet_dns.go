@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -18,10 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 var _ datasource.DataSourceWithConfigure = (*vnetDNSDataSource)(nil)
@@ -156,17 +154,18 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 
 	// Rulesets and the classification of each server are independent reads.
-	var wg sync.WaitGroup
 	var rulesets []*model.Ruleset
 	var rulesetErr error
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID)
-	}()
-	effective, source := effectiveDNS(vnet, nic)
-	surroundings, warnings := d.surroundings(ctx, r, vnet, effective)
-	wg.Wait()
+	var nics []*model.NIC
+	if nic != nil {
+		nics = []*model.NIC{nic}
+	}
+	effective := model.NodeDNSServers(nil, nics, vnet)
+	var evidence verify.DNSEvidence
+	var warnings diag.Diagnostics
+	r.All(ctx,
+		func(ctx context.Context) { rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID) },
+		func(ctx context.Context) { evidence, warnings = dnsEvidence(ctx, r, vnet, effective.Servers) })
 	resp.Diagnostics.Append(warnings...)
 
 	m.ID = types.StringValue(string(vnet.ID))
@@ -175,55 +174,65 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if nic != nil {
 		m.NetworkInterfaceDNSServers = addrStrings(nic.DNSServers)
 	}
-	m.EffectiveDNSServers = addrStrings(effective)
-	m.EffectiveDNSSource = types.StringValue(source)
-	m.UsesAzureDNS = types.BoolValue(usesAzureDNS(effective))
-	m.Servers = make([]dnsServerModel, 0, len(effective))
-	for _, a := range effective {
-		m.Servers = append(m.Servers, dnsServerToModel(classifyDNSServer(a, surroundings)))
+	m.EffectiveDNSServers = addrStrings(effective.Servers)
+	m.EffectiveDNSSource = types.StringValue(dnsSourceName(effective.Source))
+	m.UsesAzureDNS = types.BoolValue(effective.UsesAzureDNS())
+	m.Servers = make([]dnsServerModel, 0, len(effective.Servers))
+	for _, a := range effective.Servers {
+		m.Servers = append(m.Servers, dnsServerToModel(verify.ClassifyDNSServer(a, evidence)))
 	}
 	m.ForwardingRulesets = nil
 	if rulesetErr != nil && rulesets == nil {
-		resp.Diagnostics.Append(gapWarning("the DNS forwarding rulesets of "+vnet.ID.Name(), gapOf(gatherAction(vnet.ID, "listDnsForwardingRulesets"), rulesetErr, r.Gaps()),
+		resp.Diagnostics.Append(gapWarning("the DNS forwarding rulesets of "+vnet.ID.Name(), gapOf(vnet.ID, rulesetErr, nil),
 			"forwarding_rulesets is null: whether a ruleset diverts the registry's domain is unknown."))
 	} else {
 		if rulesetErr != nil {
 			resp.Diagnostics.AddWarning("Some DNS forwarding rulesets could not be read completely",
 				fmt.Sprintf("The rulesets linked to %s were listed, but reading some of their rules or links failed (%s). "+
-					"forwarding_rulesets shows what was read.", vnet.ID.Name(), gapSummary(azure.Gap(vnet.ID, "", rulesetErr))))
+					"forwarding_rulesets shows what was read.", vnet.ID.Name(), gapSummary(gapOf(vnet.ID, rulesetErr, nil))))
 		}
 		m.ForwardingRulesets = rulesetsToModel(rulesets)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// surroundings gathers what classification needs, for exactly the servers
-// that need it: for an address inside a known VNet, that VNet's resolver
-// inbound endpoints and, failing those, the NIC holding the address. Azure
-// DNS and addresses outside every known VNet cost no read.
-func (d *vnetDNSDataSource) surroundings(ctx context.Context, r *gather.Reader, vnet *model.VNet, servers []netip.Addr) (dnsSurroundings, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	s := dnsSurroundings{
-		Inbound: map[netip.Addr]model.ResolverEndpoint{},
-		NICs:    map[netip.Addr]*model.NIC{},
-		NICGaps: map[netip.Addr]model.Gap{},
-	}
-	s.VNets = knownVNetsOf(vnet, nil)
+// dnsLookups are the reads classifying DNS servers takes (gather.Reader).
+type dnsLookups interface {
+	VNet(ctx context.Context, id model.ResourceID) (*model.VNet, error)
+	Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*model.Resolver, error)
+	NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error)
+}
 
-	// Which known VNet holds each server that needs a look.
-	holders := map[string]model.ResourceID{}
+// dnsEvidence reads what classification (verify.ClassifyDNSServer) needs,
+// for exactly the servers that need it: for an address inside a known VNet
+// (the VNet or one it peers with), that VNet's resolver inbound endpoints
+// and, failing those, the NIC holding the address. Azure DNS and addresses
+// outside every known VNet cost no read. Failed reads are warnings, and
+// the address stays unknown, never external. The reader's errors carry
+// their gaps (gather.ReadError), which the warnings and notes report.
+func dnsEvidence(ctx context.Context, r dnsLookups, vnet *model.VNet, servers []netip.Addr) (verify.DNSEvidence, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	ev := verify.DNSEvidence{VNets: verify.DNSVNets([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}}
+
+	// Which known VNet holds each server that needs a look, holders in the
+	// order of the servers.
+	var holders []model.ResourceID
+	seen := map[string]bool{}
 	var pending []netip.Addr
 	for _, a := range servers {
 		if a == model.AzureDNS {
 			continue
 		}
-		if v, ok := s.vnetHolding(a); ok {
-			holders[v.ID.Key()] = v.ID
+		if v, ok := ev.VNetHolding(a); ok {
+			if !seen[v.ID.Key()] {
+				seen[v.ID.Key()] = true
+				holders = append(holders, v.ID)
+			}
 			pending = append(pending, a)
 		}
 	}
 	if len(pending) == 0 {
-		return s, diags
+		return ev, diags
 	}
 
 	// Resolvers of the holding VNets (a resolver's inbound endpoint has no
@@ -231,27 +240,25 @@ func (d *vnetDNSDataSource) surroundings(ctx context.Context, r *gather.Reader, 
 	for _, id := range holders {
 		resolvers, err := r.Resolvers(ctx, id)
 		if err != nil {
-			diags.Append(gapWarning("the DNS private resolvers of "+id.Name(), gapOf(gatherAction(id, "listDnsResolvers"), err, r.Gaps()),
+			diags.Append(gapWarning("the DNS private resolvers of "+id.Name(), gapOf(id, err, nil),
 				"A DNS server address in that virtual network may be a resolver inbound endpoint the provider cannot see; it is reported as unknown or vm."))
 		}
-		for a, ep := range inboundByAddress(resolvers) {
-			s.Inbound[a] = ep
-		}
+		ev.Resolvers = append(ev.Resolvers, resolvers...)
 	}
 
 	// NICs holding the remaining addresses.
 	for _, a := range pending {
-		if _, ok := s.Inbound[a]; ok {
+		if s := verify.ClassifyDNSServer(a, ev); s.Kind == verify.DNSServerResolverInbound {
 			continue
 		}
-		holder, _ := s.vnetHolding(a)
+		holder, _ := ev.VNetHolding(a)
 		hv := vnet
 		if !holder.ID.Equal(vnet.ID) {
 			var err error
 			hv, err = r.VNet(ctx, holder.ID)
 			if err != nil {
-				gap := gapOf(holder.ID, err, r.Gaps())
-				s.NICGaps[a] = gap
+				gap := gapOf(holder.ID, err, nil)
+				ev.LookupGaps[a] = gap
 				diags.Append(gapWarning("the peered virtual network "+holder.ID.Name(), gap,
 					fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", a)))
 				continue
@@ -260,18 +267,17 @@ func (d *vnetDNSDataSource) surroundings(ctx context.Context, r *gather.Reader, 
 		nic, err := r.NICByAddress(ctx, hv, a)
 		switch {
 		case nic != nil:
-			s.NICs[a] = nic
+			ev.NICs = append(ev.NICs, nic)
 		case err != nil:
-			// azure.Gap keeps the first ARM status of the joined errors, not
-			// the SDK's multi-line error text.
-			gap := azure.Gap(hv.ID, "Microsoft.Network/networkInterfaces/read", err)
-			s.NICGaps[a] = gap
+			// The gap of the first network interface that could not be read.
+			gap := gapOf(hv.ID, err, nil)
+			ev.LookupGaps[a] = gap
 			diags.AddWarning("Could not look up a DNS server's network interface",
 				fmt.Sprintf("Some network interfaces in %s could not be read while looking for the one holding the DNS server address %s (%s). "+
 					"The server is reported as unknown.", hv.ID.Name(), a, gapSummary(gap)))
 		}
 	}
-	return s, diags
+	return ev, diags
 }
 
 // nicOutsideVNet explains a NIC that is attached to another VNet than the
@@ -286,10 +292,4 @@ func nicOutsideVNet(nic *model.NIC, vnet *model.VNet) string {
 	return fmt.Sprintf("The network interface %s is attached to subnet %s, which is not in virtual network %s. Its own DNS servers are taken into "+
 		"account; when it sets none, the servers of %s are reported, which are not the ones it uses.",
 		nic.ID.Name(), nic.SubnetID, vnet.ID.Name(), vnet.ID.Name())
-}
-
-// gatherAction is the id the reader records a VNet action's gap under
-// (…/virtualNetworks/{v}/listDnsResolvers).
-func gatherAction(vnetID model.ResourceID, action string) model.ResourceID {
-	return model.ResourceID(strings.TrimRight(string(vnetID), "/") + "/" + action)
 }

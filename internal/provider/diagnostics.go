@@ -14,21 +14,28 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// gapOf classifies a failed read of id: the reader's own gap for it when it
-// recorded one (it knows the exact action the read needed), else the
-// classification of err itself.
+// gapOf is the gap a failed read of id left: the one the reader's error
+// carries (gather.ReadError: the exact resource, list or action and the
+// permission the read needed), else the reader's gap recorded for id, else
+// the classification of err itself (an error from outside the reader, such
+// as a cancelled context).
 func gapOf(id model.ResourceID, err error, gaps model.Gaps) model.Gap {
-	if g, ok := gaps.Lookup(id); ok {
-		if g.Permission == "" {
-			g.Permission = ids.ReadPermission(string(id))
-		}
-		return g
+	g, ok := gather.GapOf(err)
+	if !ok {
+		g, ok = gaps.Lookup(id)
 	}
-	return azure.Gap(id, ids.ReadPermission(string(id)), err)
+	if !ok {
+		return azure.Gap(id, ids.ReadPermission(string(id)), err)
+	}
+	if g.Permission == "" {
+		g.Permission = ids.ReadPermission(string(g.ResourceID))
+	}
+	return g
 }
 
 // readFailure is the diagnostic for a failed read of the resource an
@@ -133,4 +140,22 @@ func signInText(err error) (summary, detail string) {
 			"ARM_* environment variables): a client secret or certificate that is wrong or expired, a tenant_id or "+
 			"client_id of another tenant or application, or a federated token that Entra ID does not trust. To work "+
 			"without Azure, set snapshot_file.", err)
+}
+
+// gapSummary is a gap in a few words, for notes and warnings.
+func gapSummary(g model.Gap) string {
+	switch g.Kind {
+	case model.GapPermissionDenied:
+		if g.Permission != "" {
+			return "permission denied; needs " + g.Permission
+		}
+		return "permission denied"
+	case model.GapNotFound:
+		return "not found"
+	default:
+		if g.Detail != "" {
+			return g.Detail
+		}
+		return "unavailable"
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -35,6 +36,24 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
+	// DNSZoneSubscriptionIDs is dns_zone_subscription_ids.
+	DNSZoneSubscriptionIDs []string
+	// PullCredentials is the pull_credentials argument; empty leaves it
+	// unset (kubelet_identity).
+	PullCredentials string
+	// Live, when set, reads live Azure (Entra ID and Resource Manager
+	// through Live.Transport, with a client secret) instead of Snapshot,
+	// and RecordFile is the provider's record_file.
+	Live       *LiveAzure
+	RecordFile string
+}
+
+// LiveAzure is how [RunVerification] reaches live Azure: the HTTP client
+// that stands for Entra ID and Resource Manager, and the service
+// principal.
+type LiveAzure struct {
+	Transport                                        policy.Transporter
+	SubscriptionID, TenantID, ClientID, ClientSecret string
 }
 
 // Finding and Path are elements of the findings and paths attributes.
@@ -63,7 +82,13 @@ type VerificationOutcome struct {
 // framework would pass it. The error is for a harness problem, never for
 // what the read itself reports (that is in Diagnostics).
 func RunVerification(ctx context.Context, in VerificationInput) (VerificationOutcome, error) {
-	session, err := azure.NewSession(azure.Config{SnapshotFile: in.Snapshot, ProviderVersion: "test"})
+	sessionCfg := azure.Config{SnapshotFile: in.Snapshot, ProviderVersion: "test"}
+	if l := in.Live; l != nil {
+		noCLI := false
+		sessionCfg = azure.Config{SubscriptionID: l.SubscriptionID, TenantID: l.TenantID, ClientID: l.ClientID, ClientSecret: l.ClientSecret,
+			UseCLI: &noCLI, RecordFile: in.RecordFile, ProviderVersion: "test"}.WithTransport(l.Transport)
+	}
+	session, err := azure.NewSession(sessionCfg)
 	if err != nil {
 		return VerificationOutcome{}, err
 	}
@@ -112,7 +137,9 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Registry:            registry,
 		Enforce:             types.BoolPointerValue(in.Enforce),
 		FailOnUnverified:    types.BoolNull(),
+		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
+		DNSZoneSubIDs:       types.SetNull(types.StringType),
 		Timeouts:            to,
 		Verdict:             types.StringNull(),
 		Reachable:           types.BoolNull(),
@@ -120,6 +147,13 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Paths:               types.ListNull(types.ObjectType{AttrTypes: pathAttrTypes}),
 		Summary:             types.StringNull(),
 		Stats:               types.ObjectNull(statsAttrTypes),
+	}
+	if len(in.DNSZoneSubscriptionIDs) > 0 {
+		subs, d := types.SetValueFrom(ctx, types.StringType, in.DNSZoneSubscriptionIDs)
+		if d.HasError() {
+			return VerificationOutcome{}, fmt.Errorf("dns_zone_subscription_ids: %v", d)
+		}
+		m.DNSZoneSubIDs = subs
 	}
 	tfType := s.Type().TerraformType(ctx)
 	cfg := tfsdk.State{Schema: s, Raw: tftypes.NewValue(tfType, nil)}

@@ -149,6 +149,12 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 	if m := regexp.MustCompile(`(?m)^\s*enforce\s*=\s*(true|false)\s*$`).FindStringSubmatch(sc.Body); m != nil {
 		verification["enforce"] = m[1] == "true"
 	}
+	if len(in.DNSZoneSubscriptionIDs) > 0 {
+		verification["dns_zone_subscription_ids"] = in.DNSZoneSubscriptionIDs
+	}
+	if in.PullCredentials != "" {
+		verification["pull_credentials"] = in.PullCredentials
+	}
 
 	reads := []goldenRead{readDataSource(t, in.Snapshot, "pullpath_verification", verification)}
 	for _, cfg := range append([]map[string]any{{"cluster_id": in.ClusterID, "destinations": goldenDestinations}}, goldenNodeRoutes[sc.Name]...) {

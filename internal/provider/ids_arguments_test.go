@@ -42,6 +42,7 @@ var idArguments = map[string]string{
 // Arguments named like ids that hold something else, and why.
 var notResourceIDs = map[string]string{
 	"pullpath_verification.zone_subscription_ids":      "subscription GUIDs, checked by TestDataSourceArguments_subscriptionIDs",
+	"pullpath_verification.dns_zone_subscription_ids":  "subscription GUIDs, checked by TestDataSourceArguments_subscriptionIDs",
 	"pullpath_private_dns_links.zone_subscription_ids": "subscription GUIDs, checked by TestDataSourceArguments_subscriptionIDs",
 }
 

@@ -15,6 +15,25 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
+const (
+	tSub   = "/subscriptions/00000000-0000-0000-0000-000000000001"
+	tHub   = model.ResourceID(tSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub")
+	tSpoke = model.ResourceID(tSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+)
+
+var (
+	mustAddr   = netip.MustParseAddr
+	mustPrefix = netip.MustParsePrefix
+)
+
+func addrs(s ...string) []netip.Addr {
+	out := make([]netip.Addr, len(s))
+	for i, a := range s {
+		out[i] = mustAddr(a)
+	}
+	return out
+}
+
 func TestReversePeering(t *testing.T) {
 	fwd := &model.Peering{Name: "spoke-to-hub", VNetID: tSpoke, RemoteVNetID: tHub}
 	back := &model.Peering{Name: "hub-to-spoke", VNetID: tHub, RemoteVNetID: model.ResourceID(strings.ToLower(string(tSpoke)))}
@@ -251,13 +270,5 @@ func TestHostHelpers(t *testing.T) {
 	}
 	if normRegion(" West Europe ") != "westeurope" {
 		t.Error("normRegion")
-	}
-}
-
-func TestDNSServerToModel(t *testing.T) {
-	m := dnsServerToModel(dnsServer{Address: mustAddr("10.0.1.10"), Kind: dnsKindVM, ResourceID: "vm", NetworkInterfaceID: "nic", Note: "n"})
-	if m.Address.ValueString() != "10.0.1.10" || m.Kind.ValueString() != "vm" || m.ResourceID.ValueString() != "vm" ||
-		m.NetworkInterfaceID.ValueString() != "nic" || !m.VirtualNetworkID.IsNull() || m.Note.ValueString() != "n" {
-		t.Errorf("dnsServerToModel = %+v", m)
 	}
 }

@@ -3,10 +3,11 @@
 
 // Package provider is the Terraform/OpenTofu face of pullpath: the provider
 // schema and configuration, and the data sources. It is deliberately thin:
-// reading Azure is package gather, the network model is package model, and
-// what each data source reports is computed by small pure functions in this
-// package (the *_map.go and dns_classify.go files) that are unit-tested
-// without any framework machinery.
+// reading Azure is package gather, the network model is package model, the
+// rules (what a DNS server is, whether a path works) are packages verify,
+// routing and security, and what each data source reports is mapped by
+// small pure functions in this package (the *_state.go files) that are
+// unit-tested without any framework machinery.
 package provider
 
 import (
@@ -28,6 +29,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 )
 
 // TypeName is the provider's type name: the prefix of every data source.
@@ -102,9 +104,9 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 		Attributes: map[string]schema.Attribute{
 			"subscription_id": str("The default subscription (a GUID), used where an id does not name one. "+
 				"Falls back to `ARM_SUBSCRIPTION_ID`.", false, notEmpty,
-				stringCheck{summary: "Invalid subscription id", check: azure.CheckSubscriptionID, what: "a subscription GUID"}),
+				validators.StringCheck("Invalid subscription id", "a subscription GUID", azure.CheckSubscriptionID)),
 			"tenant_id": str("The Microsoft Entra tenant (GUID or domain) to sign in to. Falls back to `ARM_TENANT_ID`.", false, notEmpty,
-				stringCheck{summary: "Invalid tenant", check: azure.CheckTenantID, what: "a tenant GUID or domain name"}),
+				validators.StringCheck("Invalid tenant", "a tenant GUID or domain name", azure.CheckTenantID)),
 			"client_id": str("The client (application) id of a service principal, or of a user-assigned managed identity "+
 				"with `use_msi`. Falls back to `ARM_CLIENT_ID`.", false, notEmpty),
 			"client_secret": str("The service principal's client secret. Falls back to `ARM_CLIENT_SECRET`.", true, notEmpty),

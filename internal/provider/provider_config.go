@@ -4,13 +4,12 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,7 +27,7 @@ var getenv = os.Getenv
 // ARM alike (azure.Config.WithTransport). Only tests set it (export_test.go),
 // to run the real credential and pipeline against fake endpoints; nothing a
 // user configures reaches it.
-var testTransport policy.Transporter
+var testTransport azure.Transport
 
 // arguments lists the provider block's values by argument name, in schema
 // order, for unknown-value detection.
@@ -140,17 +139,16 @@ func configure(m providerModel, version string, env func(string) string) (*provi
 }
 
 // configDiagnostics turns azure.Config's joined validation errors into one
-// diagnostic each, attached to the argument the message is about, so that
-// the CLI points at it. Package azure starts each message with the argument
-// name (or, for an unusable environment variable, says "it sets <arg>").
+// diagnostic each, attached to the argument an azure.ArgumentError names,
+// so that the CLI points at it.
 func configDiagnostics(err error) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for _, e := range flattenErrors(err) {
-		msg := e.Error()
-		if arg := argumentOf(msg); arg != "" {
-			diags.AddAttributeError(path.Root(arg), "Invalid provider configuration: "+arg, msg)
+		var ae *azure.ArgumentError
+		if errors.As(e, &ae) && ae.Argument != "" {
+			diags.AddAttributeError(path.Root(ae.Argument), "Invalid provider configuration: "+ae.Argument, e.Error())
 		} else {
-			diags.AddError("Invalid provider configuration", msg)
+			diags.AddError("Invalid provider configuration", e.Error())
 		}
 	}
 	return diags
@@ -169,33 +167,6 @@ func flattenErrors(err error) []error {
 		return out
 	}
 	return []error{err}
-}
-
-// argumentNames are the provider arguments, longest first so that
-// oidc_token_file_path is found before oidc_token.
-var argumentNames = func() []string {
-	names := make([]string, 0, 18)
-	for _, a := range (providerModel{}).arguments() {
-		names = append(names, a.name)
-	}
-	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
-	return names
-}()
-
-// argumentOf finds the argument a configuration message is about: the one
-// it starts with, else the one an environment variable "sets".
-func argumentOf(msg string) string {
-	for _, name := range argumentNames {
-		if rest, ok := strings.CutPrefix(msg, name); ok && (rest == "" || strings.ContainsRune(" :(", rune(rest[0]))) {
-			return name
-		}
-	}
-	for _, name := range argumentNames {
-		if strings.Contains(msg, "(it sets "+name+")") {
-			return name
-		}
-	}
-	return ""
 }
 
 // Bounds of max_concurrent_reads: one is serial; beyond 64 ARM throttles a
@@ -221,9 +192,9 @@ func concurrentReads(arg types.Int64, env func(string) string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < minConcurrentReads || n > maxConcurrentReads {
-		return 0, fmt.Errorf("%s=%q (it sets max_concurrent_reads) is not a whole number from %d to %d: "+
+		return 0, &azure.ArgumentError{Argument: "max_concurrent_reads", Err: fmt.Errorf("%s=%q (it sets max_concurrent_reads) is not a whole number from %d to %d: "+
 			"fix or unset the variable, or set max_concurrent_reads in the provider block",
-			envMaxConcurrentReads, v, minConcurrentReads, maxConcurrentReads)
+			envMaxConcurrentReads, v, minConcurrentReads, maxConcurrentReads)}
 	}
 	return n, nil
 }

@@ -7,20 +7,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
@@ -208,36 +207,36 @@ func assertAttributeError(t *testing.T, diags diag.Diagnostics, attr, contains s
 	t.Errorf("no error on %s containing %q in %v", attr, contains, diags)
 }
 
-func TestArgumentOf(t *testing.T) {
-	tests := map[string]string{
-		"oidc_token_file_path (ARM_OIDC_TOKEN_FILE_PATH): file x does not exist":    "oidc_token_file_path",
-		"oidc_token (ARM_OIDC_TOKEN) is set":                                        "oidc_token",
-		`ARM_USE_CLI="yes" is not a boolean (it sets use_cli): set it to true`:      "use_cli",
-		"snapshot_file: broken":                                                     "snapshot_file",
-		"no Azure authentication method is enabled: use_cli (ARM_USE_CLI) is false": "",
-		"subscription_idx is not an argument":                                       "",
+// Each configuration error goes on the argument azure.ArgumentError names,
+// with its message as it is; any other error is general.
+func TestConfigDiagnostics(t *testing.T) {
+	tenant := &azure.ArgumentError{Argument: "tenant_id", Err: errors.New(`tenant_id (ARM_TENANT_ID) "x y" is not a tenant`)}
+	wrapped := fmt.Errorf("while configuring: %w", &azure.ArgumentError{Argument: "use_cli", Err: errors.New(`ARM_USE_CLI="yes" is not a boolean (it sets use_cli)`)})
+	diags := configDiagnostics(errors.Join(tenant, errors.Join(errors.New("no Azure authentication method is enabled: use_cli (ARM_USE_CLI) is false"), wrapped)))
+	if len(diags) != 3 {
+		t.Fatalf("want 3 diagnostics, got %v", diags)
 	}
-	for msg, want := range tests {
-		if got := argumentOf(msg); got != want {
-			t.Errorf("argumentOf(%q) = %q, want %q", msg, got, want)
+	for i, want := range []string{"tenant_id", "", "use_cli"} {
+		wp, onPath := diags[i].(diag.DiagnosticWithPath)
+		switch {
+		case want == "" && onPath:
+			t.Errorf("diagnostic %d: a general error has no attribute: %v", i, diags[i])
+		case want != "" && (!onPath || !wp.Path().Equal(path.Root(want))):
+			t.Errorf("diagnostic %d must be on %s: %v", i, want, diags[i])
+		case want != "" && diags[i].Summary() != "Invalid provider configuration: "+want:
+			t.Errorf("diagnostic %d summary %q", i, diags[i].Summary())
 		}
 	}
-	diags := configDiagnostics(errors.Join(errors.New("tenant_id (ARM_TENANT_ID) \"x y\" is not a tenant"), errors.New("something general")))
-	if len(diags) != 2 {
-		t.Fatalf("want 2 diagnostics, got %v", diags)
-	}
-	if _, ok := diags[0].(diag.DiagnosticWithPath); !ok {
-		t.Error("the tenant error must be on its attribute")
-	}
-	if _, ok := diags[1].(diag.DiagnosticWithPath); ok {
-		t.Error("a general error has no attribute")
+	if diags[0].Detail() != tenant.Error() || diags[2].Detail() != wrapped.Error() {
+		t.Errorf("details must be the messages: %q, %q", diags[0].Detail(), diags[2].Detail())
 	}
 }
 
 func TestDescribeReadFailure(t *testing.T) {
 	id := tSpoke
-	respErr := func(status int, code string) error {
-		return &azcore.ResponseError{StatusCode: status, ErrorCode: code}
+	// A failed read as the reader returns it: the ARM error with its gap.
+	readErr := func(kind model.GapKind, permission, detail string) error {
+		return &gather.ReadError{Gap: model.Gap{ResourceID: id, Kind: kind, Permission: permission, Detail: detail}, Err: errors.New(detail)}
 	}
 	tests := []struct {
 		name          string
@@ -246,16 +245,21 @@ func TestDescribeReadFailure(t *testing.T) {
 		wantSummary   string
 		wantInDetails []string
 	}{
-		{"403 from the error", respErr(http.StatusForbidden, "AuthorizationFailed"), nil,
+		{"403 carried by the error", readErr(model.GapPermissionDenied, "Microsoft.Network/virtualNetworks/read", "HTTP 403 AuthorizationFailed"), nil,
 			"Permission denied reading the virtual network",
-			[]string{"needs Microsoft.Network/virtualNetworks/read", "(rg-spoke)", string(id)}},
-		{"403 from the reader's gap keeps its permission", respErr(http.StatusForbidden, "AuthorizationFailed"),
-			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Custom/action", Detail: "HTTP 403 X"}},
+			[]string{"needs Microsoft.Network/virtualNetworks/read", "HTTP 403 AuthorizationFailed", "(rg-spoke)", string(id)}},
+		{"the error's gap wins over one recorded earlier", readErr(model.GapPermissionDenied, "Custom/action", "HTTP 403 X"),
+			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapNotFound, Detail: "HTTP 404"}},
 			"Permission denied reading the virtual network", []string{"needs Custom/action", "HTTP 403 X"}},
-		{"404", respErr(http.StatusNotFound, "ResourceNotFound"), nil,
+		{"a recorded gap when the error carries none", errors.New("refused"),
+			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapPermissionDenied, Detail: "HTTP 403 Y"}},
+			"Permission denied reading the virtual network", []string{"needs Microsoft.Network/virtualNetworks/read", "HTTP 403 Y"}},
+		{"404", readErr(model.GapNotFound, "Microsoft.Network/virtualNetworks/read", "HTTP 404 ResourceNotFound"), nil,
 			"The virtual network does not exist", []string{"Azure has no virtual network", "name (vnet-spoke)", "HTTP 404 ResourceNotFound"}},
-		{"throttled", respErr(http.StatusTooManyRequests, "TooManyRequests"), nil,
+		{"throttled", readErr(model.GapUnavailable, "Microsoft.Network/virtualNetworks/read", "HTTP 429 TooManyRequests"), nil,
 			"Could not read the virtual network", []string{"kept failing after retries", "HTTP 429 TooManyRequests"}},
+		{"an error from outside the reader", errors.New("connection reset"), nil,
+			"Could not read the virtual network", []string{"kept failing after retries", "connection reset"}},
 		{"timeout", fmt.Errorf("reading: %w", context.DeadlineExceeded), nil,
 			"Timed out reading the virtual network", []string{"(2m0s)", "timeouts { read"}},
 	}

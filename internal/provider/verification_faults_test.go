@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
@@ -122,17 +123,167 @@ func loadSnapshot(t *testing.T, path string) map[string]any {
 // the read timeout ends the read with the timeout error.
 func TestVerificationFaultMatrix(t *testing.T) {
 	snapPath := scenarioSnapshot(t, "baseline_ok")
+	faultMatrix(t, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry}, "reachable", nil)
+}
+
+// TestVerificationFaultMatrixEgress is the fault matrix of the reads of
+// the public path that baseline_ok does not make: the public IP addresses
+// and prefixes and the NAT gateway the nodes leave through (for a registry
+// that admits listed IP ranges only), and the Azure Firewall a route for
+// public addresses points to, with what decides its rules (its policy and
+// the parent policy, their rule collection groups, the IP group) and its
+// public IP, which the registry admits. Every reference is reachable; a
+// persistent fault of any of its reads must leave it unverified, naming
+// the faulted read.
+func TestVerificationFaultMatrixEgress(t *testing.T) {
 	ctx := context.Background()
-	base := runInProcess(t, ctx, provider.VerificationInput{Snapshot: snapPath, ClusterID: accCluster, RegistryID: accRegistry})
-	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
-		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable without diagnostics", base.Verdict, base.Diagnostics)
+	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
+	seen := map[string]bool{}
+	for _, r := range baseline.Requested {
+		seen[r] = true
+	}
+	newReads := func(read string) bool { return !seen[read] }
+	publicReg := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg"
+
+	firewall, err := deriveSnapshot("ip_rules_allowed", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range firewallEgressEdits() {
+		if err := applyEdit(firewall, e); err != nil {
+			t.Fatalf("%s: %v", e.Why, err)
+		}
+	}
+	for _, ref := range []struct {
+		name    string
+		snap    string
+		verdict string
+		reads   []string // reads of the public path the reference must make
+	}{
+		{"ip_rules_allowed", scenarioSnapshot(t, "ip_rules_allowed"), "reachable", []string{"/publicipaddresses/"}},
+		{"egress_nat_gateway", scenarioSnapshot(t, "egress_nat_gateway"), "reachable", []string{"/natgateways/", "/publicipprefixes/"}},
+		{"azure_firewall", writeSnapshot(t, firewall), "reachable", []string{"/azurefirewalls/fw-hub", "/routetables/rt-aks",
+			"/firewallpolicies/fwpol-hub", "/firewallpolicies/fwpol-base", "/firewallpolicies/fwpol-hub/rulecollectiongroups",
+			"/firewallpolicies/fwpol-base/rulecollectiongroups", "/ipgroups/ipg-aks-nodes", "/publicipaddresses/pip-fw-hub"}},
+	} {
+		t.Run(ref.name, func(t *testing.T) {
+			in := provider.VerificationInput{Snapshot: ref.snap, ClusterID: accCluster, RegistryID: publicReg}
+			only := newReads
+			if ref.name == "azure_firewall" {
+				// The flow leaves through the firewall, so no conclusion
+				// uses the cluster load balancer's outbound IP, read
+				// speculatively (a fault there rightly changes nothing):
+				// that read is ip_rules_allowed's cell.
+				only = func(read string) bool {
+					return newReads(read) && !strings.Contains(strings.ToLower(read), "/mc_rg-spoke_aks1_westeurope/providers/microsoft.network/publicipaddresses/")
+				}
+			}
+			reads := faultMatrix(t, in, ref.verdict, only)
+			for _, want := range ref.reads {
+				found := false
+				for _, r := range reads {
+					found = found || strings.Contains(r, want)
+				}
+				if !found {
+					t.Errorf("the reference made no read of %s: the matrix would prove nothing about it; reads %v", want, reads)
+				}
+			}
+		})
+	}
+}
+
+// firewallEgressEdits turn ip_rules_allowed into nodes whose route for
+// public addresses goes to Azure Firewall fw-hub (10.0.4.4, public IP
+// 20.80.0.1, which the registry admits), whose policy fwpol-hub (child of
+// fwpol-base) allows HTTPS to the registry's login server and data
+// endpoint from the node IP group.
+func firewallEgressEdits() []deriveEdit {
+	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network"
+	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network"
+	fw, pip, rt := hub+"/azureFirewalls/fw-hub", hub+"/publicIPAddresses/pip-fw-hub", spoke+"/routeTables/rt-aks"
+	policy, ipGroup := hub+"/firewallPolicies/fwpol-hub", hub+"/ipGroups/ipg-aks-nodes"
+	base := "/subscriptions/" + accSub + "/resourceGroups/rg-security/providers/Microsoft.Network/firewallPolicies/fwpol-base"
+	raw := func(v any) json.RawMessage {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+	subnet := map[string]any{"name": "AzureFirewallSubnet", "id": hub + "/virtualNetworks/vnet-hub/subnets/AzureFirewallSubnet",
+		"properties": map[string]any{"addressPrefix": "10.0.4.0/26", "privateEndpointNetworkPolicies": "Disabled",
+			"ipConfigurations": []any{map[string]any{"id": fw + "/azureFirewallIpConfigurations/ipconfig1"}}}}
+	firewall := map[string]any{"id": fw, "name": "fw-hub", "type": "Microsoft.Network/azureFirewalls", "location": "westeurope",
+		"properties": map[string]any{"sku": map[string]any{"name": "AZFW_VNet", "tier": "Standard"},
+			"ipConfigurations": []any{map[string]any{"name": "ipconfig1", "id": fw + "/azureFirewallIpConfigurations/ipconfig1",
+				"properties": map[string]any{"privateIPAddress": "10.0.4.4", "publicIPAddress": map[string]any{"id": pip},
+					"subnet": map[string]any{"id": subnet["id"]}}}},
+			"firewallPolicy": map[string]any{"id": policy}}}
+	parent := map[string]any{"id": base, "name": "fwpol-base", "type": "Microsoft.Network/firewallPolicies", "location": "westeurope",
+		"properties": map[string]any{"dnsSettings": map[string]any{"enableProxy": false},
+			"ruleCollectionGroups": []any{map[string]any{"id": base + "/ruleCollectionGroups/platform"}}}}
+	parentGroup := map[string]any{"id": base + "/ruleCollectionGroups/platform", "name": "platform", "type": "Microsoft.Network/firewallPolicies/ruleCollectionGroups",
+		"properties": map[string]any{"priority": 100, "ruleCollections": []any{map[string]any{
+			"ruleCollectionType": "FirewallPolicyFilterRuleCollection", "name": "ntp", "priority": 100, "action": map[string]any{"type": "Allow"},
+			"rules": []any{map[string]any{"ruleType": "NetworkRule", "name": "ntp", "sourceAddresses": []any{"10.0.0.0/8"},
+				"destinationAddresses": []any{"*"}, "destinationPorts": []any{"123"}, "ipProtocols": []any{"UDP"}}}}}}}
+	child := map[string]any{"id": policy, "name": "fwpol-hub", "type": "Microsoft.Network/firewallPolicies", "location": "westeurope",
+		"properties": map[string]any{"basePolicy": map[string]any{"id": base}, "dnsSettings": map[string]any{"enableProxy": false},
+			"ruleCollectionGroups": []any{map[string]any{"id": policy + "/ruleCollectionGroups/egress"}}}}
+	childGroup := map[string]any{"id": policy + "/ruleCollectionGroups/egress", "name": "egress", "type": "Microsoft.Network/firewallPolicies/ruleCollectionGroups",
+		"properties": map[string]any{"priority": 300, "ruleCollections": []any{map[string]any{
+			"ruleCollectionType": "FirewallPolicyFilterRuleCollection", "name": "registry", "priority": 200, "action": map[string]any{"type": "Allow"},
+			"rules": []any{map[string]any{"ruleType": "ApplicationRule", "name": "allow-publicreg", "sourceIpGroups": []any{ipGroup},
+				"protocols":   []any{map[string]any{"protocolType": "Https", "port": 443}},
+				"targetFqdns": []any{"publicreg.azurecr.io", "publicreg.westeurope.data.azurecr.io"}}}}}}}
+	nodes := map[string]any{"id": ipGroup, "name": "ipg-aks-nodes", "type": "Microsoft.Network/ipGroups", "location": "westeurope",
+		"properties": map[string]any{"ipAddresses": []any{"10.1.0.0/16"}}}
+	address := map[string]any{"id": pip, "name": "pip-fw-hub", "type": "Microsoft.Network/publicIPAddresses", "location": "westeurope",
+		"properties": map[string]any{"ipAddress": "20.80.0.1", "publicIPAllocationMethod": "Static"}}
+	routes := map[string]any{"id": rt, "name": "rt-aks", "type": "Microsoft.Network/routeTables", "location": "westeurope",
+		"properties": map[string]any{"routes": []any{map[string]any{"name": "default-to-fw", "id": rt + "/routes/default-to-fw",
+			"properties": map[string]any{"addressPrefix": "0.0.0.0/0", "nextHopType": "VirtualAppliance", "nextHopIpAddress": "10.0.4.4"}}}}}
+	return []deriveEdit{
+		{Op: "append", ID: hub + "/virtualNetworks/vnet-hub", Path: "properties/subnets", Value: raw(subnet), Why: "the hub's AzureFirewallSubnet"},
+		{Op: "put", Resource: raw(firewall), Why: "Azure Firewall fw-hub at 10.0.4.4"},
+		{Op: "put", Resource: raw(child), Why: "its policy fwpol-hub, child of fwpol-base"},
+		{Op: "put", Resource: raw(childGroup), Why: "HTTPS to the registry's login server and data endpoint from the node IP group"},
+		{Op: "put", Resource: raw(parent), Why: "the parent policy, in another resource group"},
+		{Op: "put", Resource: raw(parentGroup), Why: "the parent's rules: NTP only"},
+		{Op: "put", Resource: raw(nodes), Why: "the node IP group"},
+		{Op: "put", Resource: raw(address), Why: "its public IP 20.80.0.1"},
+		{Op: "put", Resource: raw(routes), Why: "0.0.0.0/0 to the firewall"},
+		{Op: "set", ID: spoke + "/virtualNetworks/vnet-spoke", Path: "properties/subnets/[name=snet-aks]/properties/routeTable",
+			Value: raw(map[string]any{"id": rt}), Why: "on the node subnet"},
+		{Op: "set", ID: "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg", Path: "properties/networkRuleSet/ipRules",
+			Value: raw([]any{map[string]any{"action": "Allow", "value": "20.80.0.1"}}), Why: "the registry admits the firewall's address"},
+	}
+}
+
+// faultMatrix faults every read of the reference verification in (those
+// only passes, when set) in turn with every fault class and checks what
+// the user would see against the reference run, whose verdict must be
+// wantVerdict. It returns the reads it faulted.
+func faultMatrix(t *testing.T, in provider.VerificationInput, wantVerdict string, only func(read string) bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	base := runInProcess(t, ctx, in)
+	// An unverified reference warns (its findings are the warning's
+	// detail); an error would leave nothing to compare.
+	if base.Verdict != wantVerdict || base.Diagnostics.HasError() || (wantVerdict == "reachable" && len(base.Diagnostics) != 0) {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want %s without errors; findings %s", base.Verdict, base.Diagnostics, wantVerdict, jsonOf(base.Findings))
 	}
 	want := resultOf(base)
-	reads := base.Requested
-	if len(reads) < 10 {
+	var reads []string
+	for _, r := range base.Requested {
+		if only == nil || only(r) {
+			reads = append(reads, r)
+		}
+	}
+	if only == nil && len(reads) < 10 {
 		t.Fatalf("reference run made only %d distinct reads: %v", len(reads), reads)
 	}
-	rawBase, err := os.ReadFile(snapPath)
+	rawBase, err := os.ReadFile(in.Snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,18 +309,18 @@ func TestVerificationFaultMatrix(t *testing.T) {
 					if err := json.Unmarshal(rawBase, &snap); err != nil {
 						t.Fatal(err)
 					}
-					in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+					cell := in
 					if fc.slow {
 						snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0,
 							"path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
-						in.ReadTimeout = slowReadTimeout
+						cell.ReadTimeout = slowReadTimeout
 					} else {
 						withFault(read, fc.fault)(snap)
 					}
-					in.Snapshot = writeSnapshot(t, snap)
+					cell.Snapshot = writeSnapshot(t, snap)
 
 					started := time.Now()
-					out := runInProcess(t, ctx, in)
+					out := runInProcess(t, ctx, cell)
 					took := time.Since(started)
 					outcome := out.Verdict
 					if out.Diagnostics.HasError() && out.Verdict == "" {
@@ -218,6 +369,7 @@ func TestVerificationFaultMatrix(t *testing.T) {
 	for _, c := range classes {
 		t.Logf("  %-10s %v", c, counts[c])
 	}
+	return reads
 }
 
 // checkPersistentFault: never reachable, and unverified since nothing else
@@ -278,7 +430,7 @@ func jsonOf(v any) string {
 
 // scenarioInput reads the arguments of a scenario's verify.tf that the
 // in-process harness supports (cluster_id, registry_id, registry.hosts,
-// registry.addresses).
+// registry.addresses, dns_zone_subscription_ids, pull_credentials).
 func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	t.Helper()
 	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
@@ -299,8 +451,16 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 			in.RegistryAddresses[kv[1]] = kv[2]
 		}
 	}
+	if m := regexp.MustCompile(`(?m)^\s*dns_zone_subscription_ids\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(sc.Body); m != nil {
+		for _, s := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
+			in.DNSZoneSubscriptionIDs = append(in.DNSZoneSubscriptionIDs, s[1])
+		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s*pull_credentials\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
+		in.PullCredentials = m[1]
+	}
 	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
-		regexp.MustCompile(`node_subnet_ids|node_pools|zone_subscription_ids`).MatchString(sc.Body) {
+		regexp.MustCompile(`node_subnet_ids|node_pools|(?m)^\s*zone_subscription_ids`).MatchString(sc.Body) {
 		t.Fatalf("scenario %s: verify.tf uses arguments the in-process harness does not read:\n%s", sc.Name, sc.Body)
 	}
 	return in
@@ -502,4 +662,154 @@ func waitGoroutines(t *testing.T, n int) int {
 func goroutineDump() string {
 	buf := make([]byte, 1<<16)
 	return string(buf[:runtime.Stack(buf, true)])
+}
+
+// TestVerificationRecordsEgressReads: a verification against live Azure
+// with record_file writes the resources of the public path it read (NAT
+// gateway, public IP prefix, Azure Firewall with its policy, rule
+// collection groups and IP group, its public IP), and the recording,
+// replayed, gives the same result.
+func TestVerificationRecordsEgressReads(t *testing.T) {
+	snap, err := deriveSnapshot("egress_nat_gateway", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range firewallEgressEdits() {
+		if err := applyEdit(snap, e); err != nil {
+			t.Fatalf("%s: %v", e.Why, err)
+		}
+	}
+	replay, err := snapshot.LoadReplay(writeSnapshot(t, snap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &fakeAzure{replay: replay}
+	record := filepath.Join(t.TempDir(), "recorded.json")
+	publicReg := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/publicreg"
+	live := runInProcess(t, context.Background(), provider.VerificationInput{ClusterID: accCluster, RegistryID: publicReg, RecordFile: record,
+		Live: &provider.LiveAzure{Transport: fake, SubscriptionID: accSub, TenantID: secretTenant, ClientID: secretClientID, ClientSecret: secretClientSecret}})
+	if live.Verdict != "reachable" || live.Diagnostics.HasError() {
+		t.Fatalf("live run: verdict %q, diagnostics %v", live.Verdict, live.Diagnostics)
+	}
+	fake.mu.Lock()
+	problems, armRequests := fake.problems, fake.armRequests
+	fake.mu.Unlock()
+	if len(problems) > 0 || armRequests == 0 {
+		t.Fatalf("fake Azure: %d ARM requests, problems %v", armRequests, problems)
+	}
+
+	raw, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatalf("record_file was not written: %v", err)
+	}
+	hub := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/"
+	spoke := "/subscriptions/" + accSub + "/resourceGroups/rg-spoke/providers/Microsoft.Network/"
+	for _, id := range []string{spoke + "natGateways/natgw-aks", spoke + "publicIPPrefixes/ippre-natgw-aks", hub + "azureFirewalls/fw-hub", hub + "publicIPAddresses/pip-fw-hub",
+		hub + "firewallPolicies/fwpol-hub", hub + "firewallPolicies/fwpol-hub/ruleCollectionGroups/egress", hub + "ipGroups/ipg-aks-nodes"} {
+		if !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id": "`+id+`"`)) && !strings.Contains(strings.ToLower(string(raw)), strings.ToLower(`"id":"`+id+`"`)) {
+			t.Errorf("the recording lacks %s", id)
+		}
+	}
+
+	replayed := runInProcess(t, context.Background(), provider.VerificationInput{Snapshot: record, ClusterID: accCluster, RegistryID: publicReg})
+	if got, want := resultOf(replayed), resultOf(live); !reflect.DeepEqual(got, want) {
+		t.Errorf("the recording replays differently:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+	}
+}
+
+// TestServiceTagsFaultMatrix faults the service tag read of
+// nsg_tag_registry_allowed (reachable only because the tags say the
+// registry's public address is in AzureContainerRegistry.WestEurope) with
+// every fault class, and with answers that are malformed or missing: a
+// transient fault changes nothing; otherwise the verdict is never
+// reachable, an evidence finding names the read (and, for 403, the
+// permission), and the rule stays SECURITY_RULE_UNVERIFIED as without the
+// tags.
+func TestServiceTagsFaultMatrix(t *testing.T) {
+	snapPath := scenarioSnapshot(t, "nsg_tag_registry_allowed")
+	ctx := context.Background()
+	in := provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry}
+	in.Snapshot = snapPath
+	base := runInProcess(t, ctx, in)
+	if base.Verdict != "reachable" || len(base.Diagnostics) != 0 {
+		t.Fatalf("reference run: verdict %q, diagnostics %v; want reachable", base.Verdict, base.Diagnostics)
+	}
+	const read = "GET /subscriptions/" + accSub + "/providers/Microsoft.Network/locations/westeurope/serviceTags"
+	found := false
+	for _, r := range base.Requested {
+		found = found || strings.EqualFold(r, read)
+	}
+	if !found {
+		t.Fatalf("the reference run did not read the service tags: %v", base.Requested)
+	}
+	method, path, _ := strings.Cut(read, " ")
+	unverifiedRule := func(t *testing.T, out provider.VerificationOutcome) {
+		t.Helper()
+		for _, f := range out.Findings {
+			if f.Code == "SECURITY_RULE_UNVERIFIED" && strings.Contains(f.Message, "AllowContainerRegistryWE") {
+				return
+			}
+		}
+		t.Errorf("no SECURITY_RULE_UNVERIFIED for AllowContainerRegistryWE: %s", jsonOf(out.Findings))
+	}
+	for _, fc := range faultClasses {
+		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			snap := loadSnapshot(t, snapPath)
+			run := in
+			if fc.slow {
+				snap["simulate"] = map[string]any{"latency_ms": 0, "action_latency_ms": 0, "path_latency_ms": map[string]any{read: 10 * 60 * 1000}}
+				run.ReadTimeout = slowReadTimeout
+			} else {
+				withFault(read, fc.fault)(snap)
+			}
+			run.Snapshot = writeSnapshot(t, snap)
+			out := runInProcess(t, ctx, run)
+			switch {
+			case fc.transient:
+				if out.ARMRequests != base.ARMRequests+2 {
+					t.Errorf("arm_requests %d, want %d", out.ARMRequests, base.ARMRequests+2)
+				}
+				if got, want := resultOf(out), resultOf(base); !reflect.DeepEqual(got, want) {
+					t.Errorf("a fault that ends after retries changed the result:\n got %s\nwant %s", jsonOf(got), jsonOf(want))
+				}
+			case fc.slow:
+				if out.Verdict != "" || !out.Diagnostics.HasError() || out.Diagnostics.Errors()[0].Summary() != "Timed out verifying the pull path" {
+					t.Errorf("want the timeout error, got verdict %q, diagnostics %v", out.Verdict, out.Diagnostics)
+				}
+			default:
+				checkPersistentFault(t, method, path, fc, out)
+				unverifiedRule(t, out)
+			}
+		})
+	}
+	for name, answer := range map[string]any{
+		"malformed prefix": map[string]any{"name": "Public", "values": []any{map[string]any{"name": "AzureContainerRegistry.WestEurope",
+			"properties": map[string]any{"region": "westeurope", "addressPrefixes": []any{"20.61.97.128/25", "20.61.97.300/25"}}}}},
+		"tag without name": map[string]any{"name": "Public", "values": []any{map[string]any{"properties": map[string]any{"addressPrefixes": []any{}}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			snap := loadSnapshot(t, snapPath)
+			snap["actions"].(map[string]any)[read] = answer
+			out := runInProcess(t, ctx, provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry, Snapshot: writeSnapshot(t, snap)})
+			checkPersistentFault(t, method, path, faultClass{name: name, code: "EVIDENCE_UNAVAILABLE"}, out)
+			unverifiedRule(t, out)
+			for _, f := range out.Findings {
+				if f.Code == "EVIDENCE_UNAVAILABLE" && !strings.Contains(f.Message, "the service tag answer is malformed") {
+					t.Errorf("the evidence does not say the answer is malformed: %s", f.Message)
+				}
+			}
+		})
+	}
+	t.Run("no answer in the snapshot", func(t *testing.T) {
+		t.Parallel()
+		snap := loadSnapshot(t, snapPath)
+		delete(snap["actions"].(map[string]any), read)
+		out := runInProcess(t, ctx, provider.VerificationInput{ClusterID: accCluster, RegistryID: accRegistry, Snapshot: writeSnapshot(t, snap)})
+		if out.Verdict != "unverified" {
+			t.Fatalf("verdict %q: %s", out.Verdict, jsonOf(out.Findings))
+		}
+		unverifiedRule(t, out)
+	})
 }

@@ -51,9 +51,15 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 
 	for _, g := range c.Suppressed {
 		if g.Prefix.Contains(dst) {
+			uncovered := "no UDR covers it"
+			if u, ok := broaderUDRFor(c, dst, r); ok {
+				// A forced-tunnelling 0.0.0.0/0 UDR looks as if it covered
+				// the destination; longest prefix match says otherwise.
+				uncovered = fmt.Sprintf("no UDR as specific as %s covers it (%s is less specific and loses by longest prefix match)", r.Prefix, routeLabel(u))
+			}
 			return newFinding(model.RouteBGPPropagationDisabled, c.routeTable.ID, sub, r,
-				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and no UDR covers it, so %s %s it.",
-				g.Prefix, g.Origin, dst, c.routeTable.Name, SubnetLabel(sub), routeLabel(*r), verb), true
+				"gateway route %s (%s) would carry %s, but route table %s of subnet %s disables BGP route propagation and %s, so %s %s it.",
+				g.Prefix, g.Origin, dst, c.routeTable.Name, SubnetLabel(sub), uncovered, routeLabel(*r), verb), true
 		}
 	}
 
@@ -122,12 +128,12 @@ func (w *walker) transitCause(c *Computed, r *model.Route, forUDR bool) (Finding
 }
 
 // peeringCause finds a peering of the subnet's VNet towards a space holding
-// dst that Azure does not route over: not Connected, access denied, or the
-// address not yet synced.
+// dst that Azure does not route over: not Connected, access denied, a
+// subnet peering that does not connect the node subnet or the destination's
+// subnet, or the address not yet synced.
 func peeringCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr) (Finding, bool) {
 	for _, p := range c.vnet.Peerings {
-		synced := anyContains(syncedSpace(p), dst)
-		if !synced && !anyContains(currentSpace(net, p), dst) {
+		if !anyContains(syncedSpace(p), dst) && !anyContains(currentSpace(net, p), dst) {
 			continue
 		}
 		switch {
@@ -135,13 +141,61 @@ func peeringCause(net *model.Network, c *Computed, r *model.Route, dst netip.Add
 			return notConnected(c, r, p, dst), true
 		case !p.AllowVirtualNetworkAccess:
 			return accessDisabled(c, r, p, c.vnet.Name, p.RemoteVNetID.Name()), true
-		case !synced:
-			return newFinding(model.RoutePeeringNotSynced, p.ID, c.SubnetID, r,
-				"%s is in %s's address space (%s), but peering %s has synced only %s, so %s drops it.",
-				dst, p.RemoteVNetID.Name(), prefixList(currentSpace(net, p)), p.Name, prefixList(syncedSpace(p)), routeLabel(*r)), true
+		}
+		if f, ok := peeringReachCause(net, c, r, p, dst, "so "+routeLabel(*r)+" drops it"); ok {
+			return f, true
 		}
 	}
 	return Finding{}, false
+}
+
+// peeringReachCause explains why peering p of the subnet's VNet, Connected
+// and with access allowed, does not carry a, an address in the remote VNet's
+// space: the peering is a subnet peering that does not connect the node
+// subnet, or that does not reach the remote subnet holding a; or it has not
+// synced the remote space holding a. consequence ends the message ("so …
+// drops it"). ok is false when the peering carries a.
+func peeringReachCause(net *model.Network, c *Computed, r *model.Route, p *model.Peering, a netip.Addr, consequence string) (Finding, bool) {
+	if !p.ConnectsLocalSubnet(c.subnet.Name) {
+		return newFinding(model.RoutePeeringSubnetExcluded, p.ID, c.SubnetID, r,
+			"the path to %s needs peering %s from %s to %s, a subnet peering (peerCompleteVnets false) that connects only subnets %s of %s; subnet %s is not among them, %s.",
+			a, p.Name, c.vnet.Name, p.RemoteVNetID.Name(), nameList(p.LocalSubnetNames), c.vnet.Name, c.subnet.Name, consequence), true
+	}
+	if anyContains(syncedSpace(p), a) {
+		return Finding{}, false
+	}
+	if p.SubnetsOnly {
+		name := remoteSubnetName(net, p, a)
+		switch {
+		case name == "":
+			return newFinding(model.RoutePeeringSubnetExcluded, p.ID, c.SubnetID, r,
+				"%s is in %s's address space (%s), but peering %s is a subnet peering (peerCompleteVnets false) that reaches only subnets %s there (%s), and no subnet it names holds %s, %s.",
+				a, p.RemoteVNetID.Name(), prefixList(currentSpace(net, p)), p.Name, nameList(p.RemoteSubnetNames), prefixList(syncedSpace(p)), a, consequence), true
+		case !p.ConnectsRemoteSubnet(name):
+			return newFinding(model.RoutePeeringSubnetExcluded, p.ID, c.SubnetID, r,
+				"%s is in subnet %s of %s, but peering %s is a subnet peering (peerCompleteVnets false) that reaches only subnets %s there (%s), %s.",
+				a, name, p.RemoteVNetID.Name(), p.Name, nameList(p.RemoteSubnetNames), prefixList(syncedSpace(p)), consequence), true
+		}
+	}
+	return newFinding(model.RoutePeeringNotSynced, p.ID, c.SubnetID, r,
+		"%s is in %s's address space (%s), but peering %s has synced only %s (peeringSyncLevel %s): Azure programs routes only for synced space, %s.",
+		a, p.RemoteVNetID.Name(), prefixList(currentSpace(net, p)), p.Name, prefixList(syncedSpace(p)), syncLevel(p), consequence), true
+}
+
+// syncLevel is the peering's peeringSyncLevel, or "unknown".
+func syncLevel(p *model.Peering) string {
+	if p.SyncLevel == "" {
+		return "unknown"
+	}
+	return p.SyncLevel
+}
+
+// nameList is "a, b", or "none".
+func nameList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // transitivityCause: dst is in a VNet that is peered with a VNet the nodes
@@ -226,6 +280,24 @@ func invalidUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Ro
 	found := false
 	for _, u := range c.Table.own { // never a gateway's route
 		if !isUserRoute(&u) || isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() < selected.Prefix.Bits() {
+			continue
+		}
+		if !found || u.Prefix.Bits() > best.Prefix.Bits() {
+			best, found = u, true
+		}
+	}
+	return best, found
+}
+
+// broaderUDRFor is the most specific active UDR that contains dst but is
+// less specific than the selected route, so that the selected route wins
+// over it by longest prefix match.
+func broaderUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Route, bool) {
+	var best model.Route
+	found := false
+	// UDRs are the table's own routes, never in a shared gateway block.
+	for _, u := range c.Table.own {
+		if !isUserRoute(&u) || !isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() >= selected.Prefix.Bits() {
 			continue
 		}
 		if !found || u.Prefix.Bits() > best.Prefix.Bits() {

@@ -47,22 +47,30 @@ func CompareForDestination(effective []model.Route, computed *Computed, dst neti
 	d := Drift{Destination: dst.Unmap()}
 	d.Real, d.RealFound = NewTable(effective).Lookup(d.Destination)
 	d.Computed, d.ComputedFound = computed.Table.Lookup(d.Destination)
+	return d, selectionsDiffer(d, computed)
+}
+
+// selectionsDiffer reports whether the real and the computed selection of
+// d lead different ways: one drops for lack of a route and the other does
+// not, or they differ in next hop type or next hop address (any address
+// of the same gateway counts as the same).
+func selectionsDiffer(d Drift, computed *Computed) bool {
 	if d.RealFound != d.ComputedFound {
-		return d, true
+		return true
 	}
 	if !d.RealFound {
-		return d, false
+		return false
 	}
 	if !strings.EqualFold(d.Real.NextHopType, d.Computed.NextHopType) {
-		return d, true
+		return true
 	}
 	if d.Real.NextHopIP == d.Computed.NextHopIP || !d.Real.NextHopIP.IsValid() && !d.Computed.NextHopIP.IsValid() {
-		return d, false
+		return false
 	}
 	if strings.EqualFold(d.Real.NextHopType, model.NextHopVirtualNetworkGateway) && sameGateway(computed, d.Computed, d.Real.NextHopIP) {
-		return d, false
+		return false
 	}
-	return d, true
+	return true
 }
 
 // sameGateway reports whether addr is one of the addresses of the gateway

@@ -30,6 +30,7 @@ type Computed struct {
 	vnet       *model.VNet
 	routeTable *model.RouteTable
 	links      []gatewayLink
+	rsLinks    []routeServerLink
 	gaps       []scopedGap
 }
 
@@ -90,7 +91,9 @@ func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
 //   - InterfaceEndpoint /32s of private endpoints in the VNet and in
 //     directly peered VNets (Invalid where a UDR invalidates them);
 //   - VirtualNetworkGateway routes of the VNet's gateway or, through gateway
-//     transit, a hub's, unless the route table disables BGP propagation;
+//     transit, a hub's, and the routes Route Servers learned from
+//     appliances (next hop the appliance), unless the route table disables
+//     BGP propagation;
 //   - the route table's UDRs;
 //   - the default routes (Internet, None ranges outside the VNet's space);
 //
@@ -125,33 +128,43 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	links, linkGaps := gatewayLinks(net, vnet)
 	c.links = links
 	c.gaps = append(c.gaps, linkGaps...)
-	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps)
+	tags, tagsGap := net.ServiceTagsAt(vnet.Location)
+	udrs, udrGaps := userRoutes(c.routeTable, links, linkGaps, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, udrGaps...)
-	peRoutes, peGaps := privateEndpointRoutes(net, vnet, udrs)
+	peRoutes, peGaps := privateEndpointRoutes(net, vnet, sub, udrs)
 	c.gaps = append(c.gaps, peGaps...)
-	seRoutes, seGaps := serviceEndpointRoutes(sub)
+	seRoutes, seGaps := serviceEndpointRoutes(sub, tags, tagsGap, vnet.AddressSpace)
 	c.gaps = append(c.gaps, seGaps...)
 	gwRoutes, gwBlock, gwGaps := propagatedGatewayRoutes(net, links, gateways)
 	c.gaps = append(c.gaps, gwGaps...)
+	rsLinks, rsLinkGaps := routeServerLinks(net, vnet)
+	c.rsLinks = rsLinks
+	c.gaps = append(c.gaps, rsLinkGaps...)
+	rsRoutes, rsGaps := routeServerRoutes(net, rsLinks)
+	c.gaps = append(c.gaps, rsGaps...)
+	c.gaps = append(c.gaps, routeServerConflicts(gwRoutes, rsRoutes)...)
 
-	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet), defaultRoutes(vnet.AddressSpace, reserved)
+	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved)
 	// The routes in Azure's listing order: the VNet's own, its peerings',
-	// the gateway routes, defaults, private endpoints, service endpoints,
-	// UDRs. One gateway's routes (the usual case) are its memoised block,
-	// shared with every table behind it; the table owns the rest and marks
-	// the losers of each shared prefix Invalid, as Azure lists them.
-	routes := make([]model.Route, 0, len(local)+len(peered)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
+	// the gateway routes, the Route Servers' routes, defaults, private
+	// endpoints, service endpoints, UDRs. One gateway's routes (the usual
+	// case) are its memoised block, shared with every table behind it; the
+	// table owns the rest and marks the losers of each shared prefix
+	// Invalid, as Azure lists them.
+	routes := make([]model.Route, 0, len(local)+len(peered)+len(rsRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
 	routes = append(routes, local...)
 	routes = append(routes, peered...)
 	start := len(routes)
 	var block *sortedBlock
 	switch {
 	case c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation:
-		c.Suppressed = append([]model.Route(nil), gwRoutes...)
+		c.Suppressed = append(append([]model.Route(nil), gwRoutes...), rsRoutes...)
 	case gwBlock != nil:
 		block = gwBlock
+		routes = append(routes, rsRoutes...)
 	default:
 		routes = append(routes, gwRoutes...)
+		routes = append(routes, rsRoutes...)
 	}
 	routes = append(routes, defaults...)
 	routes = append(routes, peRoutes...)
@@ -159,7 +172,9 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	routes = append(routes, udrs...)
 	c.Table = buildTable(routes, start, block, true)
 	for _, g := range c.gaps {
-		c.Gaps = appendGap(c.Gaps, g.gap)
+		if !g.standInOnly { // about a destination, not about the table
+			c.Gaps = appendGap(c.Gaps, g.gap)
+		}
 	}
 	return c, nil
 }
@@ -213,10 +228,15 @@ func propagatedGatewayRoutes(net *model.Network, links []gatewayLink, gateways *
 }
 
 // userRoutes are the route table's routes as effective entries. A UDR named
-// by service tag has no prefix this package can match: it stays listed, and
-// public destinations become unverified. A UDR to VirtualNetworkGateway with
-// no gateway reaching the VNet is listed Invalid, as Azure shows it.
-func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap) ([]model.Route, []scopedGap) {
+// by service tag is one route per prefix of the tag when the service tags
+// of the VNet's location were read and list it; otherwise it has no prefix
+// this package can match: it stays listed, and public destinations become
+// unverified (citing the failed read of the service tags when there was
+// one). Prefixes of an address family the VNet has no space in are left
+// out: no packet of that family leaves the subnet. A UDR to
+// VirtualNetworkGateway with no gateway reaching the VNet is listed
+// Invalid, as Azure shows it.
+func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap, tags *model.ServiceTags, tagsGap *model.Gap, space []netip.Prefix) ([]model.Route, []scopedGap) {
 	if rt == nil {
 		return nil, nil
 	}
@@ -231,39 +251,124 @@ func userRoutes(rt *model.RouteTable, links []gatewayLink, linkGaps []scopedGap)
 		r.State = model.RouteStateActive
 		r.Origin = fmt.Sprintf("route table %s route %s", rt.Name, r.Name)
 		r.OriginID = rt.ID
-		if r.Prefix.IsValid() {
-			r.Prefix = r.Prefix.Masked()
-		} else {
-			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: rt.ID, Kind: model.GapUnavailable,
-				Detail: fmt.Sprintf("route %s of route table %s is addressed by service tag %q, whose prefixes cannot be resolved from configuration", r.Name, rt.Name, r.ServiceTag)},
-				publicOnly: true})
-		}
 		if strings.EqualFold(r.NextHopType, model.NextHopVirtualNetworkGateway) && !gatewayReaches && len(linkGaps) == 0 {
 			r.State = model.RouteStateInvalid
 		}
+		if r.Prefix.IsValid() {
+			r.Prefix = r.Prefix.Masked()
+			out = append(out, r)
+			continue
+		}
+		if t, ok := tags.Lookup(r.ServiceTag); ok {
+			// "Virtual network traffic routing", service tags for
+			// user-defined routes: the route applies to every prefix of
+			// the tag, as Azure keeps it up to date.
+			r.ServiceTag = t.Name
+			r.Origin = fmt.Sprintf("route table %s route %s, service tag %s", rt.Name, r.Name, t.Name)
+			n := 0
+			for _, p := range inFamilies(t.Prefixes, space) {
+				e := r
+				e.Prefix = p.Masked()
+				out = append(out, e)
+				n++
+			}
+			if isActive(&r) && n > 0 {
+				gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: rt.ID, Kind: model.GapUnavailable,
+					Detail: fmt.Sprintf("route %s of route table %s sends the prefixes of service tag %s to %s; a public address Resource Manager does not name may be among them",
+						r.Name, rt.Name, t.Name, hopLabel(r))},
+					standInOnly: true, sameHop: &r})
+			}
+			continue
+		}
+		gap := model.Gap{ResourceID: rt.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("route %s of route table %s is addressed by service tag %q, whose prefixes cannot be resolved from configuration", r.Name, rt.Name, r.ServiceTag)}
+		switch {
+		case tagsGap != nil:
+			gap = *tagsGap
+		case tags != nil:
+			gap.Detail = fmt.Sprintf("route %s of route table %s is addressed by service tag %q, which %s do not list", r.Name, rt.Name, r.ServiceTag, tags.Label())
+		}
+		gaps = append(gaps, scopedGap{gap: gap, publicOnly: true})
 		out = append(out, r)
 	}
 	return out, gaps
 }
 
+// inFamilies keeps the prefixes of the address families (IPv4, IPv6) the
+// VNet's address space has.
+func inFamilies(ps, space []netip.Prefix) []netip.Prefix {
+	v4, v6 := false, false
+	for _, s := range space {
+		v4, v6 = v4 || s.Addr().Is4(), v6 || s.Addr().Is6()
+	}
+	var out []netip.Prefix
+	for _, p := range ps {
+		if (p.Addr().Is4() && v4) || (p.Addr().Is6() && v6) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hopLabel is a route's next hop in words: "VirtualAppliance 10.0.1.4".
+func hopLabel(r model.Route) string {
+	if r.NextHopIP.IsValid() {
+		return r.NextHopType + " " + r.NextHopIP.String()
+	}
+	return r.NextHopType
+}
+
 // serviceEndpointRoutes are the VirtualNetworkServiceEndpoint routes of the
-// subnet's service endpoints; unknown prefixes are a gap for public
-// destinations.
-func serviceEndpointRoutes(sub *model.Subnet) ([]model.Route, []scopedGap) {
+// subnet's service endpoints, one per public prefix of the service's
+// regional tag in each location of the endpoint, as Azure lists them in
+// effective routes ("Virtual network service endpoints"). Prefixes come
+// from the endpoint itself when known, else from the service tags of the
+// VNet's location; unknown prefixes are a gap for public destinations
+// (citing the failed read of the service tags when there was one).
+func serviceEndpointRoutes(sub *model.Subnet, tags *model.ServiceTags, tagsGap *model.Gap, space []netip.Prefix) ([]model.Route, []scopedGap) {
 	var out []model.Route
 	var gaps []scopedGap
 	for _, se := range sub.ServiceEndpoints {
+		groups := []*model.ServiceTag{{Prefixes: se.Prefixes}}
 		if !se.PrefixesKnown {
-			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
-				Detail: fmt.Sprintf("the public prefixes of service endpoint %s (%s) on subnet %s are not resolved", se.Service, strings.Join(se.Locations, ", "), sub.Name)},
-				publicOnly: true, serviceEndpoint: true})
-			continue
+			resolved, missing, ok := se.Tags(tags)
+			if !ok {
+				gap := model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
+					Detail: fmt.Sprintf("the public prefixes of service endpoint %s (%s) on subnet %s are not resolved", se.Service, strings.Join(se.Locations, ", "), sub.Name)}
+				switch {
+				case tagsGap != nil:
+					gap = *tagsGap
+				case tags != nil:
+					gap.Detail += fmt.Sprintf(": %s do not list %s", tags.Label(), missing)
+				}
+				gaps = append(gaps, scopedGap{gap: gap, publicOnly: true, serviceEndpoint: true})
+				continue
+			}
+			groups = resolved
 		}
-		for _, p := range se.Prefixes {
-			out = append(out, model.Route{
-				Prefix: p, NextHopType: model.NextHopServiceEndpoint, Source: model.RouteSourceDefault,
-				State: model.RouteStateActive, Origin: "service endpoint " + se.Service, OriginID: sub.ID,
-			})
+		seen := map[netip.Prefix]bool{}
+		n := 0
+		for _, g := range groups {
+			origin := "service endpoint " + se.Service
+			if g.Name != "" {
+				origin += ", service tag " + g.Name
+			}
+			for _, p := range inFamilies(g.Prefixes, space) {
+				if p = p.Masked(); seen[p] {
+					continue
+				}
+				seen[p] = true
+				n++
+				out = append(out, model.Route{
+					Prefix: p, NextHopType: model.NextHopServiceEndpoint, Source: model.RouteSourceDefault,
+					State: model.RouteStateActive, Origin: origin, OriginID: sub.ID,
+				})
+			}
+		}
+		if n > 0 {
+			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: sub.ID, Kind: model.GapUnavailable,
+				Detail: fmt.Sprintf("service endpoint %s on subnet %s routes the public prefixes of its service over the backbone; a public address Resource Manager does not name may be among them", se.Service, sub.Name)},
+				standInOnly: true, serviceEndpoint: true})
 		}
 	}
 	return out, gaps

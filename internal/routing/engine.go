@@ -45,6 +45,7 @@ type Engine struct {
 	mu       sync.Mutex
 	computed map[string]computedEntry
 	gateways gatewayMemo
+	real     map[string]*realFirstHop // by NIC, for TraceEffective
 
 	indexOnce sync.Once
 	index     *addrIndex
@@ -103,10 +104,11 @@ func (e *Engine) EffectiveRoutes(subnetID model.ResourceID) (*Computed, error) {
 }
 
 // sharedFor finds a table already computed for another subnet with the same
-// inputs. A subnet's routes depend on its VNet, its route table and its
-// service endpoints only, and Azure programs every subnet of a VNet with
-// the same VNet-wide routes: subnets of one VNet with the same route table
-// and no service endpoints share one table (a spoke's node subnets carry
+// inputs. A subnet's routes depend on its VNet, its route table, its
+// service endpoints and the subnet peerings that name it only, and Azure
+// programs every subnet of a VNet with the same VNet-wide routes: subnets of
+// one VNet with the same route table, the same subnet peerings and no
+// service endpoints share one table (a spoke's node subnets carry
 // the same thousands of gateway routes). The second result is the key under
 // which to keep this subnet's table for the next, or "" when it cannot be
 // shared. Called with e.mu held.
@@ -118,7 +120,12 @@ func (e *Engine) sharedFor(subnetID model.ResourceID) (*Computed, string) {
 	if !sub.RouteTableID.IsZero() && e.net.RouteTable(sub.RouteTableID) == nil {
 		return nil, "" // its gap names the subnet
 	}
-	key := "shared|" + vnetOfSubnet(e.net, subnetID).Key() + "|" + sub.RouteTableID.Key()
+	vnetID := vnetOfSubnet(e.net, subnetID)
+	key := "shared|" + vnetID.Key() + "|" + sub.RouteTableID.Key()
+	if v := e.net.VNet(vnetID); v != nil {
+		// Subnet peerings give their routes to the subnets they name only.
+		key += "|" + peeringSignature(v, sub)
+	}
 	if ce, ok := e.computed[key]; ok {
 		return ce.c, key
 	}

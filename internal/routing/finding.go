@@ -51,6 +51,8 @@ func remediation(code model.Code) string {
 		return "Set allowVirtualNetworkAccess on the peering." + timeoutNote
 	case model.RoutePeeringNotSynced:
 		return "Sync the peering (az network vnet peering sync, or the portal's Sync button) on both sides after the address space change." + timeoutNote
+	case model.RoutePeeringSubnetExcluded:
+		return "Add the subnet to the subnet peering on both sides (localSubnetNames on one side is remoteSubnetNames on the other), then sync the peering; or peer the complete VNets (peerCompleteVnets true)." + timeoutNote
 	case model.RouteNotTransitive:
 		return "Peering is not transitive: peer the two VNets directly, or add a UDR on the node subnet sending the destination to an appliance or firewall in the hub (with allowForwardedTraffic on the receiving peering)." + timeoutNote
 	case model.RouteForwardedTrafficBlock:
@@ -63,6 +65,8 @@ func remediation(code model.Code) string {
 		return "Give the destination side a route back to the node subnet (peering in both directions, synced; advertise the node prefix to on-premises)."
 	case model.ReturnRouteAsymmetric:
 		return "Make the return path cross the same appliance (a UDR for the node subnet prefix on the destination subnet), or have the appliance source-NAT the flow."
+	case model.CoverageModelDrift:
+		return "Find what the configuration misses: compare the network interface's effective routes (az network nic show-effective-route-table) with the subnet's route table, the peerings and the gateway's learned routes. Typical causes are a route table, peering or gateway the provider could not read, BGP routes from a source it does not read, or a change Azure has not finished programming. The path was traced with what Azure really programs; computed verdicts of pools in the same subnet without an effective route table (scale sets, zero nodes) may be wrong until it is explained."
 	case model.ReturnRouteUnverified:
 		return "Verify the return path outside Azure: the on-premises (or appliance) side's route back to the node subnet cannot be read from Azure Resource Manager."
 	}

@@ -57,10 +57,33 @@ type scopedGap struct {
 	// not depend on it (which source address the service then sees is the
 	// registry's network rules' concern, not a route's).
 	serviceEndpoint bool
+	// standInOnly: the gap concerns only PublicStandIn, a public address
+	// Resource Manager does not name, which may lie in the prefixes of a
+	// service tag the routes were expanded from; every named address is
+	// decided by the expanded routes. Such a gap is not one of the table's
+	// (Computed.Gaps).
+	standInOnly bool
+	// sameHop, when set, is the next hop of the routes behind the gap:
+	// where the route otherwise selected has the same next hop, the
+	// packet goes the same way either way and the gap does not apply.
+	sameHop *model.Route
 }
+
+// PublicStandIn stands for an Internet address Resource Manager does not
+// name (a registry's public address, its blob storage). It is a
+// documentation address (RFC 5737, TEST-NET-2) that no Azure default None
+// route, no service tag and no sensible user-defined route covers, so the
+// flow takes the route any Internet address without a more specific route
+// takes: the default route. Routes expanded from service tags (user-defined
+// routes by tag, service endpoints) may cover the real address, so where
+// they would send it elsewhere, a trace to the stand-in is unverified.
+var PublicStandIn = netip.MustParseAddr("198.51.100.200")
 
 // applies reports whether the gap could change the route of dst in c.
 func (g scopedGap) applies(c *Computed, dst netip.Addr) bool {
+	if g.standInOnly && dst != PublicStandIn {
+		return false
+	}
 	if g.publicOnly && IsPrivate(dst) {
 		return false
 	}
@@ -72,6 +95,12 @@ func (g scopedGap) applies(c *Computed, dst netip.Addr) bool {
 	}
 	if g.serviceEndpoint {
 		if r, ok := c.Table.Lookup(dst); ok && strings.EqualFold(r.NextHopType, model.NextHopInternet) {
+			return false
+		}
+	}
+	if g.sameHop != nil {
+		if r, ok := c.Table.Lookup(dst); ok && strings.EqualFold(r.NextHopType, g.sameHop.NextHopType) &&
+			r.NextHopIP == g.sameHop.NextHopIP {
 			return false
 		}
 	}

@@ -117,8 +117,12 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 		origin string
 	}
 	origins := map[peerOrigin]string{}
+	// Routes learned from a Route Server of the same VNet (branch-to-branch)
+	// are that Route Server's: it programs them with the appliance as next
+	// hop (see routeserver.go).
+	rsIPs := routeServerIPs(net, gw.VNetID)
 	for _, lr := range gw.Learned {
-		if strings.EqualFold(lr.Origin, "Network") {
+		if strings.EqualFold(lr.Origin, "Network") || rsIPs[lr.SourcePeer.Unmap()] {
 			continue
 		}
 		k := peerOrigin{lr.SourcePeer, lr.Origin}

@@ -61,20 +61,47 @@ type peSite struct {
 	// scope is where a gap about this VNet's endpoints could matter.
 	scope []netip.Prefix
 	known bool
+	// peering is the subnet's VNet's peering to a peered site; nil for the
+	// subnet's own VNet.
+	peering *model.Peering
+}
+
+// carries reports whether the site's peering programs the /32 of a private
+// endpoint at address a in subnet peSubnet of the remote VNet. Azure
+// documents the /32 in directly peered VNets, and a peering routes only
+// the space it synced: an endpoint in address space the remote VNet gained
+// after the last sync is not documented to be reachable across it, so no
+// route is assumed (the drop is then explained as ROUTE_PEERING_NOT_SYNCED).
+// A subnet peering reaches only the remote subnets it names.
+func (s peSite) carries(net *model.Network, a netip.Addr, peSubnet model.ResourceID) bool {
+	if s.peering == nil {
+		return true
+	}
+	if !anyContains(syncedSpace(s.peering), a) {
+		return false
+	}
+	if s.peering.SubnetsOnly {
+		name := peSubnet.Name()
+		if sub := net.Subnet(peSubnet); sub != nil {
+			name = sub.Name
+		}
+		return s.peering.ConnectsRemoteSubnet(name)
+	}
+	return true
 }
 
 // privateEndpointRoutes builds the InterfaceEndpoint routes of the
-// endpoints in vnet and in its usable peered VNets, applying the UDR
-// invalidation rule with the subnet's user routes.
-func privateEndpointRoutes(net *model.Network, vnet *model.VNet, udrs []model.Route) ([]model.Route, []scopedGap) {
+// endpoints in vnet and in the usable peered VNets that connect subnet sub,
+// applying the UDR invalidation rule with the subnet's user routes.
+func privateEndpointRoutes(net *model.Network, vnet *model.VNet, sub *model.Subnet, udrs []model.Route) ([]model.Route, []scopedGap) {
 	sites := []peSite{{vnetID: vnet.ID, space: vnet.AddressSpace, scope: vnet.AddressSpace, known: true}}
 	var gaps []scopedGap
 	for _, p := range vnet.Peerings {
-		if !peeringRoutesUsable(p) {
+		if !peeringRoutesUsable(p) || !p.ConnectsLocalSubnet(sub.Name) {
 			continue
 		}
 		remote := net.VNet(p.RemoteVNetID)
-		site := peSite{vnetID: p.RemoteVNetID, space: currentSpace(net, p), scope: syncedSpace(p), known: remote != nil}
+		site := peSite{vnetID: p.RemoteVNetID, space: currentSpace(net, p), scope: syncedSpace(p), known: remote != nil, peering: p}
 		if remote == nil {
 			gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
 				fmt.Sprintf("peered VNet %s was not read: its private endpoints' /32 routes are unknown", p.RemoteVNetID.Name())), scope: site.scope})
@@ -91,6 +118,9 @@ func privateEndpointRoutes(net *model.Network, vnet *model.VNet, udrs []model.Ro
 			}
 			peSubnet := net.Subnet(pe.SubnetID)
 			for _, a := range addrs {
+				if !site.carries(net, a, pe.SubnetID) {
+					continue
+				}
 				r := model.Route{
 					Prefix: netip.PrefixFrom(a, a.BitLen()), NextHopType: model.NextHopInterfaceEndpoint,
 					Source: model.RouteSourceDefault, State: model.RouteStateActive,
@@ -166,4 +196,30 @@ func unreadEndpointsIn(net *model.Network, vnetID model.ResourceID) []model.Reso
 		}
 	}
 	return out
+}
+
+// unreadEndpointOf returns a private endpoint of the subnet whose addresses
+// are unknown: listed by the subnet but not read, or read without the
+// network interface (or customDnsConfigs) that gives its addresses. Zero
+// when every endpoint of the subnet has known addresses.
+func unreadEndpointOf(net *model.Network, sub *model.Subnet) model.ResourceID {
+	for _, id := range sub.PrivateEndpointIDs {
+		pe := net.PrivateEndpoint(id)
+		if pe == nil {
+			return id
+		}
+		if _, missing := privateEndpointAddrs(net, pe); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	for _, k := range sortedKeys(net.PrivateEndpoints) {
+		pe := net.PrivateEndpoints[k]
+		if !pe.SubnetID.Equal(sub.ID) {
+			continue
+		}
+		if _, missing := privateEndpointAddrs(net, pe); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	return ""
 }

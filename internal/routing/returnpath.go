@@ -36,10 +36,22 @@ func (e *Engine) checkReturn(res *Result) {
 	case ArrivalPrivateEndpoint:
 		e.returnFromPrivateEndpoint(res)
 	case ArrivalNIC, ArrivalSubnet:
+		if u := res.Arrival.Unattributed; !u.IsZero() {
+			// Replies from a private endpoint bypass route tables, replies
+			// from anything else follow the subnet's routes: which applies
+			// rests on what was not read.
+			res.Gaps = appendGap(res.Gaps, gapFor(e.net, u, model.GapNotFound, fmt.Sprintf(
+				"private endpoint %s of %s was not read (or its addresses were not): %s may be its address, whose replies bypass route tables, so the return path is unknown",
+				u.Name(), SubnetLabel(res.Arrival.SubnetID), res.Destination)))
+			res.Return = ReturnPath{Verdict: model.Unverified, Note: "the return path depends on whether " + res.Destination.String() + " is a private endpoint that was not read"}
+			return
+		}
 		back := e.traceBack(res, res.Arrival.SubnetID, false)
 		e.judgeBack(res, back)
 	case ArrivalOnPremises:
 		e.returnFromOnPremises(res)
+	case ArrivalBeyondAppliance:
+		e.returnFromBeyondAppliance(res)
 	default:
 		res.Return = ReturnPath{Verdict: model.Reachable, Note: "replies from " + res.Arrival.Label + " need no route check in Azure"}
 	}
@@ -54,6 +66,7 @@ func (e *Engine) returnFromPrivateEndpoint(res *Result) {
 	res.Return = ReturnPath{Checked: true, Verdict: model.Reachable,
 		Note: fmt.Sprintf("replies from private endpoint %s bypass route tables and return straight to %s", res.Arrival.PrivateEndpointID.Name(), res.Source)}
 	if len(res.Appliances) == 0 {
+		e.checkPrivateEndpointReplyPeering(res)
 		return
 	}
 	first := res.Appliances[0]
@@ -294,4 +307,60 @@ func gatewaySubnet(net *model.Network, gw *model.Gateway) *model.Subnet {
 		}
 	}
 	return nil
+}
+
+// checkPrivateEndpointReplyPeering: a private endpoint in a peered VNet
+// replies across the peering's other side. Replies bypass route tables, but
+// whether Azure delivers them to node addresses that side has not synced
+// (the nodes' VNet gained the space after the last sync), or across a subnet
+// peering that does not connect the endpoint's subnet or the nodes', is not
+// documented: the return path is unverified, with the peering to fix.
+func (e *Engine) checkPrivateEndpointReplyPeering(res *Result) {
+	net := e.net
+	pe := net.PrivateEndpoint(res.Arrival.PrivateEndpointID)
+	if pe == nil {
+		return
+	}
+	nodeVNet := vnetOfSubnet(net, res.From)
+	peVNet := vnetOfSubnet(net, pe.SubnetID)
+	if peVNet.Equal(nodeVNet) {
+		return
+	}
+	back, err := e.EffectiveRoutes(pe.SubnetID)
+	if err != nil {
+		return // the forward trace already carries what is missing
+	}
+	reverse := peeringTo(back.vnet, nodeVNet)
+	if reverse == nil {
+		return // the forward crossing found the missing side
+	}
+	f, ok := peeringReachCause(net, back, nil, reverse, res.Source, "so replies from the private endpoint may not reach the nodes")
+	if !ok {
+		return
+	}
+	u := newFinding(model.ReturnRouteUnverified, reverse.ID, res.From, nil,
+		"replies from private endpoint %s (%s) to %s cross peering %s: %s Replies from a private endpoint bypass route tables, but Azure does not document whether they are delivered where the peering does not route.",
+		pe.Name, res.Destination, res.Source, reverse.Name, f.Message)
+	u.Remediation = f.Remediation
+	res.Findings = appendFinding(res.Findings, u)
+	res.Return.Verdict, res.Return.Note = model.Unverified, u.Message
+}
+
+// returnFromBeyondAppliance: the destination lies behind an appliance that
+// advertised its prefix to a Route Server. Where the appliance sends the
+// packet, and whether replies come back through it, cannot be read from
+// Azure Resource Manager: unverified, with the appliance to check.
+func (e *Engine) returnFromBeyondAppliance(res *Result) {
+	a := res.Arrival
+	resource := a.NICID
+	if resource.IsZero() {
+		resource = a.SubnetID
+	}
+	last := res.Appliances[len(res.Appliances)-1]
+	f := newFinding(model.ReturnRouteUnverified, resource, res.From, nil,
+		"%s is reached through %s, which advertised the prefix to Azure Route Server %s: the networks behind the appliance (a tunnel, SD-WAN, on-premises) are not in Azure Resource Manager, so neither where it sends the traffic nor whether replies to %s come back through it can be read. Check the appliance's routing table for %s and its route back to %s.",
+		res.Destination, last.Label, a.RouteServerID.Name(), res.Source, res.Destination, prefixList(e.nodePrefixes(res)))
+	f.Remediation = "Verify the path on the appliance: its routes towards the destination and back to the node subnet, and that the far side advertises a route back. Azure shows only that the appliance advertised the prefix; nothing in Azure needs to change for this finding."
+	res.Findings = appendFinding(res.Findings, f)
+	res.Return = ReturnPath{Checked: true, Verdict: model.Unverified, Note: f.Message}
 }

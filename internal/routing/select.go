@@ -40,6 +40,29 @@ func sourceRank(r *model.Route) int {
 	return 0
 }
 
+// tagRank orders same-prefix user-defined routes by how they name the
+// prefix ("Virtual network traffic routing", service tags for user-defined
+// routes): a route with an explicit prefix wins over one expanded from a
+// service tag; among tags, a regional tag (Storage.EastUS), then a
+// top-level tag (Storage), then a regional AzureCloud tag
+// (AzureCloud.eastasia), then AzureCloud. Lower is better; routes that
+// are not user-defined routes by tag rank 0.
+func tagRank(r *model.Route) int {
+	if r.ServiceTag == "" || !r.Prefix.IsValid() {
+		return 0
+	}
+	base, _, regional := strings.Cut(r.ServiceTag, ".")
+	switch cloud := strings.EqualFold(base, "AzureCloud"); {
+	case !cloud && regional:
+		return 1
+	case !cloud:
+		return 2
+	case regional:
+		return 3
+	}
+	return 4
+}
+
 // isBGP reports whether a route was learned from a virtual network gateway.
 func isBGP(r *model.Route) bool { return strings.EqualFold(r.Source, model.RouteSourceGateway) }
 
@@ -72,6 +95,9 @@ func isProtectedSystem(r *model.Route) bool {
 func betterSamePrefix(a *model.Route, ia int, b *model.Route, ib int) bool {
 	if ra, rb := sourceRank(a), sourceRank(b); ra != rb {
 		return ra > rb
+	}
+	if ta, tb := tagRank(a), tagRank(b); ta != tb {
+		return ta < tb
 	}
 	if pa, pb := isProtectedSystem(a), isProtectedSystem(b); pa != pb {
 		return pa

@@ -33,6 +33,11 @@ type Result struct {
 	// the return path reached: the conclusion is unverified until gather
 	// reads it and the flow is traced again.
 	Needs []model.Evidence
+	// Effective is true when the first hop selected from a NIC's real
+	// effective route table (TraceEffective); Drift is set when the
+	// routes computed from configuration select another next hop there.
+	Effective bool
+	Drift     *Drift
 }
 
 // Path is the forward path as text, one string per hop.
@@ -68,6 +73,10 @@ const (
 	ArrivalOnPremises      ArrivalKind = "on_premises"
 	ArrivalInternet        ArrivalKind = "internet"
 	ArrivalServiceEndpoint ArrivalKind = "service_endpoint"
+	// ArrivalBeyondAppliance: the packet reached an appliance that
+	// advertised the destination's prefix to a Route Server; the networks
+	// behind it (a tunnel, SD-WAN, on-premises) cannot be read.
+	ArrivalBeyondAppliance ArrivalKind = "beyond_appliance"
 )
 
 // Arrival is where the packet was delivered.
@@ -78,7 +87,15 @@ type Arrival struct {
 	NICID             model.ResourceID
 	PrivateEndpointID model.ResourceID
 	GatewayID         model.ResourceID
-	Label             string
+	// Unattributed is, for a subnet arrival, a private endpoint of that
+	// subnet whose addresses were not read (the endpoint, or its network
+	// interface): the address may be the endpoint's, whose replies bypass
+	// route tables, so the return path cannot be judged.
+	Unattributed model.ResourceID
+	// RouteServerID is the Route Server whose route led beyond an
+	// appliance (ArrivalBeyondAppliance).
+	RouteServerID model.ResourceID
+	Label         string
 }
 
 // Appliance is a virtual appliance a path crossed.
@@ -165,6 +182,12 @@ type walker struct {
 	suspected []Finding
 	// needs is the pending evidence the walk reached.
 	needs []model.Evidence
+	// real, when set, is the first hop's real effective route table: the
+	// first step selects from it (see TraceEffective).
+	real *realFirstHop
+	// drift is the first hop's disagreement between the real and the
+	// computed routes, when there is one.
+	drift *Drift
 }
 
 // run routes the packet from subnet to subnet until it arrives, is dropped,
@@ -198,6 +221,10 @@ func (w *walker) run(start model.ResourceID) {
 // step routes the packet out of one subnet. It returns the subnet to route
 // from next (the appliance's) and true when an appliance forwards it.
 func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
+	if eff := w.real; eff != nil {
+		w.real = nil
+		return w.stepReal(subnetID, eff)
+	}
 	c, err := w.e.EffectiveRoutes(subnetID)
 	if err != nil {
 		w.missing(subnetID, err)
@@ -216,6 +243,14 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 		return "", false
 	}
 	r := c.Table.Route(i)
+	return w.follow(c, &r, w.diagnoseDrop)
+}
+
+// follow acts on the route selected in c's subnet: deliver, cross a
+// peering, hand to a gateway or an appliance (returning the appliance's
+// subnet and true), or drop, explained by onDrop.
+func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *model.Route)) (model.ResourceID, bool) {
+	r, subnetID := *rp, c.SubnetID
 	switch hop := r.NextHopType; {
 	case strings.EqualFold(hop, model.NextHopVnetLocal):
 		w.viaVNetLocal(c, &r)
@@ -226,6 +261,9 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	case strings.EqualFold(hop, model.NextHopServiceEndpoint):
 		w.arrive(subnetID, &r, Arrival{Kind: ArrivalServiceEndpoint, Label: "Azure service over the backbone (" + r.Origin + ")"})
 	case strings.EqualFold(hop, model.NextHopVirtualNetworkGateway):
+		if rs := routeServerOf(w.e.net, c, &r); rs != nil {
+			return w.viaRouteServer(c, &r, rs)
+		}
 		w.viaGateway(c, &r)
 	case strings.EqualFold(hop, model.NextHopVirtualAppliance):
 		return w.viaAppliance(c, &r)
@@ -235,10 +273,10 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 			return "", false
 		}
 		w.hop(subnetID, &r, "dropped (a private address cannot be reached over the Internet)")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	case strings.EqualFold(hop, model.NextHopNone):
 		w.hop(subnetID, &r, "dropped")
-		w.diagnoseDrop(c, &r)
+		onDrop(c, &r)
 	default:
 		w.hop(subnetID, &r, "unknown next hop type")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: r.OriginID, Kind: model.GapUnavailable,
@@ -266,6 +304,16 @@ func (w *walker) viaPeering(c *Computed, r *model.Route) {
 	p := peeringByID(c.vnet, r.OriginID)
 	if p == nil {
 		p = peeringCovering(c.vnet, w.dst)
+	}
+	if p == nil {
+		// A real effective route the configuration does not explain:
+		// the peering towards the VNet that holds the address today.
+		for _, cand := range c.vnet.Peerings {
+			if anyContains(currentSpace(w.e.net, cand), w.dst) {
+				p = cand
+				break
+			}
+		}
 	}
 	if p == nil {
 		w.hop(c.SubnetID, r, "peering not found")
@@ -402,6 +450,22 @@ func (w *walker) viaGateway(c *Computed, r *model.Route) {
 	w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalOnPremises, GatewayID: gw.ID, VNetID: gw.VNetID, Label: label})
 }
 
+// viaRouteServer follows a route a Route Server programmed: Azure sends the
+// packet to the appliance that advertised the prefix (the route's next
+// hop), like a VirtualAppliance route. A Route Server route that leads the
+// packet back to the appliance it is at means the prefix lies beyond that
+// appliance (a tunnel, SD-WAN, on-premises): the path leaves what Azure
+// Resource Manager shows.
+func (w *walker) viaRouteServer(c *Computed, r *model.Route, rs *model.RouteServer) (model.ResourceID, bool) {
+	if n := len(w.appliances); n > 0 && w.appliances[n-1].IP == r.NextHopIP.Unmap() {
+		app := w.appliances[n-1]
+		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalBeyondAppliance, VNetID: app.VNetID, SubnetID: app.SubnetID, NICID: app.NICID, RouteServerID: rs.ID,
+			Label: fmt.Sprintf("beyond %s (networks it advertised to Route Server %s)", app.Label, rs.Name)})
+		return "", false
+	}
+	return w.viaAppliance(c, r)
+}
+
 // viaAppliance hands the packet to a VirtualAppliance next hop. Azure
 // delivers to that address only inside the VNet or a directly peered VNet,
 // drops it when the appliance's NIC does not forward, and otherwise the
@@ -423,10 +487,27 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			return "", false
 		}
 		if p == nil {
+			// In a peered VNet's space the peering does not carry (a
+			// subnet peering, or space not synced): that is the cause.
+			for _, cand := range c.vnet.Peerings {
+				if !peeringRoutesUsable(cand) || !anyContains(currentSpace(w.e.net, cand), nh) {
+					continue
+				}
+				if f, ok := peeringReachCause(w.e.net, c, r, cand, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+					w.hop(c.SubnetID, r, "appliance unreachable (peering "+cand.Name+" does not carry it)")
+					w.fail(f)
+					return "", false
+				}
+			}
 			w.hop(c.SubnetID, r, "appliance unreachable")
 			w.fail(newFinding(model.RouteNVAUnreachable, r.OriginID, c.SubnetID, r,
 				"%s sends %s to appliance %s, which is neither in %s (%s) nor in a VNet peered with it, so Azure drops the packet.",
 				routeLabel(*r), w.dst, nh, c.vnet.Name, prefixList(c.vnet.AddressSpace)))
+			return "", false
+		}
+		if f, ok := peeringReachCause(w.e.net, c, r, p, nh, "so Azure cannot deliver to appliance "+nh.String()+" and drops the packet"); ok {
+			w.hop(c.SubnetID, r, "appliance unreachable (peering "+p.Name+" does not carry it)")
+			w.fail(f)
 			return "", false
 		}
 		remote, ok := w.crossPeering(c, r, p)
@@ -492,13 +573,21 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 		return
 	}
 	if nic := ix.nic(vnet.ID, w.dst); nic != nil {
+		if !nic.PrivateEndpointID.IsZero() {
+			// The interface of a private endpoint that was not read itself:
+			// the address is the endpoint's all the same.
+			w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalPrivateEndpoint, VNetID: vnet.ID, SubnetID: nic.SubnetID, PrivateEndpointID: nic.PrivateEndpointID,
+				Label: fmt.Sprintf("%s (private endpoint %s %s)", SubnetLabel(nic.SubnetID), nic.PrivateEndpointID.Name(), w.dst)})
+			return
+		}
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalNIC, VNetID: vnet.ID, SubnetID: nic.SubnetID, NICID: nic.ID,
 			Label: fmt.Sprintf("%s (%s %s)", SubnetLabel(nic.SubnetID), nic.Name, w.dst)})
 		return
 	}
 	if sub := subnetContaining(vnet, w.dst); sub != nil {
 		w.arrive(c.SubnetID, r, Arrival{Kind: ArrivalSubnet, VNetID: vnet.ID, SubnetID: sub.ID,
-			Label: fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
+			Unattributed: unreadEndpointOf(w.e.net, sub),
+			Label:        fmt.Sprintf("%s (%s)", SubnetLabel(sub.ID), w.dst)})
 		return
 	}
 	w.hop(c.SubnetID, r, "dropped (no subnet of "+vnet.Name+" contains it)")

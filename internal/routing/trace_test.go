@@ -237,6 +237,27 @@ func TestTraceRules(t *testing.T) {
 		{name: "BGP propagation disabled on the node subnet", dst: "192.168.10.20", verdict: model.Unreachable,
 			setup: func(h *hubSpoke) { h.useTransit(); h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true)) },
 			must:  []model.Code{model.RouteBGPPropagationDisabled}, mustNot: []model.Code{model.RouteBlackhole, model.RouteGatewayTransitMissing}},
+		{name: "BGP propagation disabled beside a forced-tunnelling 0.0.0.0/0 UDR", dst: "192.168.10.20", verdict: model.Unreachable,
+			setup: func(h *hubSpoke) {
+				h.useTransit()
+				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true, udr("default-via-nva", "0.0.0.0/0", model.NextHopVirtualAppliance, "10.0.1.4")))
+			},
+			must: []model.Code{model.RouteBGPPropagationDisabled}, mustNot: []model.Code{model.RouteBlackhole, model.RouteGatewayTransitMissing},
+			check: func(t *testing.T, h *hubSpoke, res Result) {
+				want := "no UDR as specific as 192.168.0.0/16 covers it (route 0.0.0.0/0 VirtualAppliance 10.0.1.4 (route table rt-aks route default-via-nva) is less specific and loses by longest prefix match)"
+				if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, want) {
+					t.Errorf("findings %v", res.Findings)
+				}
+			}},
+		{name: "BGP propagation disabled, no UDR at all: the message says so (negative)", dst: "192.168.10.20", verdict: model.Unreachable,
+			setup: func(h *hubSpoke) { h.useTransit(); h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true)) },
+			must:  []model.Code{model.RouteBGPPropagationDisabled},
+			check: func(t *testing.T, h *hubSpoke, res Result) {
+				if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, "disables BGP route propagation and no UDR covers it,") ||
+					strings.Contains(res.Findings[0].Message, "less specific") {
+					t.Errorf("findings %v", res.Findings)
+				}
+			}},
 		{name: "… unless a UDR covers it (negative)", dst: "192.168.10.20", verdict: model.Reachable,
 			setup: func(h *hubSpoke) {
 				h.useTransit()

@@ -68,8 +68,9 @@ type Flow struct {
 	Port     uint16
 }
 
-// Space is what the VirtualNetwork service tag means for the VNet a group
-// is applied in (see VirtualNetworkSpace).
+// Space is what service tags mean for the VNet a group is applied in: the
+// VirtualNetwork tag (see VirtualNetworkSpace) and the service tags of the
+// VNet's location as the Service Tag Discovery API lists them.
 type Space struct {
 	// VirtualNetwork are the prefixes certainly in the tag.
 	VirtualNetwork []netip.Prefix
@@ -77,6 +78,12 @@ type Space struct {
 	// prefixes of user-defined routes, gateway routes that could not be
 	// read): an address only in these is undecided.
 	MaybeVirtualNetwork []netip.Prefix
+	// Tags are the service tags read for the VNet's location; nil when
+	// none were read (a rule naming a tag is then undecided). TagsGap,
+	// when set, says why they are missing (the read failed or its answer
+	// was malformed).
+	Tags    *model.ServiceTags
+	TagsGap *model.Gap
 }
 
 // Decision is the verdict of one group (or, from Chain, of all groups).
@@ -443,8 +450,45 @@ func (e *evaluator) prefix(name, p string, ep Endpoint) fact {
 		}
 		return contained(name, pfx.String(), ep.Prefixes, []netip.Prefix{pfx})
 	}
-	// A service tag whose members cannot be known offline.
-	return fact{t: unknown, key: name + ":tag:" + strings.ToLower(p), tag: p}
+	return e.serviceTag(name, p, ep)
+}
+
+// serviceTag decides a service tag other than VirtualNetwork, Internet and
+// AzureLoadBalancer by its members as the Service Tag Discovery API lists
+// them: yes when every address the end may have is in the tag, no when none
+// is. Without the list, with a tag the list does not hold, or for an end
+// whose address is unknown (a public address Resource Manager does not
+// name), the fact is undecided, named with why.
+func (e *evaluator) serviceTag(name, p string, ep Endpoint) fact {
+	key := name + ":tag:" + strings.ToLower(p)
+	t, ok := e.s.Tags.Lookup(p)
+	switch {
+	case e.s.Tags == nil && e.s.TagsGap != nil:
+		return fact{t: unknown, key: key, tag: p + " (the service tag list could not be read: " + gapReason(*e.s.TagsGap) + ")"}
+	case e.s.Tags == nil:
+		return fact{t: unknown, key: key, tag: p}
+	case !ok:
+		return fact{t: unknown, key: key, tag: p + " (not in " + e.s.Tags.Label() + ")"}
+	case len(ep.Prefixes) == 0:
+		return fact{t: unknown, key: key, tag: p + " (the " + name + " address is not known)"}
+	}
+	f := contained(name, t.Name, ep.Prefixes, t.Prefixes)
+	if f.t == unknown {
+		f.tag = t.Name + " (covers only part of the " + name + " prefixes, by " + e.s.Tags.Label() + ")"
+	}
+	return f
+}
+
+// gapReason is a failed read in a few words for a rule's undecided fact
+// (the evidence finding of the read says the rest).
+func gapReason(g model.Gap) string {
+	switch {
+	case g.Kind == model.GapPermissionDenied && g.Permission != "":
+		return "the identity lacks " + g.Permission
+	case g.Detail != "":
+		return g.Detail
+	}
+	return string(g.Kind)
 }
 
 // contained: yes when every endpoint prefix lies in the set, no when none

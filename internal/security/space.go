@@ -28,15 +28,20 @@ import (
 // Possibly in the tag (Space.MaybeVirtualNetwork; an address only here is
 // undecided, never assumed either way):
 //   - address prefixes of user-defined routes in the route tables of the
-//     VNet's subnets, including a default route 0.0.0.0/0;
+//     VNet's subnets, including a default route 0.0.0.0/0 (for a route by
+//     service tag, the tag's prefixes when the service tags were read);
 //   - everything (0.0.0.0/0) when a gateway's learned routes or static
 //     prefixes could not be read.
+//
+// The space also carries the service tags read for the VNet's location
+// (Space.Tags), which decide rules naming other tags.
 func VirtualNetworkSpace(n *model.Network, vnetID model.ResourceID) Space {
 	var s Space
 	v := n.VNet(vnetID)
 	if v == nil {
 		return s
 	}
+	s.Tags, s.TagsGap = n.ServiceTagsAt(v.Location)
 	// The VNets whose gateway's routes reach v: its own, and a peered
 	// hub's when this side uses remote gateways and the hub allows
 	// transit.
@@ -92,6 +97,9 @@ func VirtualNetworkSpace(n *model.Network, vnetID model.ResourceID) Space {
 			for _, r := range rt.Routes {
 				if r.Prefix.IsValid() {
 					s.MaybeVirtualNetwork = append(s.MaybeVirtualNetwork, r.Prefix)
+				} else if t, ok := s.Tags.Lookup(r.ServiceTag); ok {
+					// A route by service tag has the tag's prefixes.
+					s.MaybeVirtualNetwork = append(s.MaybeVirtualNetwork, t.Prefixes...)
 				}
 			}
 		}

@@ -67,6 +67,12 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 	a := dnsAnswer{VNetID: vnetID}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
+	// viaUnknown: the alias came from a private endpoint whose served names
+	// could not be read, for a host other than the login server (which
+	// every registry private endpoint serves). Whether that endpoint serves
+	// the host, and so which finding a missing record or zone is, rests on
+	// what was not read: such a lookup ends unknown, never in an error.
+	viaUnknown := false
 	for step := 0; step < maxDNSSteps; step++ {
 		if rule, rs := r.forwardingRule(a.VNetID, name); rule != nil {
 			target := r.inboundTarget(rule)
@@ -76,7 +82,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				return a
 			}
 			visited[target.VNetID.Key()] = true
-			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, rule.DomainName, target.Name, r.vnetName(target.VNetID)))
+			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, ruleDomain(rule), target.Name, r.vnetName(target.VNetID)))
 			a.VNetID = target.VNetID
 			continue
 		}
@@ -107,6 +113,9 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			case !nxDomainRedirect(zone, a.VNetID):
 				a.Outcome, a.Zone, a.Record = answerNXDomain, zone, rel
 				a.Trail = append(a.Trail, fmt.Sprintf("%s NXDOMAIN (zone %s has no record %s)", name, zone.Name, rel))
+				if viaUnknown {
+					a.Outcome = answerUnknown
+				}
 				return a
 			}
 			a.Fallback, a.Zone, a.Record = true, zone, rel
@@ -118,6 +127,21 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			name = alias
 			continue
 		}
+		if alias, via := r.unknownEndpointAlias(name); alias != "" {
+			// Public DNS gives every name of a resource with an approved
+			// private endpoint a CNAME to its private link name; which names
+			// and addresses the endpoint serves is what could not be read,
+			// and the path stays unverified by that evidence.
+			for _, u := range via {
+				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, u.Missing,
+					fmt.Sprintf("which registry names private endpoint %s serves, and at which addresses (its customDnsConfigs are empty, and the network interface that lists them could not be read)", u.Name)))
+			}
+			a.Alias = alias
+			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
+			name = alias
+			viaUnknown = viaUnknown || h.Kind != model.HostLogin
+			continue
+		}
 		if unread := r.aliasUnread(name); len(unread) > 0 {
 			// A private endpoint the registry names could not be read: it
 			// may serve name, and then public DNS sends name to its private
@@ -127,6 +151,22 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, id,
 					"private endpoint "+id.Name()+" of registry "+r.f.Registry.Name+" (whether it serves "+name+", which decides what public DNS answers)"))
 			}
+			return a
+		}
+		if _, declared := r.declaredAddress(h.Name); !a.Fallback && (a.Alias != "" || (h.Kind == model.HostDeclared && !declared)) {
+			// A private zone was expected to answer, and none linked to
+			// the VNet holds the name: known only if every subscription
+			// was searched for zones linked to it.
+			if fs, unknown := r.zoneSearchUnknown(pc, h, a.VNetID, name); unknown {
+				a.Outcome = answerUnknown
+				a.Findings = append(a.Findings, fs...)
+				a.Trail = append(a.Trail, fmt.Sprintf("no zone found holding %s linked to %s; zones in subscriptions not searched are unknown", name, r.vnetName(a.VNetID)))
+				return a
+			}
+		}
+		if viaUnknown {
+			a.Outcome = answerUnknown
+			a.Trail = append(a.Trail, "no private zone linked to "+r.vnetName(a.VNetID)+" answers "+name+"; whether public DNS aliases it rests on the endpoint that was not read")
 			return a
 		}
 		a.Outcome = answerPublic
@@ -150,6 +190,26 @@ func (r *run) privateLinkAlias(name string) string {
 		return ""
 	}
 	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone
+}
+
+// unknownEndpointAlias is the private link alias of a registry name that no
+// read private endpoint serves while an approved private endpoint of the
+// registry has FQDNs that could not be read (endpoints.unknown), with those
+// endpoints; "" otherwise. Azure gives the public name of a resource with
+// a private endpoint a CNAME to its privatelink name ("Azure Private
+// Endpoint private DNS zone values", docs/design/azure-behaviour.md D4), and
+// the registry reports the connection approved, so the lookup continues
+// with the alias instead of concluding a public answer from evidence that
+// is missing.
+func (r *run) unknownEndpointAlias(name string) (string, []unknownEndpoint) {
+	if r.f.Registry == nil || len(r.ep.unknown) == 0 || len(r.ep.servedBy(name)) > 0 {
+		return "", nil
+	}
+	suffix := "." + r.cloud.RegistrySuffix
+	if !strings.HasSuffix(name, suffix) || strings.HasSuffix(name, "."+r.cloud.PrivateLinkZone) {
+		return "", nil
+	}
+	return strings.TrimSuffix(name, suffix) + "." + r.cloud.PrivateLinkZone, r.ep.unknown
 }
 
 // aliasUnread returns the registry's private endpoints that could not be
@@ -275,7 +335,8 @@ func findRecord(z *model.PrivateZone, rel string) *model.RecordSet {
 }
 
 // forwardingRule returns the enabled rule with the longest domain that
-// covers name among the rulesets linked to vnetID.
+// covers name among the rulesets linked to vnetID. The wildcard rule "."
+// covers every name and is chosen only when no other rule covers it.
 func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.ForwardingRule, *model.Ruleset) {
 	var best *model.ForwardingRule
 	var bestSet *model.Ruleset
@@ -285,16 +346,23 @@ func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.Forwa
 		}
 		for i := range rs.Rules {
 			rule := &rs.Rules[i]
-			domain := model.NormalizeHost(rule.DomainName)
-			if !rule.Enabled || (name != domain && !strings.HasSuffix(name, "."+domain)) {
+			if !rule.Enabled || !rule.Covers(name) {
 				continue
 			}
-			if best == nil || len(domain) > len(model.NormalizeHost(best.DomainName)) {
+			if best == nil || rule.Specificity() > best.Specificity() {
 				best, bestSet = rule, rs
 			}
 		}
 	}
 	return best, bestSet
+}
+
+// ruleDomain names a rule's domain in messages.
+func ruleDomain(rule *model.ForwardingRule) string {
+	if d := rule.Domain(); d != "." {
+		return d
+	}
+	return `"." (every name)`
 }
 
 // inboundTarget returns the resolver whose inbound endpoints are every
@@ -303,24 +371,13 @@ func (r *run) forwardingRule(vnetID model.ResourceID, name string) (*model.Forwa
 func (r *run) inboundTarget(rule *model.ForwardingRule) *model.Resolver {
 	var target *model.Resolver
 	for _, t := range rule.Targets {
-		rs := inboundResolver(r.f.DNS, t.Addr())
-		if rs == nil || (target != nil && !rs.VNetID.Equal(target.VNetID)) {
+		s := ClassifyDNSServer(t.Addr(), r.dnsEvidence())
+		if s.Kind != DNSServerResolverInbound || (target != nil && !s.Resolver.VNetID.Equal(target.VNetID)) {
 			return nil
 		}
-		target = rs
+		target = s.Resolver
 	}
 	return target
-}
-
-func inboundResolver(d *model.DNS, addr netip.Addr) *model.Resolver {
-	for _, rs := range sortedResolvers(d) {
-		for _, in := range rs.Inbound {
-			if in.Address == addr {
-				return rs
-			}
-		}
-	}
-	return nil
 }
 
 func (r *run) divertsFinding(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string, rs *model.Ruleset, rule *model.ForwardingRule) model.Finding {
@@ -329,9 +386,15 @@ func (r *run) divertsFinding(pc *poolCtx, h model.PullHost, vnetID model.Resourc
 		targets[i] = r.describeAddr(t.Addr())
 	}
 	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s, but forwarding ruleset %s, linked to %s, sends %s (rule %s) to %s. The answer comes from there, not from the private zones Azure can read, so the address the nodes get is unverified.",
-		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), model.NormalizeHost(rule.DomainName), rule.Name, strings.Join(targets, ", "))
+		pc.label, h.Name, r.vnetName(vnetID), rs.Name, r.vnetName(vnetID), ruleDomain(rule), rule.Name, strings.Join(targets, ", "))
 	fix := fmt.Sprintf("Make sure the target servers answer %s with the registry's private endpoint address (forward %s to a DNS private resolver inbound endpoint whose VNet is linked to the zone), or narrow rule %s so that the registry names stay with Azure DNS.",
 		name, r.cloud.PrivateLinkZone, rule.Name)
+	if rule.Domain() == "." {
+		// The wildcard rule cannot be narrowed: a more specific rule wins
+		// over it (the longest matching domain is used).
+		fix = fmt.Sprintf("Add a rule for %s. to ruleset %s (a more specific rule wins over the wildcard rule %s) that targets a DNS private resolver inbound endpoint whose VNet is linked to zone %s, or make sure the target servers answer %s with the registry's private endpoint address. Linking the zone to %s does not help while the wildcard rule sends the query away; credentials are irrelevant here.",
+			r.cloud.RegistrySuffix, rs.Name, rule.Name, r.cloud.PrivateLinkZone, name, r.vnetName(vnetID))
+	}
 	return model.NewFinding(model.DNSForwardingRuleDiverts, pc.pool.Name, h.Name, rs.ID, msg, fix)
 }
 
@@ -341,17 +404,19 @@ func (r *run) loopFinding(pc *poolCtx, h model.PullHost) model.Finding {
 	return model.NewFinding(model.EvidenceUnavailable, pc.pool.Name, h.Name, "", msg, fix)
 }
 
-// describeAddr names what is at an address: a resolver inbound endpoint, a
-// VM, a VNet host or an outside server.
+// describeAddr names what is at an address (ClassifyDNSServer): a resolver
+// inbound endpoint, a VM, a VNet host or an outside server.
 func (r *run) describeAddr(addr netip.Addr) string {
-	if rs := inboundResolver(r.f.DNS, addr); rs != nil {
-		return fmt.Sprintf("%s (dns private resolver %s in %s)", addr, rs.Name, r.vnetName(rs.VNetID))
-	}
-	if nic := nicWithAddress(r.f.Network, addr); nic != nil && !nic.VMID.IsZero() {
-		return fmt.Sprintf("%s (vm %s)", addr, nic.VMID.Name())
-	}
-	if v := vnetContaining(r.f.Network, addr); v != nil {
-		return fmt.Sprintf("%s (in %s)", addr, v.Name)
+	s := ClassifyDNSServer(addr, r.dnsEvidence())
+	switch {
+	case s.Kind == DNSServerAzure:
+		return fmt.Sprintf("%s (Azure DNS)", addr)
+	case s.Kind == DNSServerResolverInbound:
+		return fmt.Sprintf("%s (dns private resolver %s in %s)", addr, s.Resolver.Name, r.vnetName(s.Resolver.VNetID))
+	case s.Kind == DNSServerNIC && !s.NIC.VMID.IsZero():
+		return fmt.Sprintf("%s (vm %s)", addr, s.NIC.VMID.Name())
+	case s.InVNet:
+		return fmt.Sprintf("%s (in %s)", addr, s.VNet.Name)
 	}
 	return fmt.Sprintf("%s (outside Azure)", addr)
 }

@@ -17,29 +17,35 @@ var (
 )
 
 // The resolver a node really uses: NIC-level settings (the scale set's, then
-// a NIC's) override the VNet's; none means Azure DNS.
-func TestDNSServersOf(t *testing.T) {
+// a NIC's) override the VNet's; none means Azure DNS. Messages say which
+// setting applied.
+func TestPoolDNSServersAndOrigin(t *testing.T) {
 	vnet := &model.VNet{Name: "vnet-spoke", DNSServers: ips("10.0.1.10")}
 	n := model.NewNetwork()
 	nicID := model.ResourceID("/nic-0")
 	n.NICs[nicID.Key()] = &model.NIC{ID: nicID, Name: "nic-0", DNSServers: ips("10.0.1.11")}
 	tests := []struct {
-		name string
-		pool *model.NodePool
-		vnet *model.VNet
-		want []netip.Addr
+		name       string
+		pool       *model.NodePool
+		vnet       *model.VNet
+		want       []netip.Addr
+		wantOrigin string
 	}{
-		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12")},
-		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11")},
-		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13")},
-		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10")},
-		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}},
+		{"scale set NIC configuration wins", &model.NodePool{DNSServers: ips("10.0.1.12"), NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.12"),
+			"the scale set's NIC DNS settings"},
+		{"NIC setting overrides the VNet", &model.NodePool{NICIDs: []model.ResourceID{nicID}}, vnet, ips("10.0.1.11"), "NIC nic-0 DNS settings"},
+		{"read NICs of the pool count too", &model.NodePool{NICs: []*model.NIC{{Name: "x", DNSServers: ips("10.0.1.13")}}}, vnet, ips("10.0.1.13"), "NIC x DNS settings"},
+		{"VNet DNS servers", &model.NodePool{}, vnet, ips("10.0.1.10"), "the DNS servers of vnet-spoke"},
+		{"empty means Azure-provided DNS", &model.NodePool{}, &model.VNet{Name: "v"}, []netip.Addr{model.AzureDNS}, "Azure-provided DNS (v sets no DNS servers)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := dnsServersOf(tt.pool, tt.vnet, n)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
+			got := model.PoolDNSServers(tt.pool, tt.vnet, n)
+			if !reflect.DeepEqual(got.Servers, tt.want) {
+				t.Errorf("got %v, want %v", got.Servers, tt.want)
+			}
+			if o := dnsOrigin(got, tt.vnet); o != tt.wantOrigin {
+				t.Errorf("origin %q, want %q", o, tt.wantOrigin)
 			}
 		})
 	}
@@ -250,6 +256,23 @@ func TestCustomDNSServers(t *testing.T) {
 			},
 		},
 		{
+			name: "a DNS server in a peered VNet that was not read is a host there, not outside Azure",
+			mutate: func(f *model.Facts) {
+				far := id("/resourceGroups/rg-far/providers/Microsoft.Network/virtualNetworks/vnet-far")
+				spoke := f.Network.VNet(spokeID)
+				spoke.Peerings = append(spoke.Peerings, &model.Peering{Name: "spoke-to-far", VNetID: spokeID, RemoteVNetID: far,
+					State: "Connected", AllowVirtualNetworkAccess: true, RemoteAddressSpace: pfxs("10.5.0.0/16")})
+				setSpokeDNS(f, "10.5.0.53")
+			},
+			want:    []model.Code{model.DNSForwarderUnverified},
+			verdict: model.Unverified,
+			check: func(t *testing.T, res Result, _ *fakeTracer) {
+				if r := pathOf(t, res, "system", loginHost).Resolver; r != "10.5.0.53 (host in vnet-far, not a known resolver)" {
+					t.Errorf("resolver %q", r)
+				}
+			},
+		},
+		{
 			name:    "no route to the DNS server: DNS_SERVER_UNREACHABLE, no name resolves",
 			mutate:  func(f *model.Facts) { addDNSVM(f, "vm-dns", "10.0.1.10"); setSpokeDNS(f, "10.0.1.10") },
 			tracer:  &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.1.10"): blackhole("10.0.1.10")}},
@@ -411,6 +434,28 @@ func TestForwardingRulesets(t *testing.T) {
 		{"a rule to an inbound endpoint in a VNet linked to the same ruleset loops",
 			ruleset([]model.ResourceID{spokeID, hubID}, model.ForwardingRule{Name: "pl", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}, Enabled: true}),
 			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"the wildcard rule \".\" to on-premises diverts every registry name",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"the wildcard rule to an inbound endpoint whose VNet is linked keeps the answer verifiable",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{inbound}, Enabled: true}),
+			nil, model.Reachable},
+		{"a more specific rule to an inbound endpoint wins over the wildcard rule to on-premises",
+			ruleset([]model.ResourceID{spokeID},
+				model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true},
+				model.ForwardingRule{Name: "acr", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}, Enabled: true}),
+			nil, model.Reachable},
+		{"the wildcard rule to on-premises wins over nothing: a disabled specific rule leaves it in charge",
+			ruleset([]model.ResourceID{spokeID},
+				model.ForwardingRule{Name: "acr", DomainName: "azurecr.io.", Targets: []netip.AddrPort{inbound}},
+				model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			[]model.Code{model.DNSForwardingRuleDiverts}, model.Unverified},
+		{"a disabled wildcard rule is ignored",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "all", DomainName: ".", Targets: []netip.AddrPort{onPrem}}),
+			nil, model.Reachable},
+		{"a rule without a domain covers nothing",
+			ruleset([]model.ResourceID{spokeID}, model.ForwardingRule{Name: "none", Targets: []netip.AddrPort{onPrem}, Enabled: true}),
+			nil, model.Reachable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -427,6 +472,27 @@ func TestForwardingRulesets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The wildcard rule's finding says that it sends every name away, and its
+// remedy is a more specific rule, not narrowing the wildcard.
+func TestWildcardForwardingRuleMessage(t *testing.T) {
+	f := baselineFacts()
+	addResolver(&f, "dnspr-hub", hubID, "10.0.3.4")
+	f.DNS.Rulesets[rulesetID.Key()] = &model.Ruleset{ID: rulesetID, Name: "rs-hub", LinkedVNets: []model.ResourceID{spokeID},
+		Rules: []model.ForwardingRule{{Name: "all", DomainName: ".", Targets: []netip.AddrPort{netip.MustParseAddrPort("192.168.1.53:53")}, Enabled: true}}}
+	res := verifyFake(t, f, nil)
+	d := findingsWith(res, model.DNSForwardingRuleDiverts)
+	if len(d) == 0 || len(d) != len(res.Paths) {
+		t.Fatalf("want one finding per pool and host, got %d for %d paths", len(d), len(res.Paths))
+	}
+	requireContains(t, d[0].Message, `sends "." (every name) (rule all)`, "192.168.1.53 (outside Azure)")
+	requireContains(t, d[0].Remediation, "Add a rule for azurecr.io. to ruleset rs-hub", "more specific rule wins over the wildcard rule all")
+	for _, p := range res.Paths {
+		if p.Verdict != model.Unverified {
+			t.Errorf("path %s × %s %s, want unverified", p.NodePool, p.Host, p.Verdict)
+		}
 	}
 }
 

@@ -13,7 +13,8 @@
 // needed it unverified, with the permission or resource that was missing.
 //
 // A path follows the pull chain in order — resolve the name through the
-// resolver the node really uses, route there and back, TLS name, pull
+// resolver the node really uses, route there and back (for a public
+// address: the way out and the registry's IP rules), TLS name, pull
 // identity — and stops at the first broken link, so each problem is
 // reported once, by its cause, with the most specific code
 // (docs/design/findings.md, "most specific cause"; the Azure rules are in
@@ -34,10 +35,17 @@
 //  5. endpoint.go (private endpoints, public access, data endpoint
 //     coverage), tls.go (the name the node uses), identity.go (the pull
 //     role of the kubelet identity).
-//  6. evidence.go: reads that failed, and the conclusions they leave
+//  6. egress.go: the public path — what a flow to a public address leaves
+//     through (NAT gateway, node public IPs, outbound type, appliances,
+//     forced tunnelling) and the registry's IP rules; egress_firewall.go:
+//     the one place the public path asks an Azure Firewall
+//     (firewallDecision), answered by firewall.go: what the firewall does
+//     with a pull (package firewall decides; this turns the decision into
+//     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
+//  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
-//  7. summary.go: the human-readable report.
-//  8. noderoutes.go: pullpath_node_routes, evaluated the same way: from
+//  8. summary.go: the human-readable report.
+//  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
 //     the route sets gather read (model.NodeRouteFacts) and the
 //     destinations, each set's routes and each destination traced with
 //     the route engine, the security rules on the path and the return

@@ -37,6 +37,22 @@ type endpoints struct {
 	// unread are private endpoints the registry names but the network view
 	// lacks.
 	unread []model.ResourceID
+	// unknown are the registry's private endpoints whose connection the
+	// registry reports Approved but whose FQDNs could not be read: the
+	// endpoint itself was not read, or its customDnsConfigs are empty (as
+	// with a DNS zone group) and the network interface that lists its FQDNs
+	// was not read. Such an endpoint may serve any registry name.
+	unknown []unknownEndpoint
+}
+
+// unknownEndpoint is an approved private endpoint of the registry whose
+// FQDNs are missing evidence.
+type unknownEndpoint struct {
+	ID   model.ResourceID
+	Name string
+	// Missing is what could not be read: the network interface that lists
+	// the FQDNs, or the private endpoint itself.
+	Missing model.ResourceID
 }
 
 func newEndpoints(f *model.Facts) *endpoints {
@@ -69,7 +85,32 @@ func newEndpoints(f *model.Facts) *endpoints {
 		}
 	}
 	sort.Slice(e.unread, func(i, j int) bool { return e.unread[i].Key() < e.unread[j].Key() })
+	for _, pe := range e.pes {
+		if nic := unreadNIC(f.Network, pe); !nic.IsZero() && e.status[pe.ID.Key()] == approved {
+			e.unknown = append(e.unknown, unknownEndpoint{ID: pe.ID, Name: pe.Name, Missing: nic})
+		}
+	}
+	for _, id := range e.unread {
+		if e.status[id.Key()] == approved {
+			e.unknown = append(e.unknown, unknownEndpoint{ID: id, Name: id.Name(), Missing: id})
+		}
+	}
 	return e
+}
+
+// unreadNIC returns a network interface of pe that was not read when pe
+// publishes no customDnsConfigs: its FQDNs are then on that interface, and
+// unknown. Zero when the FQDNs are known (or pe has no interface at all).
+func unreadNIC(n *model.Network, pe *model.PrivateEndpoint) model.ResourceID {
+	if len(pe.DNSConfigs) > 0 || n == nil {
+		return ""
+	}
+	for _, id := range pe.NICIDs {
+		if n.NIC(id) == nil {
+			return id
+		}
+	}
+	return ""
 }
 
 // servedBy returns the private endpoints whose customDnsConfigs list host.
@@ -131,6 +172,9 @@ func (e *endpoints) statusWord(pe *model.PrivateEndpoint) string {
 //     the login server has a private address: manifests work, layers fail
 //     (ENDPOINT_DATA_NOT_COVERED, registry owner; linking zones or adding
 //     records cannot fix it, the private endpoint must serve the name).
+//
+// Neither is concluded while an approved private endpoint's FQDNs are
+// missing evidence (endpoints.unknown): that endpoint may serve the host.
 func (r *run) coverageFinding(pc *poolCtx, h model.PullHost) (model.Finding, bool) {
 	if r.f.Registry == nil || (h.Kind != model.HostLogin && h.Kind != model.HostRegional && h.Kind != model.HostData) {
 		return model.Finding{}, false
@@ -140,6 +184,11 @@ func (r *run) coverageFinding(pc *poolCtx, h model.PullHost) (model.Finding, boo
 		if r.ep.isApproved(s.PE) {
 			return model.Finding{}, false
 		}
+	}
+	if len(r.ep.unknown) > 0 {
+		// An approved endpoint whose FQDNs could not be read may serve h:
+		// coverage is unknown, and the lookup carries the evidence.
+		return model.Finding{}, false
 	}
 	if len(services) > 0 {
 		return r.notApprovedFinding(pc, h, services[0].PE), true
@@ -186,6 +235,14 @@ func (r *run) dataNotCoveredFinding(pc *poolCtx, h model.PullHost) model.Finding
 		pc.label, reg.Name, login, joinAddrs(r.ep.expected(login)), pe.Name, h.Kind, h.Name, h.Name)
 	fix := fmt.Sprintf("Make the registry's private endpoint serve %s: every replica region needs its data endpoint on the private endpoint (re-create or update private endpoint %s after adding the %s replica, or add a private endpoint in that region), and its DNS zone group then creates the record. Linking zones or adding a hand-made DNS record cannot help while no private endpoint serves the name; credentials and imagePullSecrets are irrelevant.",
 		h.Name, pe.Name, regionOrHome(h.Region))
+	if h.Kind == model.HostRegional {
+		// A regional endpoint is a login server of its own, used by
+		// clients configured with it, not a redirect target.
+		msg = fmt.Sprintf("%s pulls from registry %s, which enables regional endpoints, so %s is a login name nodes may be configured to pull from. The login server %s has the private address %s (private endpoint %s), but no private endpoint of the registry serves the regional endpoint %s (its customDnsConfigs do not list it), so a pull through it finds no private address and fails before authentication.",
+			pc.label, reg.Name, h.Name, login, joinAddrs(r.ep.expected(login)), pe.Name, h.Name)
+		fix = fmt.Sprintf("Make the registry's private endpoint serve %s (update or re-create private endpoint %s now that regional endpoints are enabled, and let its DNS zone group create the record), or, if no node pulls through regional endpoints, disable them (`az acr update -n %s --regional-endpoints disabled`). Linking zones or adding a hand-made DNS record cannot help while no private endpoint serves the name; credentials and imagePullSecrets are irrelevant.",
+			h.Name, pe.Name, reg.Name)
+	}
 	return model.NewFinding(model.EndpointDataNotCovered, pc.pool.Name, h.Name, reg.ID, msg, fix)
 }
 

@@ -129,10 +129,11 @@ func TestEndpointCoverage(t *testing.T) {
 			},
 		},
 		{
-			name: "default action Deny refuses public clients too",
+			name: "public access disabled wins over a network rule set that would admit the nodes",
 			mutate: func(f *model.Facts) {
 				publicRegistry(f)
-				f.Registry.NetworkDefaultAction = "Deny"
+				f.Registry.PublicNetworkAccess, f.Registry.NetworkDefaultAction = "Disabled", "Deny"
+				f.Registry.IPRules = pfxs("0.0.0.0/0")
 			},
 			want: []model.Code{model.EndpointPublicAccessDenied}, verdict: model.Unreachable,
 		},

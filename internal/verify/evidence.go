@@ -149,13 +149,37 @@ func (r *run) zoneSearchEvidence(pc *poolCtx, h model.PullHost) []model.Finding 
 	return out
 }
 
+// settleSpeculativeReads marks the gaps of speculative reads, and of reads
+// beneath them (a firewall policy's rule collection groups), as consumed:
+// gather read them before anyone knew whether a flow would need them (the
+// public IPs of every way out a public flow might take, the Azure Firewall
+// a route for public addresses points to), and a failure that no
+// conclusion used changes nothing.
+func (r *run) settleSpeculativeReads() {
+	for _, id := range r.f.Network.SpeculativeReads {
+		if id.IsZero() {
+			continue
+		}
+		prefix := id.Key() + "/"
+		for _, gap := range r.gaps.Sorted() {
+			if k := gap.ResourceID.Key(); k == id.Key() || strings.HasPrefix(k, prefix) {
+				r.used[k] = true
+			}
+		}
+	}
+}
+
 // unusedGapFindings reports the gaps no rule consumed, once each and
 // without a pool: gather records a gap only for a read the pull path
 // needed, so a missing fact never silently counts as reachable.
 func (r *run) unusedGapFindings() []model.Finding {
 	var out []model.Finding
 	for _, gap := range r.gaps.Sorted() {
-		if !r.used[gap.ResourceID.Key()] {
+		switch {
+		case r.used[gap.ResourceID.Key()]:
+		case r.f.DNS != nil && !r.f.DNS.LinkSearch.Query.IsZero() && gap.ResourceID.Equal(r.f.DNS.LinkSearch.Query):
+			out = append(out, r.linkSearchGapFinding(gap, "", "", "", ""))
+		default:
 			out = append(out, gapFinding(gap, "", "", "this fact, which the pull path needs"))
 		}
 	}
@@ -165,9 +189,13 @@ func (r *run) unusedGapFindings() []model.Finding {
 // readLabel names what a read was of: an action by the action and its
 // resource ("effectiveRouteTable of networkInterfaces nic-1"), a listing of
 // a resource group by the type listed ("the virtualNetworks of resource
-// group rg"), anything else as resourceLabel does.
+// group rg"), the service tag read of a location as "the service tags of
+// westeurope", anything else as resourceLabel does.
 func readLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if loc, ok := serviceTagsLocation(segs); ok {
+		return "the service tags of " + loc
+	}
 	provider := -1
 	for i, s := range segs {
 		if strings.EqualFold(s, "providers") {
@@ -187,9 +215,13 @@ func readLabel(id model.ResourceID) string {
 }
 
 // resourceLabel names a resource by its type and name, e.g.
-// "virtualNetworks vnet-hub".
+// "virtualNetworks vnet-hub"; the service tag read of a location is "the
+// service tags of westeurope".
 func resourceLabel(id model.ResourceID) string {
 	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if loc, ok := serviceTagsLocation(segs); ok {
+		return "the service tags of " + loc
+	}
 	if len(segs) >= 2 {
 		return segs[len(segs)-2] + " " + segs[len(segs)-1]
 	}
@@ -197,6 +229,15 @@ func resourceLabel(id model.ResourceID) string {
 		return "an unnamed resource"
 	}
 	return string(id)
+}
+
+// serviceTagsLocation is the location of the service tag read of a location
+// (…/locations/{l}/serviceTags), given the segments of its id.
+func serviceTagsLocation(segs []string) (string, bool) {
+	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
+		return segs[n-2], true
+	}
+	return "", false
 }
 
 func forWhom(pool, endpoint string) string {

@@ -206,11 +206,18 @@ func (t *fakeTracer) Trace(_ *model.Network, q RouteQuery) RouteResult {
 	if rr, ok := t.byDest[q.Dest]; ok {
 		return rr
 	}
-	to := q.Dest.String()
 	if q.Public {
-		to = "Internet"
+		return internetRoute(q.SubnetID)
 	}
-	return RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → " + to}}
+	return RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → " + q.Dest.String()}}
+}
+
+// internetRoute is a route engine answer sending a public destination out
+// of the subnet by Azure's default route.
+func internetRoute(subnet model.ResourceID) RouteResult {
+	const route = "Azure's default route: 0.0.0.0/0 → Internet"
+	return RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → Internet"},
+		Exit: Exit{Kind: ExitInternet, SubnetID: subnet, Route: route, FirstRoute: route}}
 }
 
 // blackhole is a route engine answer dropping the flow at rt-aks.

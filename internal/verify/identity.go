@@ -17,11 +17,27 @@ const roleAssignRead = "Microsoft.Authorization/roleAssignments/read"
 // identityFindings checks step 4 of the chain for a pool's login path: the
 // kubelet identity must hold a role that lets it pull, assigned at the
 // registry or above it (resource group, subscription, management group),
-// never below. Anonymous pull needs no role; a registry other than ACR and
+// never below. A registry with anonymous pull enabled needs no role,
+// whatever pull_credentials says; anonymous pulls need it enabled
+// (IDENTITY_ANONYMOUS_PULL_DISABLED); pulls with an imagePullSecret use
+// credentials Azure does not show, so the kubelet identity is not checked
+// (COVERAGE_IDENTITY_NOT_CHECKED, a note). A registry other than ACR and
 // nodes given as subnets have no identity Azure can check.
 func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	reg := r.f.Registry
-	if reg == nil || reg.AnonymousPullEnabled || r.f.Cluster == nil {
+	if reg == nil || reg.AnonymousPullEnabled {
+		return nil
+	}
+	switch r.f.PullCredentials.OrDefault() {
+	case model.PullAnonymous:
+		return []model.Finding{r.anonymousDisabledFinding(pc, h)}
+	case model.PullImagePullSecret:
+		if r.f.Cluster == nil {
+			return nil
+		}
+		return []model.Finding{r.identityNotCheckedFinding(pc, h)}
+	}
+	if r.f.Cluster == nil {
 		return nil
 	}
 	kubelet := r.f.Cluster.Kubelet
@@ -43,6 +59,7 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 
 	var legacy, others, groups []string
 	var unknown []model.ResourceID
+	var conditioned []heldRole
 	for _, a := range sortedAssignments(r.f.RoleAssignments) {
 		if !scopeCovers(a.Scope, reg.ID) {
 			continue
@@ -58,8 +75,12 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 		}
 		honored, legacyOnly := pullPermission(def, reg.ABAC())
 		switch {
-		case mine && honored:
+		case mine && honored && strings.TrimSpace(a.Condition) == "":
 			return nil
+		case mine && honored:
+			// An ABAC condition (typically limiting repositories) leaves
+			// the role in force only for what it allows.
+			conditioned = append(conditioned, heldRole{a, def})
 		case mine && legacyOnly:
 			legacy = append(legacy, fmt.Sprintf("%s at %s", def.RoleName, scopeName(a.Scope)))
 		case group && honored:
@@ -70,6 +91,15 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	}
 
 	switch {
+	case len(conditioned) > 0:
+		var out []model.Finding
+		for _, c := range conditioned {
+			out = append(out, r.roleConditionFinding(pc, h, who, c))
+		}
+		for _, id := range unknown {
+			out = append(out, r.evidence(pc.pool.Name, h.Name, id, "the definition of role "+id.Name()+", assigned to "+who+" at or above registry "+reg.Name))
+		}
+		return out
 	case len(unknown) > 0:
 		var out []model.Finding
 		for _, id := range unknown {
@@ -99,6 +129,48 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	fix := fmt.Sprintf("Assign %s (%s) to %s at scope %s (`az aks update --attach-acr` does this for AcrPull). An assignment below the registry or to another identity does not count. Routes and DNS are not the problem, and an imagePullSecret only works around the node identity: check the identity's scope.",
 		role, roleID, who, reg.ID)
 	return []model.Finding{model.NewFinding(model.IdentityPullRoleMissing, pc.pool.Name, h.Name, reg.ID, msg, fix)}
+}
+
+// anonymousDisabledFinding: the nodes pull without credentials, and the
+// registry does not allow anonymous pull.
+func (r *run) anonymousDisabledFinding(pc *poolCtx, h model.PullHost) model.Finding {
+	reg := r.f.Registry
+	msg := fmt.Sprintf("%s pulls anonymously (pull_credentials = anonymous), but registry %s does not allow anonymous pull (anonymousPullEnabled is false): the token exchange at %s is refused with 401 unauthorized, after routes and DNS worked.",
+		pc.label, reg.Name, h.Name)
+	fix := fmt.Sprintf("Enable anonymous pull on registry %s (`az acr update -n %s --anonymous-pull-enabled true`, Standard or Premium tier; anyone who reaches the registry can then pull every repository), or pull with credentials: the kubelet identity with a pull role on the registry (pull_credentials = kubelet_identity) or an imagePullSecret (pull_credentials = image_pull_secret). Routes and DNS are not involved.",
+		reg.Name, reg.Name)
+	return model.NewFinding(model.IdentityAnonymousPull, pc.pool.Name, h.Name, reg.ID, msg, fix)
+}
+
+// identityNotCheckedFinding: the pull uses an imagePullSecret, not the
+// kubelet identity, so the identity's roles are not checked.
+func (r *run) identityNotCheckedFinding(pc *poolCtx, h model.PullHost) model.Finding {
+	reg := r.f.Registry
+	msg := fmt.Sprintf("%s pulls with credentials the workloads bring (pull_credentials = image_pull_secret), which Azure Resource Manager does not show. The kubelet identity's role assignments on registry %s are not what the pull uses, so they were not checked; a wrong or expired secret still ends in 401/403 after routes and DNS work.",
+		pc.label, reg.Name)
+	fix := fmt.Sprintf("Nothing to fix here. Check the secret yourself (it must hold a token for %s whose identity may pull from %s, in every namespace that uses it); with pull_credentials = kubelet_identity the provider checks the kubelet identity's pull role instead.",
+		model.NormalizeHost(reg.LoginServer), reg.Name)
+	return model.NewFinding(model.CoverageIdentityNotChecked, pc.pool.Name, h.Name, reg.ID, msg, fix)
+}
+
+// heldRole is a role assignment of the pull identity with its definition.
+type heldRole struct {
+	a   model.RoleAssignment
+	def model.RoleDefinition
+}
+
+// roleConditionFinding: the identity's pull role carries an ABAC condition.
+// Azure refuses every pull the condition does not allow; which
+// repositories the nodes pull is not in Azure, so the pull identity is
+// unverified (IDENTITY_ROLE_CONDITION), never counted as full pull rights.
+func (r *run) roleConditionFinding(pc *poolCtx, h model.PullHost, who string, c heldRole) model.Finding {
+	reg := r.f.Registry
+	cond := strings.Join(strings.Fields(c.a.Condition), " ")
+	msg := fmt.Sprintf("%s pulls as %s, which holds %s at %s (role assignment %s) only under the ABAC condition `%s`. Registry %s refuses with 401/403 unauthorized every pull the condition does not allow (typically repositories outside the ones it names); which repositories the node pools pull is not in Azure, so the pull identity is unverified.",
+		pc.label, who, c.def.RoleName, scopeName(c.a.Scope), c.a.ID.Name(), cond, reg.Name)
+	fix := fmt.Sprintf("Check that every repository the workloads on this node pool pull from %s is allowed by the condition (`az role assignment list --assignee %s --scope %s --query \"[].condition\"`); if not, widen the condition or assign the role without one. Routes and DNS are not involved, and an imagePullSecret only works around the node identity.",
+		reg.Name, r.f.Cluster.Kubelet.ObjectID, c.a.Scope)
+	return model.NewFinding(model.IdentityRoleCondition, pc.pool.Name, h.Name, c.a.ID, msg, fix)
 }
 
 // roleDefinition returns the definition of a role: from the facts, or the

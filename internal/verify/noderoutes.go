@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/netip"
 	"sort"
-	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -133,7 +132,7 @@ func appendUniqueFinding(list []model.Finding, f model.Finding) []model.Finding 
 // route sets (the default reserved None ranges), and one per set of
 // reserved ranges a real effective table shows, so that the path traced
 // for an effective route set is computed with the same reserved ranges as
-// the comparison (routing.Engine.CompareNIC) and the real table itself.
+// the comparison (routing.Engine.TraceEffective) and the real table itself.
 // Sets with the same ranges share an engine, and so its computed tables.
 // Every engine shares one memo of what the VirtualNetwork service tag
 // means per VNet, for the security rules on the traced paths.
@@ -182,12 +181,11 @@ func blocked(set *model.RouteSet) bool { return set.SubnetID.IsZero() }
 // which computes each subnet once, so pools sharing a subnet share one
 // table.
 //
-// A set with a real effective table uses it: its routes are the route set
-// and its selected route is the real one. The path beyond is traced with
-// the engine when the computed routes agree with the real ones for the
-// destination; when they do not (COVERAGE_MODEL_DRIFT) the model cannot
-// follow the route Azure really takes, so the trace stops after the first
-// hop: unreachable when the real route drops the packet, else unverified.
+// A set with a real effective table uses it: its routes are the route set,
+// its selected route is the real one, and the path is traced with it
+// (routing.Engine.TraceEffective): the first hop is the one Azure takes,
+// the hops beyond use computed routes, and a destination the computed
+// routes select another way for is COVERAGE_MODEL_DRIFT on the trace.
 func evaluateRouteSet(e *nodeEvaluator, cl *model.Cluster, set *model.RouteSet, dests []Destination) RouteSetResult {
 	res := RouteSetResult{Set: set, Source: RouteSourceComputed, Routes: []model.Route{}}
 	if set.Effective != nil {
@@ -307,48 +305,21 @@ func (e *nodeEvaluator) followed(set *model.RouteSet, d Destination, r routing.R
 	t.ReturnVerdict, t.ReturnNote = r.Return.Verdict, r.Return.Note
 }
 
-// effectiveTrace traces a set whose NIC has a real effective route table.
+// effectiveTrace traces a set whose NIC has a real effective route table:
+// the first hop selects from that table (what Azure programs), so a drop
+// there is a drop even when the configuration would route the packet, and
+// a route the configuration lacks is followed; the routes computed from
+// configuration are the comparison (COVERAGE_MODEL_DRIFT).
 func (e *nodeEvaluator) effectiveTrace(set *model.RouteSet, realTable *routing.Table, d Destination) NodeTrace {
-	r := e.traceFrom(set, d.Addr)
-	t := NodeTrace{Destination: d, Source: r.Source}
-	realRoute, realFound := realTable.Lookup(d.Addr)
-	if realFound {
-		t.Selected = &realRoute
-	}
 	nic := *set.NIC
 	nic.Effective = set.Effective
-	drift, drifted, compared, err := e.CompareNIC(&nic, d.Addr)
-	if compared && err == nil && !drifted {
-		// The computed routes select what Azure selects: the engine's path
-		// is the real one.
-		e.followed(set, d, r, &t)
-		return t
+	r := e.TraceEffective(&nic, set.Source, d.Addr)
+	e.addNeeds(r)
+	t := NodeTrace{Destination: d, Source: r.Source}
+	if realRoute, ok := realTable.Lookup(d.Addr); ok {
+		t.Selected = &realRoute
 	}
-
-	// The model cannot follow the real route: report the first hop as Azure
-	// takes it, the drift, the evidence the computation lacked, and a drop
-	// when the real route drops.
-	var outcome string
-	if compared && err == nil {
-		f := drift.Finding(nic.ID).ToModel(set.Pool, d.Text)
-		if f.Remediation == "" {
-			f.Remediation = driftRemediation
-		}
-		t.Findings = append(t.Findings, f)
-		outcome = "not followed: the routes computed from configuration select " + routing.DescribeSelection(drift.Computed, drift.ComputedFound)
-	} else {
-		outcome = "not followed: the routes of subnet " + routing.SubnetLabel(set.SubnetID) + " cannot be computed from configuration"
-	}
-	t.Findings = append(t.Findings, routeGapFindings(r, set, d)...)
-	if routeDrops(realRoute, realFound, d.Addr) {
-		outcome = "dropped"
-		t.Findings = append(t.Findings, effectiveDropFinding(set, realRoute, realFound, d))
-	}
-	t.Hops = []string{fmt.Sprintf("subnet %s → %s → %s", routing.SubnetLabel(set.SubnetID), routing.DescribeSelection(realRoute, realFound), outcome)}
-	t.Verdict = model.VerdictOf(t.Findings)
-	if t.Verdict == model.Reachable {
-		t.Verdict = model.Unverified
-	}
+	e.followed(set, d, r, &t)
 	return t
 }
 
@@ -397,10 +368,15 @@ func (e *nodeEvaluator) traceFrom(set *model.RouteSet, dst netip.Addr) routing.R
 	} else {
 		r = e.Trace(set.SubnetID, dst)
 	}
+	e.addNeeds(r)
+	return r
+}
+
+// addNeeds records the pending evidence a trace reached.
+func (e *nodeEvaluator) addNeeds(r routing.Result) {
 	for _, ev := range r.Needs {
 		*e.needs = model.AddNeed(*e.needs, ev)
 	}
-	return r
 }
 
 // routeResultFindings are a trace's route findings and, for each gap it
@@ -429,44 +405,6 @@ func suspectedFindings(r routing.Result, pool string, d Destination) []model.Fin
 	}
 	return out
 }
-
-// routeDrops reports a selected route that drops the packet: none matches,
-// next hop None, or Internet for a private address.
-func routeDrops(r model.Route, found bool, dst netip.Addr) bool {
-	if !found {
-		return true
-	}
-	switch {
-	case strings.EqualFold(r.NextHopType, model.NextHopNone):
-		return true
-	case strings.EqualFold(r.NextHopType, model.NextHopInternet):
-		return routing.IsPrivate(dst)
-	}
-	return false
-}
-
-// effectiveDropFinding is the ROUTE_BLACKHOLE of a real effective route
-// that drops the destination.
-func effectiveDropFinding(set *model.RouteSet, r model.Route, found bool, d Destination) model.Finding {
-	var msg string
-	if found {
-		msg = fmt.Sprintf("The effective routes of network interface %s (subnet subnet %s) select %s for %s, so Azure drops the packet.",
-			set.NIC.Name, routing.SubnetLabel(set.SubnetID), routing.DescribeSelection(r, true), d.Addr)
-	} else {
-		msg = fmt.Sprintf("No effective route of network interface %s (subnet subnet %s) matches %s, so Azure drops the packet.",
-			set.NIC.Name, routing.SubnetLabel(set.SubnetID), d.Addr)
-	}
-	fix := "Give the subnet a route that carries the destination (peering, gateway transit, or a UDR to an appliance that reaches it), " +
-		"or remove the route that drops it. Nodes see a connection timeout; credentials and imagePullSecrets are irrelevant here."
-	return model.NewFinding(model.RouteBlackhole, set.Pool, d.Text, set.NIC.ID, msg, fix)
-}
-
-// driftRemediation is what to do about COVERAGE_MODEL_DRIFT.
-const driftRemediation = "Find what the configuration misses: compare the network interface's effective routes " +
-	"(az network nic show-effective-route-table) with the subnet's route table, the peerings and the gateway's learned routes. " +
-	"Typical causes are a route table, peering or gateway the provider could not read, BGP routes injected by Azure Route Server " +
-	"or an SD-WAN appliance, or a change Azure has not finished programming. Until it is explained, treat computed verdicts " +
-	"of scale-set pools in the same subnet with caution."
 
 // routeSetComputedFinding is the set's COVERAGE_ROUTES_COMPUTED.
 func routeSetComputedFinding(set *model.RouteSet) model.Finding {

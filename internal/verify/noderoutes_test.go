@@ -4,7 +4,6 @@
 package verify
 
 import (
-	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -156,15 +155,15 @@ func TestNodeRoutesRouteSets(t *testing.T) {
 			},
 		},
 		{
-			name: "effective table: followed where it agrees, drift and drops where it does not",
+			name: "effective table: traced with the real routes, drift said where the configuration differs",
 			facts: func(t *testing.T, n *model.Network) model.NodeRouteFacts {
 				return model.NodeRouteFacts{Sets: []*model.RouteSet{nrNVASet(t, n, udr, drop)}, Network: n}
 			},
 			dests: []string{"10.0.2.5", "10.1.0.4", "10.1.1.4"}, source: RouteSourceEffective, setCodes: []string{},
 			traces: []nrTraceWant{
 				{model.Reachable, []string{}},
-				{model.Unverified, []string{"COVERAGE_MODEL_DRIFT"}},
-				{model.Unreachable, []string{"COVERAGE_MODEL_DRIFT", "ROUTE_BLACKHOLE"}},
+				{model.Unreachable, []string{"COVERAGE_MODEL_DRIFT", "RETURN_ROUTE_ASYMMETRIC", "EVIDENCE_NOT_FOUND"}},
+				{model.Unreachable, []string{"ROUTE_BLACKHOLE", "COVERAGE_MODEL_DRIFT"}},
 			},
 			check: func(t *testing.T, res RouteSetResult) {
 				if !reflect.DeepEqual(res.Routes, res.Set.Effective) {
@@ -174,19 +173,25 @@ func TestNodeRoutesRouteSets(t *testing.T) {
 				if agree.Selected.Origin != "effective route (Default)" || len(agree.Hops) != 1 || !strings.Contains(agree.Hops[0], "private endpoint pe-acr 10.0.2.5") {
 					t.Errorf("where both agree the engine follows the path: %+v", agree)
 				}
+				// A real route the configuration lacks is followed: through
+				// the appliance it names, with the drift said.
 				drifted := res.Traces[1]
-				if drifted.Selected == nil || *drifted.Selected != udr || drifted.ReturnVerdict != "" {
-					t.Errorf("drift to a route the model cannot follow: %+v", drifted)
+				if drifted.Selected == nil || *drifted.Selected != udr {
+					t.Errorf("drift to a route the configuration lacks: %+v", drifted)
 				}
-				if want := "subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → not followed: " +
-					"the routes computed from configuration select route 10.1.0.0/16 VNetPeering (peering hub-to-spoke)"; !slices.Equal(drifted.Hops, []string{want}) {
-					t.Errorf("hops %q, want %q", drifted.Hops, want)
+				if want := "subnet vnet-hub/snet-nva → route 10.1.0.0/22 VirtualAppliance 10.0.1.10 (effective route (User)) → appliance 10.0.1.10 in vnet-hub/snet-nva"; len(drifted.Hops) != 2 || drifted.Hops[0] != want {
+					t.Errorf("hops %q, want first %q", drifted.Hops, want)
 				}
-				if f := drifted.Findings[0]; f.Remediation != driftRemediation || !f.ResourceID.Equal(nrNVANIC) || f.Endpoint != "10.1.0.4" {
+				if f := drifted.Findings[0]; f.Remediation == "" || !f.ResourceID.Equal(nrNVANIC) || f.Endpoint != "10.1.0.4" ||
+					!strings.Contains(f.Message, "the routes computed from configuration select route 10.1.0.0/16 VNetPeering (peering hub-to-spoke)") {
 					t.Errorf("drift finding: %+v", f)
 				}
+				// A real route that drops is a drop, whatever the
+				// configuration would select.
 				dropped := res.Traces[2]
-				if !strings.HasSuffix(dropped.Hops[0], "→ dropped") || !strings.Contains(dropped.Findings[1].Message, "select route 10.1.1.0/24 None") {
+				if !strings.HasSuffix(dropped.Hops[0], "→ dropped") || !dropped.Findings[0].ResourceID.Equal(nrNVANIC) ||
+					!strings.Contains(dropped.Findings[0].Message, "route 10.1.1.0/24 None (effective route (User)) is selected for 10.1.1.4, so Azure drops the packet") ||
+					!strings.Contains(dropped.Findings[0].Message, "The configuration would select route 10.1.0.0/16 VNetPeering") {
 					t.Errorf("drift to a dropping route: %+v", dropped)
 				}
 			},
@@ -201,20 +206,16 @@ func TestNodeRoutesRouteSets(t *testing.T) {
 			dests: []string{"10.0.2.5", "172.16.0.1"}, source: RouteSourceEffective, setCodes: []string{},
 			traces: []nrTraceWant{
 				{model.Unverified, []string{"EVIDENCE_PERMISSION_DENIED"}},
-				{model.Unreachable, []string{"EVIDENCE_PERMISSION_DENIED", "ROUTE_BLACKHOLE"}},
+				{model.Unreachable, []string{"ROUTE_BLACKHOLE"}},
 			},
 			check: func(t *testing.T, res RouteSetResult) {
-				if tr := res.Traces[0]; !strings.Contains(tr.Hops[0], "cannot be computed from configuration") ||
+				if tr := res.Traces[0]; !strings.Contains(tr.Hops[0], "not followed: the routes of subnet vnet-hub/snet-nva cannot be computed from configuration") ||
 					!strings.Contains(tr.Findings[0].Message, "Microsoft.Network/virtualNetworks/read") {
 					t.Errorf("real route, unknown path: %+v", tr)
 				}
-				if f := res.Traces[1].Findings[1]; !strings.Contains(f.Message, "select route 172.16.0.0/12 None (effective route (Default)) for 172.16.0.1") ||
+				if f := res.Traces[1].Findings[0]; !strings.Contains(f.Message, "route 172.16.0.0/12 None (effective route (Default)) is selected for 172.16.0.1") ||
 					!f.ResourceID.Equal(nrNVANIC) {
 					t.Errorf("a real None route drops whatever the configuration: %+v", f)
-				}
-				if f := effectiveDropFinding(res.Set, model.Route{}, false, nrDests("fd00::1")[0]); !strings.HasPrefix(f.Message,
-					"No effective route of network interface nic-vm-nva") || f.Endpoint != "fd00::1" {
-					t.Errorf("a destination no real route matches is dropped: %+v", f)
 				}
 			},
 		},
@@ -581,28 +582,6 @@ func TestReadLabel(t *testing.T) {
 		}
 		if got, simple := readLabel(rid), resourceLabel(rid); (rid == spokeID || rid == aksSubnetID || rid == "") != (got == simple) {
 			t.Errorf("readLabel(%s) = %q, resourceLabel %q: only actions and listings differ", rid, got, simple)
-		}
-	}
-}
-
-func TestRouteDrops(t *testing.T) {
-	none := model.Route{NextHopType: "None"}
-	internet := model.Route{NextHopType: "Internet"}
-	peer := model.Route{NextHopType: "VNetPeering"}
-	for _, c := range []struct {
-		r     model.Route
-		found bool
-		dst   string
-		want  bool
-	}{
-		{none, true, "10.0.0.1", true},
-		{model.Route{}, false, "10.0.0.1", true},
-		{internet, true, "10.0.0.1", true},
-		{internet, true, "20.1.2.3", false},
-		{peer, true, "10.0.0.1", false},
-	} {
-		if got := routeDrops(c.r, c.found, netip.MustParseAddr(c.dst)); got != c.want {
-			t.Errorf("routeDrops(%s, %v, %s) = %v", c.r.NextHopType, c.found, c.dst, got)
 		}
 	}
 }

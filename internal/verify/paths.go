@@ -5,6 +5,7 @@ package verify
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -20,6 +21,8 @@ type run struct {
 	ep     *endpoints
 	gaps   model.Gaps
 	used   map[string]bool // gap keys a rule consumed
+	// dnsEv is the evidence DNS servers are classified against (dnsEvidence).
+	dnsEv *DNSEvidence
 
 	findings []model.Finding
 	paths    []Path
@@ -42,6 +45,13 @@ type poolCtx struct {
 	resolvers []*resolver
 	answering *resolver
 
+	// resolved is each host's resolution (hosts the registry's coverage
+	// stops before DNS have none); publicHosts are the hosts it sends to
+	// public addresses, in chain order: what a device on the way out must
+	// allow.
+	resolved    map[string]resolution
+	publicHosts []model.PullHost
+
 	// shared are the pool-level findings (DNS servers, evidence about the
 	// node subnet) that bear on every path of the pool.
 	shared []model.Finding
@@ -60,6 +70,13 @@ type pathState struct {
 	hops     []string
 	findings []model.Finding
 	broken   bool
+	// stopped: the path ends here unverified, without an error (the
+	// finding that says why is on it).
+	stopped bool
+	// why says, when a public path broke, why it fails in words that
+	// follow "the node gets the registry's public address, …"; via says
+	// what it leaves through and what admits it, when it works.
+	why, via string
 }
 
 // add records findings on the path; an error breaks the chain there.
@@ -77,6 +94,7 @@ func (r *run) verifyPool(pool *model.NodePool) {
 	pc := r.newPoolCtx(pool)
 	if !pc.blocked {
 		r.poolResolvers(pc)
+		r.resolveHosts(pc)
 	}
 	for _, h := range r.hosts {
 		r.verifyPath(pc, h)
@@ -116,10 +134,29 @@ func (r *run) newPoolCtx(pool *model.NodePool) *poolCtx {
 	return pc
 }
 
+// resolveHosts resolves every host the registry's coverage lets through,
+// once, before the paths: a device on the way out must allow every host
+// the pool reaches at a public address, so each path's findings name them
+// all.
+func (r *run) resolveHosts(pc *poolCtx) {
+	pc.resolved = map[string]resolution{}
+	for _, h := range r.hosts {
+		if _, stop := r.coverageFinding(pc, h); stop {
+			continue
+		}
+		res := r.resolve(pc, h)
+		pc.resolved[h.Name] = res
+		if res.Public && !res.Broken {
+			pc.publicHosts = append(pc.publicHosts, h)
+		}
+	}
+}
+
 // verifyPath follows the chain for one pool and host, stopping at the
 // first broken link: endpoint coverage (a property of the registry), name
-// resolution, private endpoint approval and public access, route and return
-// route, TLS name, and, on the login server, the pull identity.
+// resolution, private endpoint approval, the route and return route (for
+// a public address: public access, the way out and the registry's IP
+// rules), TLS name, and, on the login server, the pull identity.
 func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 	// The pool's shared findings count for the path's verdict, but do not
 	// stop it: an unreachable secondary DNS server still leaves a resolver
@@ -133,34 +170,23 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 		p.add(f)
 		return
 	}
-	res := r.resolve(pc, h)
+	res := pc.resolved[h.Name]
 	p.story = res.Story
 	p.add(res.Findings...)
 	if res.Broken || p.broken {
 		p.broken = true
 		return
 	}
-	if res.Addr.IsValid() {
-		p.address = res.Addr.String()
-		if pe := r.ep.owner(res.Addr); pe != nil && !r.ep.isApproved(pe) {
-			p.add(r.notApprovedFinding(pc, h, pe))
+	p.address = joinAddrs(res.Addrs)
+	if res.Public {
+		if !r.publicPath(pc, p, h, res) {
 			return
 		}
-	}
-	if res.Public && r.f.Registry != nil && h.Kind != model.HostBlob && r.f.Registry.PublicAccessDenied() {
-		// A public address that was only assumed (the answer could not be
-		// read) proves no refusal: missing evidence never becomes an
-		// error. The path stops unverified by the finding that says why.
-		if !res.Assumed {
-			p.add(r.publicAccessDeniedFinding(pc, h))
+	} else {
+		r.traceAddrs(pc, h, res, p)
+		if p.broken {
+			return
 		}
-		return
-	}
-	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: res.Addr, Public: res.Public, Protocol: "Tcp", Port: 443}, h.Name)
-	p.hops, p.source = rr.Hops, rr.Source
-	p.add(inContext(pc, h.Name, p.address, rr.Findings)...)
-	if p.broken {
-		return
 	}
 	if f, ok := r.tlsFinding(pc, h); ok {
 		p.add(f)
@@ -168,6 +194,160 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 	}
 	if h.Kind == model.HostLogin {
 		p.add(r.identityFindings(pc, h)...)
+	}
+}
+
+// publicPath follows a host that resolves publicly and reports whether the
+// chain goes on. When a private endpoint serves the host (the nodes resolve
+// it publicly only because the zone is not linked to their resolver, or a
+// link's NxDomainRedirect fell back), the DNS finding depends on the public
+// path: DNS_RESOLVES_PUBLIC (a warning) with the public path's own findings
+// when it works; its DNS error alone, saying why the public path fails
+// too, when it does not — each problem once, by its cause.
+func (r *run) publicPath(pc *poolCtx, p *pathState, h model.PullHost, res resolution) bool {
+	if res.Intended == nil {
+		r.publicFlow(pc, p, h, res)
+		return !p.broken && !p.stopped
+	}
+	q := &pathState{host: h}
+	r.publicFlow(pc, q, h, res)
+	p.hops, p.source = q.hops, q.source
+	switch {
+	case q.broken:
+		why := q.why
+		if why == "" {
+			why = "which the nodes cannot reach either (" + errorCodes(q.findings) + ")"
+		}
+		p.add(res.Intended.fails(why))
+		return false
+	case q.stopped:
+		p.add(q.findings...)
+		return false
+	}
+	p.add(res.Intended.works(q.via))
+	p.add(q.findings...)
+	return true
+}
+
+// publicFlow follows the flow to the public address of h: the registry's
+// public network access, the route, the way out to the internet, and the
+// registry's IP rules for the public addresses the nodes leave through.
+func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolution) {
+	reg := r.f.Registry
+	if reg != nil && h.Kind != model.HostBlob && reg.PublicNetworkDisabled() {
+		// A public address that was only assumed (the answer could not be
+		// read) proves no refusal: missing evidence never becomes an
+		// error. The path stops unverified by the finding that says why.
+		if res.Assumed {
+			p.stopped = true
+			return
+		}
+		p.add(r.publicAccessDeniedFinding(pc, h))
+		p.why = "which the registry refuses (public network access is denied)"
+		return
+	}
+	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Public: true, Host: h.Name, DestTags: r.f.PublicServiceTags(h), Protocol: "Tcp", Port: 443}, h.Name)
+	p.hops, p.source = rr.Hops, rr.Source
+	p.add(inContext(pc, h.Name, "", rr.Findings)...)
+	if p.broken {
+		return
+	}
+	if len(rr.Gaps) > 0 && !r.egressBlocked() {
+		// The route depends on facts that could not be read, so which way
+		// the flow leaves is unknown: nothing after it is concluded, and
+		// the gap findings keep the path unverified.
+		p.stopped = true
+		return
+	}
+	eg := r.egressOf(pc, h, rr)
+	p.hops = append(p.hops, eg.hops...)
+	p.add(eg.findings...)
+	if p.broken {
+		p.why = "which the nodes cannot reach: " + firstError(eg.findings)
+		return
+	}
+	if eg.via != "" {
+		p.via = "the nodes leave through " + eg.via
+	}
+	ip := r.registryIPRules(pc, h, eg)
+	p.add(ip...)
+	if p.broken {
+		p.why = fmt.Sprintf("which the registry refuses (its IP rules admit only %s, not the public addresses the nodes leave through)", rangeWords(reg.IPRules))
+		return
+	}
+	if reg != nil && h.Kind != model.HostBlob {
+		admits := "registry " + reg.Name + " admits public clients"
+		if reg.IPRulesApply() {
+			admits = "registry " + reg.Name + "'s IP rules admit the nodes' public addresses"
+		}
+		if p.via == "" {
+			p.via = admits
+		} else {
+			p.via = admits + "; " + p.via
+		}
+	}
+}
+
+// errorCodes lists the codes of the error findings.
+func errorCodes(fs []model.Finding) string {
+	var codes []string
+	for _, f := range fs {
+		if f.Severity == model.SeverityError {
+			codes = append(codes, string(f.Code))
+		}
+	}
+	return strings.Join(codes, ", ")
+}
+
+// firstError is the first error finding's cause, in a few words.
+func firstError(fs []model.Finding) string {
+	for _, f := range fs {
+		if f.Severity != model.SeverityError {
+			continue
+		}
+		if f.Code == model.EgressNoOutbound {
+			return "they have no outbound path to the internet"
+		}
+		return string(f.Code)
+	}
+	return ""
+}
+
+// traceAddrs follows the route to every address the name resolves to (a
+// node may get any address of the record set, so one failing address fails
+// the host): the private endpoint behind it must be approved, and the
+// route there and back must hold. With several addresses each hop names
+// the address it leads to.
+func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathState) {
+	dests := res.Addrs
+	if len(dests) == 0 {
+		dests = []netip.Addr{{}} // a public address Resource Manager does not know
+	}
+	for _, dest := range dests {
+		address := ""
+		if dest.IsValid() {
+			address = dest.String()
+			if pe := r.ep.owner(dest); pe != nil && !r.ep.isApproved(pe) {
+				p.add(r.notApprovedFinding(pc, h, pe))
+				continue
+			}
+		}
+		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Protocol: "Tcp", Port: 443}
+		if res.Public {
+			q.DestTags = r.f.PublicServiceTags(h)
+		}
+		rr := r.trace(pc, q, h.Name)
+		p.source = rr.Source
+		for _, hop := range rr.Hops {
+			if len(dests) > 1 {
+				hop = address + ": " + hop
+			}
+			p.hops = append(p.hops, hop)
+		}
+		if len(dests) > 1 {
+			address += ", one of " + joinAddrs(dests) + " the name resolves to (a node may get any of them)"
+		}
+		p.add(inContext(pc, h.Name, address, rr.Findings)...)
 	}
 }
 

@@ -46,28 +46,18 @@ type resolver struct {
 	Reachable bool
 }
 
-// dnsServersOf returns the DNS servers a pool's nodes use, in order, and
-// where the list came from. NIC-level settings override the VNet's
-// (the scale set's NIC configuration, which new instances get, before the
-// NICs read); an empty list means Azure-provided DNS.
-func dnsServersOf(pool *model.NodePool, vnet *model.VNet, n *model.Network) ([]netip.Addr, string) {
-	if len(pool.DNSServers) > 0 {
-		return pool.DNSServers, "the scale set's NIC DNS settings"
+// dnsOrigin says, for messages, where a pool's DNS servers come from.
+func dnsOrigin(d model.NodeDNS, vnet *model.VNet) string {
+	switch d.Source {
+	case model.DNSFromScaleSet:
+		return "the scale set's NIC DNS settings"
+	case model.DNSFromNIC:
+		return "NIC " + d.NIC.Name + " DNS settings"
+	case model.DNSFromVNet:
+		return "the DNS servers of " + vnet.Name
+	default:
+		return "Azure-provided DNS (" + vnet.Name + " sets no DNS servers)"
 	}
-	for _, nic := range pool.NICs {
-		if nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers, "NIC " + nic.Name + " DNS settings"
-		}
-	}
-	for _, id := range pool.NICIDs {
-		if nic := n.NIC(id); nic != nil && len(nic.DNSServers) > 0 {
-			return nic.DNSServers, "NIC " + nic.Name + " DNS settings"
-		}
-	}
-	if len(vnet.DNSServers) > 0 {
-		return vnet.DNSServers, "the DNS servers of " + vnet.Name
-	}
-	return []netip.Addr{model.AzureDNS}, "Azure-provided DNS (" + vnet.Name + " sets no DNS servers)"
 }
 
 // poolResolvers describes every DNS server of the pool, traces a route to
@@ -76,9 +66,9 @@ func dnsServersOf(pool *model.NodePool, vnet *model.VNet, n *model.Network) ([]n
 // describe (DNS_FORWARDER_UNVERIFIED). The first reachable server answers
 // the pool's lookups; nodes fail over to the next only on timeouts.
 func (r *run) poolResolvers(pc *poolCtx) {
-	servers, origin := dnsServersOf(pc.pool, pc.vnet, r.f.Network)
-	pc.dnsOrigin = origin
-	for _, addr := range servers {
+	servers := model.PoolDNSServers(pc.pool, pc.vnet, r.f.Network)
+	pc.dnsOrigin = dnsOrigin(servers, pc.vnet)
+	for _, addr := range servers.Servers {
 		res := r.describeResolver(pc, addr)
 		if res.Kind != resolverAzureDNS {
 			r.checkResolverRoute(pc, res)
@@ -93,35 +83,41 @@ func (r *run) poolResolvers(pc *poolCtx) {
 	}
 }
 
-// describeResolver says what the server at addr is.
-func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
-	if addr == model.AzureDNS {
-		return &resolver{Addr: addr, Kind: resolverAzureDNS, Label: "azure_dns " + addr.String(), Name: "Azure DNS (" + addr.String() + ")", VNetID: pc.vnet.ID, Reachable: true}
+// dnsEvidence is what DNS servers are classified against (DNSEvidenceOf),
+// built once per run.
+func (r *run) dnsEvidence() DNSEvidence {
+	if r.dnsEv == nil {
+		ev := DNSEvidenceOf(r.f)
+		r.dnsEv = &ev
 	}
-	for _, rs := range sortedResolvers(r.f.DNS) {
-		for _, in := range rs.Inbound {
-			if in.Address == addr {
-				return &resolver{Addr: addr, Kind: resolverInbound, VNetID: rs.VNetID, Resource: rs.ID, Reachable: true,
-					Label: fmt.Sprintf("%s (dns private resolver %s, inbound endpoint %s)", addr, rs.Name, in.Name)}
-			}
-		}
+	return *r.dnsEv
+}
+
+// describeResolver says what the server at addr is (ClassifyDNSServer).
+func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
+	s := ClassifyDNSServer(addr, r.dnsEvidence())
+	switch s.Kind {
+	case DNSServerAzure:
+		return &resolver{Addr: addr, Kind: resolverAzureDNS, Label: "azure_dns " + addr.String(), Name: "Azure DNS (" + addr.String() + ")", VNetID: pc.vnet.ID, Reachable: true}
+	case DNSServerResolverInbound:
+		return &resolver{Addr: addr, Kind: resolverInbound, VNetID: s.Resolver.VNetID, Resource: s.Resolver.ID, Reachable: true,
+			Label: fmt.Sprintf("%s (dns private resolver %s, inbound endpoint %s)", addr, s.Resolver.Name, s.Endpoint.Name)}
 	}
 	res := &resolver{Addr: addr, Kind: resolverOpaque, Reachable: true}
-	if nic := nicWithAddress(r.f.Network, addr); nic != nil {
-		res.Resource = nic.ID
-		if !nic.VMID.IsZero() {
-			res.Resource = nic.VMID
-			res.Label = fmt.Sprintf("%s (vm %s)", addr, nic.VMID.Name())
+	switch s.Kind {
+	case DNSServerNIC:
+		res.Resource = s.NIC.ID
+		if !s.NIC.VMID.IsZero() {
+			res.Resource = s.NIC.VMID
+			res.Label = fmt.Sprintf("%s (vm %s)", addr, s.NIC.VMID.Name())
 		} else {
-			res.Label = fmt.Sprintf("%s (nic %s)", addr, nic.Name)
+			res.Label = fmt.Sprintf("%s (nic %s)", addr, s.NIC.Name)
 		}
-		return res
+	case DNSServerUnidentified:
+		res.Label = fmt.Sprintf("%s (host in %s, not a known resolver)", addr, s.VNet.Name)
+	default:
+		res.Label = fmt.Sprintf("%s (outside Azure: on-premises or external)", addr)
 	}
-	if v := vnetContaining(r.f.Network, addr); v != nil {
-		res.Label = fmt.Sprintf("%s (host in %s, not a known resolver)", addr, v.Name)
-		return res
-	}
-	res.Label = fmt.Sprintf("%s (outside Azure: on-premises or external)", addr)
 	return res
 }
 
@@ -190,28 +186,6 @@ func (pc *poolCtx) resolverLabel() string {
 		labels[i] = res.Label
 	}
 	return strings.Join(labels, ", ")
-}
-
-func nicWithAddress(n *model.Network, addr netip.Addr) *model.NIC {
-	var found *model.NIC
-	for _, nic := range n.NICs {
-		if containsAddr(nic.PrivateIPs, addr) && (found == nil || nic.ID.Key() < found.ID.Key()) {
-			found = nic
-		}
-	}
-	return found
-}
-
-func vnetContaining(n *model.Network, addr netip.Addr) *model.VNet {
-	var found *model.VNet
-	for _, v := range n.VNets {
-		for _, p := range v.AddressSpace {
-			if p.Contains(addr) && (found == nil || v.ID.Key() < found.ID.Key()) {
-				found = v
-			}
-		}
-	}
-	return found
 }
 
 // name is how messages call the resolver.

@@ -98,10 +98,14 @@ func identityNote(f *model.Facts) string {
 	switch {
 	case f.Registry == nil:
 		return "Pull identity not checked: the registry is not an Azure Container Registry, so its credentials are not in Azure Resource Manager."
-	case f.Cluster == nil:
-		return "Pull identity not checked: the nodes were given as subnets, without a cluster and its kubelet identity."
 	case f.Registry.AnonymousPullEnabled:
 		return "No pull identity needed: the registry allows anonymous pull."
+	case f.PullCredentials.OrDefault() == model.PullAnonymous:
+		return "Pulls are anonymous (pull_credentials = anonymous): the registry must allow anonymous pull."
+	case f.PullCredentials.OrDefault() == model.PullImagePullSecret:
+		return "Pull identity not checked: pull_credentials = image_pull_secret, the workloads' own credentials are not in Azure Resource Manager."
+	case f.Cluster == nil:
+		return "Pull identity not checked: the nodes were given as subnets, without a cluster and its kubelet identity."
 	}
 	return ""
 }

@@ -29,6 +29,14 @@ type RouteQuery struct {
 	// route an arbitrary Internet address would take.
 	Dest   netip.Addr
 	Public bool
+	// Host names a public destination in hops and messages ("the public
+	// address of <Host>").
+	Host string
+	// DestTags name the service tags the public address is in
+	// (AzureContainerRegistry.WestEurope for an ACR endpoint): with the
+	// service tags read, security rules are decided over their members.
+	// Empty when unknown.
+	DestTags []string
 	// Protocol (Tcp, Udp) and Port of the flow: Tcp 443 to a registry
 	// endpoint, Udp 53 to a DNS server.
 	Protocol string
@@ -51,4 +59,54 @@ type RouteResult struct {
 	// Needs is the pending evidence (model.Network.Pending) the flow
 	// reached; see Result.Needs.
 	Needs []model.Evidence
+	// Exit is where the flow left the networks the route engine follows;
+	// the zero value when it was dropped or could not be followed.
+	Exit Exit
+}
+
+// ExitKind says where a flow left the networks the route engine follows.
+type ExitKind string
+
+// Exit kinds.
+const (
+	// ExitNone: delivered inside Azure's networks (a NIC, a private
+	// endpoint, a subnet), dropped, or not followed to the end.
+	ExitNone ExitKind = ""
+	// ExitInternet: a route with next hop Internet carried it out of
+	// Subnet.
+	ExitInternet ExitKind = "internet"
+	// ExitOnPremises: a VPN or ExpressRoute gateway took it.
+	ExitOnPremises ExitKind = "on_premises"
+	// ExitServiceEndpoint: a service endpoint route took it to an Azure
+	// service over the backbone.
+	ExitServiceEndpoint ExitKind = "service_endpoint"
+)
+
+// Exit is where a flow left: the subnet whose route sent it out, the
+// virtual appliances it crossed on the way, and for on-premises the
+// gateway.
+type Exit struct {
+	Kind ExitKind
+	// SubnetID is the subnet whose selected route sent the flow out (the
+	// node subnet, or the subnet of the last appliance crossed).
+	SubnetID model.ResourceID
+	// Route is that route in words, e.g. "route table rt-aks route
+	// to-onprem: 0.0.0.0/0 → VirtualNetworkGateway 10.0.0.30".
+	Route string
+	// FirstRoute is the route the node subnet selected, in the same words.
+	FirstRoute string
+	// Appliances are the VirtualAppliance next hops crossed, in order.
+	Appliances []ExitAppliance
+	// GatewayID is the gateway of an on-premises exit.
+	GatewayID model.ResourceID
+}
+
+// ExitAppliance is a virtual appliance a flow crossed.
+type ExitAppliance struct {
+	IP       netip.Addr
+	SubnetID model.ResourceID
+	// NICID is empty for an appliance without a NIC the route engine read
+	// (an Azure Firewall, an internal load balancer frontend).
+	NICID model.ResourceID
+	Label string
 }

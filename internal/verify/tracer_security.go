@@ -24,7 +24,7 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 			return
 		}
 	}
-	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, Protocol: q.Protocol, Port: q.Port}
+	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, DestTags: q.DestTags, Protocol: q.Protocol, Port: q.Port}
 	if _, nic := poolSource(q, n); nic != nil {
 		sf.NIC = nic
 	}
@@ -59,6 +59,12 @@ type SecurityFlow struct {
 	// Resource Manager does not name (Dest is then invalid).
 	Dest   netip.Addr
 	Public bool
+	// DestTags name the service tags that hold a Public destination
+	// (AzureContainerRegistry.WestEurope): when the service tags of the
+	// node VNet's location list them all, the destination is any address
+	// of their members, which decides rules naming other tags and
+	// prefixes; otherwise its address is unknown.
+	DestTags []string
 	// Protocol (Tcp, Udp) and Port. Port 53 is DNS: UDP and TCP are both
 	// evaluated, whatever Protocol says.
 	Protocol string
@@ -106,6 +112,9 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	}
 	if sf.Public {
 		flow.Dest = security.Endpoint{ASGsKnown: true}
+		// Messages name the tags as the list spells them, and only when
+		// they decided the destination.
+		flow.Dest.Prefixes, sf.DestTags = publicDestPrefixes(sf.DestTags, spaces(subnet.VNetID).Tags)
 	} else if sf.Dest.IsValid() {
 		flow.Dest = security.Endpoint{Prefixes: []netip.Prefix{netip.PrefixFrom(sf.Dest, sf.Dest.BitLen())}}
 	}
@@ -279,6 +288,32 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	return out
 }
 
+// publicDestPrefixes are the addresses a public destination may have: the
+// members of every tag that holds it, when the service tags list them all,
+// with the tags' names as the list spells them; nil (unknown) otherwise.
+func publicDestPrefixes(names []string, tags *model.ServiceTags) ([]netip.Prefix, []string) {
+	if len(names) == 0 || tags == nil {
+		return nil, nil
+	}
+	var out []netip.Prefix
+	var spelled []string
+	seen := map[netip.Prefix]bool{}
+	for _, name := range names {
+		t, ok := tags.Lookup(name)
+		if !ok || len(t.Prefixes) == 0 {
+			return nil, nil
+		}
+		spelled = append(spelled, t.Name)
+		for _, p := range t.Prefixes {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out, spelled
+}
+
 // uniqueGaps keeps the first gap per resource (an appliance's group is
 // asked for on the way in and on the way out).
 func uniqueGaps(gs []model.Gap) []model.Gap {
@@ -324,6 +359,10 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 	if !sf.Public && sf.Dest.IsValid() {
 		dst = sf.Dest.String()
 	}
+	short := fmt.Sprintf("%s %s -> %s:%d", proto, src, dst, sf.Port)
+	if sf.Public && len(sf.DestTags) > 0 {
+		dst += " (in service tag " + strings.Join(sf.DestTags, ", ") + ")"
+	}
 	var where string
 	switch at {
 	case "node":
@@ -347,7 +386,6 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 		kind = "default rule"
 	}
 	flow := fmt.Sprintf("%s from %s to %s port %d", proto, src, dst, sf.Port)
-	short := fmt.Sprintf("%s %s -> %s:%d", proto, src, dst, sf.Port)
 	why := flowConsequence(sf)
 	switch d.Outcome {
 	case security.Denied:

@@ -35,7 +35,8 @@ type Result struct {
 type Path struct {
 	NodePool string
 	Host     string
-	// Address is the address the nodes connect to; "" when the name does
+	// Address is the address the nodes connect to (several, comma-separated,
+	// when the record holds several: each is traced); "" when the name does
 	// not resolve, when its address is a public one Resource Manager does
 	// not know, or when it cannot be determined.
 	Address string
@@ -93,6 +94,7 @@ func Verify(f model.Facts, tracer Tracer) Result {
 		r.verifyPool(pool)
 	}
 	r.findings = append(r.findings, r.registryEvidence()...)
+	r.settleSpeculativeReads()
 	r.findings = append(r.findings, r.unusedGapFindings()...)
 
 	res := Result{Findings: sortFindings(r.findings), Paths: r.paths, Needs: r.needs}

@@ -60,7 +60,7 @@ variable "node_pools" {
 }
 
 variable "zone_subscription_ids" {
-  description = "Further subscriptions to search for private DNS zones, e.g. a central connectivity subscription. The cluster's and the registry's subscriptions are always searched."
+  description = "Subscriptions that hold the private DNS zones (e.g. a central connectivity subscription), for identities that may not use Azure Resource Graph. Empty (the default): Resource Graph finds the zones linked to the node VNets in every subscription the identity can read. Set: these subscriptions (and the cluster's and the registry's) are searched instead, and a zone not found there is unverified."
   type        = set(string)
   default     = []
   nullable    = false

@@ -15,7 +15,9 @@ type Snapshot struct {
 	Format string `json:"format"`
 	// Resources are ARM bodies exactly as a GET on their id returns them.
 	Resources []Resource `json:"resources"`
-	// Actions map "POST /path" to the body of the finished action.
+	// Actions map "POST /path" to the body of the finished action, and
+	// "GET /path" to the answer of a read that is not a resource with that
+	// id (the service tags of a region).
 	Actions map[string]json.RawMessage `json:"actions,omitempty"`
 	// Faults map "GET /path" or "POST /path" to an error answer.
 	Faults map[string]Fault `json:"faults,omitempty"`

@@ -36,8 +36,11 @@ type index struct {
 	byID        map[string]*entry
 	collections map[string][]*entry // sorted by key
 	assignments []roleAssignment    // sorted by entry key
-	actions     map[string]json.RawMessage
-	faults      map[string]Fault
+	// zoneLinks are the private DNS zone virtual network links, sorted by
+	// key: what a Resource Graph query is answered from (graphAnswer).
+	zoneLinks []*entry
+	actions   map[string]json.RawMessage
+	faults    map[string]Fault
 }
 
 func newIndex(s *Snapshot) *index {
@@ -68,6 +71,9 @@ func newIndex(s *Snapshot) *index {
 		}
 		if parent := k[:strings.LastIndexByte(k, '/')]; strings.HasSuffix(parent, roleAssignmentsSuffix) {
 			ix.assignments = append(ix.assignments, roleAssignment{scope: assignmentScope(parent, e.body), e: e})
+		}
+		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "privatednszones" && segs[len(segs)-2] == "virtualnetworklinks" {
+			ix.zoneLinks = append(ix.zoneLinks, e)
 		}
 	}
 

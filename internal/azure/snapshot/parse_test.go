@@ -69,7 +69,12 @@ func TestParseErrors(t *testing.T) {
 			[]string{"resources[0]: a resource must be", "resources[1].id"},
 		},
 		{"action key without method", doc(`, "actions": {"/subscriptions/x/effectiveRouteTable": {}}`), []string{`actions["/subscriptions/x/effectiveRouteTable"]`, `"METHOD /path"`}},
-		{"action GET", doc(`, "actions": {"GET ` + sub + `/x": {}}`), []string{"actions hold POST results"}},
+		{
+			// A GET answered from actions must not shadow a resource.
+			"action GET of a resource", doc(`, "resources": [` + vnet + `], "actions": {"GET ` + sub + `/resourceGroups/RG/providers/Microsoft.Network/virtualNetworks/hub": {}}`),
+			[]string{`actions["GET `, "is the id of resources[0]", "answered from resources"},
+		},
+		{"action GET not an object", doc(`, "actions": {"GET ` + sub + `/providers/Microsoft.Network/locations/westeurope/serviceTags": []}`), []string{"must be the JSON object"}},
 		{"action PUT", doc(`, "actions": {"PUT ` + sub + `/x": {}}`), []string{`method "PUT"`, "only GET and POST"}},
 		{"action full URL", doc(`, "actions": {"POST https://management.azure.com/x": {}}`), []string{"without scheme and host"}},
 		{"action trailing slash", doc(`, "actions": {"POST ` + sub + `/x/": {}}`), []string{"empty path segment"}},

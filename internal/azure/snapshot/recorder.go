@@ -23,7 +23,11 @@ import (
 //     list, so that a replay serves the list and each id again;
 //   - the final result of every POST action: a 200 body directly, or for a
 //     long-running action the body the SDK's poller takes as the result
-//     (see lro.go); pages of a POST list are merged;
+//     (see lro.go); pages of a POST list are merged, and so are the rows of
+//     every Resource Graph query (recordGraphRows);
+//   - the answer of a GET that is neither a resource nor a list (the
+//     service tags of a region, see isReadAnswer), as an action keyed
+//     "GET /path";
 //   - 401 and 403 answers as faults, so that a replay reproduces missing
 //     permissions instead of turning them into "not found". Throttling and
 //     server errors are transient and are not kept.
@@ -32,7 +36,7 @@ type Recorder struct {
 
 	mu        sync.Mutex
 	resources map[string]recordedResource // lookup key of the id
-	actions   map[string]namedAction      // lookup key "POST /path"
+	actions   map[string]namedAction      // lookup key "POST /path" or "GET /path"
 	faults    map[string]namedFault       // lookup key "GET|POST /path"
 	polls     map[string]pollTarget       // lookup path of a polling URL
 	pages     map[string]string           // canonical nextLink URL → action lookup key
@@ -44,7 +48,7 @@ type recordedResource struct {
 }
 
 type namedAction struct {
-	key  string // "POST /path" as first requested
+	key  string // "POST /path" or "GET /path" as first requested
 	body json.RawMessage
 }
 
@@ -130,6 +134,10 @@ func (r *Recorder) observeGet(req *http.Request, resp *http.Response, body []byt
 	if json.Unmarshal(body, &fields) != nil {
 		return
 	}
+	if isReadAnswer(req.URL.Path, fields) {
+		r.recordActionPage(key, body, false)
+		return
+	}
 	if _, hasID := fields["id"]; hasID {
 		r.recordResource(body, false)
 		return
@@ -140,6 +148,22 @@ func (r *Recorder) observeGet(req *http.Request, resp *http.Response, body []byt
 			r.recordResource(el, true)
 		}
 	}
+}
+
+// isReadAnswer reports whether a successful GET answered something other
+// than a resource or a list of resources: a path that ends after a type
+// (the shape of a collection) whose answer is not a list ({"value": [...]}),
+// such as the service tags of a region
+// (/subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags,
+// whose body carries an id of its own, …/serviceTags/Public). A replay
+// answers such a GET from an actions entry keyed "GET /path"; stored as a
+// resource, it would be served under the wrong path.
+func isReadAnswer(p string, fields map[string]json.RawMessage) bool {
+	if fields == nil || shapeOf(segments(normPath(p))) != shapeCollection {
+		return false
+	}
+	_, isList := fields["value"]
+	return !isList
 }
 
 // recordResource keeps a body under its id. List elements never replace a
@@ -192,6 +216,9 @@ func (r *Recorder) recordActionPage(key string, body []byte, appendPage bool) {
 		return
 	}
 	delete(r.faults, lk)
+	if lk == resourceGraphKey && r.recordGraphRows(key, lk, fields) {
+		return
+	}
 	var next string
 	_ = json.Unmarshal(fields["nextLink"], &next)
 	if next == "" && !appendPage {
@@ -255,4 +282,48 @@ func (r *Recorder) Snapshot() *Snapshot {
 // Flush writes the recording to path atomically (see [Save]).
 func (r *Recorder) Flush(path string) error {
 	return Save(path, r.Snapshot())
+}
+
+// recordGraphRows merges a Resource Graph answer (objectArray format) into
+// the one kept for the query path: Resource Graph pages with a $skipToken
+// in the request body, and a run may send several queries, all to that
+// one path, which the replay answers with one entry. The rows of every
+// answer are kept once each (by id, the first copy wins), without
+// $skipToken. It reports false for an answer that is not in that format,
+// which is then kept as it came.
+func (r *Recorder) recordGraphRows(key, lk string, fields map[string]json.RawMessage) bool {
+	var rows []json.RawMessage
+	if json.Unmarshal(fields["data"], &rows) != nil || rows == nil {
+		return false
+	}
+	if old, ok := r.actions[lk]; ok {
+		var oldFields map[string]json.RawMessage
+		var oldRows []json.RawMessage
+		if json.Unmarshal(old.body, &oldFields) == nil && json.Unmarshal(oldFields["data"], &oldRows) == nil {
+			rows = append(oldRows, rows...)
+		}
+		key = old.key
+	}
+	kept := make([]json.RawMessage, 0, len(rows))
+	seen := map[string]bool{}
+	for _, row := range rows {
+		var withID struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(row, &withID) == nil && withID.ID != "" {
+			if seen[strings.ToLower(withID.ID)] {
+				continue
+			}
+			seen[strings.ToLower(withID.ID)] = true
+		}
+		kept = append(kept, compact(row))
+	}
+	body, err := json.Marshal(map[string]any{
+		"totalRecords": len(kept), "count": len(kept), "resultTruncated": "false", "data": kept,
+	})
+	if err != nil {
+		return false
+	}
+	r.actions[lk] = namedAction{key: key, body: body}
+	return true
 }

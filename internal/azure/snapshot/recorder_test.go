@@ -262,6 +262,65 @@ func TestRecorderActionPages(t *testing.T) {
 	}
 }
 
+// TestRecorderGETAction: the answer of a GET that is neither a resource
+// nor a list (the service tags of a region, whose body has an id of its
+// own) is written as a "GET /path" action, not as a resource under that
+// id; the replay of the recording answers the SDK's read as live ARM did.
+// A list answer on a collection path stays resources, and a 403 on the
+// read stays a fault.
+func TestRecorderGETAction(t *testing.T) {
+	list := sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks"
+	denied := strings.Replace(serviceTagsPath, "westeurope", "northeurope", 1)
+	live := (&scripted{}).
+		on("GET", serviceTagsPath, answer{status: 200, body: serviceTagsAnswer}).
+		on("GET", list, answer{status: 200, body: `{"value":[{"id":"` + list + `/v","name":"v"}]}`}).
+		on("GET", denied, answer{status: 403, body: `{"error":{"code":"AuthorizationFailed","message":"no serviceTags/read"}}`})
+	rec := NewRecorder(live)
+	tags, err := armnetwork.NewServiceTagsClient(strings.TrimPrefix(sub, "/subscriptions/"), fakeCred, armOptions(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := tags.List(ctx, "westeurope", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tags.List(ctx, "northeurope", nil); err == nil {
+		t.Fatal("the 403 was not passed on")
+	}
+	send(t, rec, "GET", list)
+
+	s := rec.Snapshot()
+	if got := string(s.Actions["GET "+serviceTagsPath]); got != serviceTagsAnswer {
+		t.Errorf("actions[GET …/serviceTags] = %q, want the answer as ARM gave it", got)
+	}
+	if len(s.Resources) != 1 || s.Resources[0].ID != list+"/v" {
+		t.Errorf("resources: %+v (the service tag answer must not be stored under its body's id)", s.Resources)
+	}
+	if f, ok := s.Faults["GET "+denied]; !ok || f.Status != 403 {
+		t.Errorf("faults: %+v", s.Faults)
+	}
+
+	path := filepath.Join(t.TempDir(), "rec.json")
+	if err := rec.Flush(path); err != nil {
+		t.Fatal(err)
+	}
+	replay, err := LoadReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags, err = armnetwork.NewServiceTagsClient(strings.TrimPrefix(sub, "/subscriptions/"), fakeCred, armOptions(replay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := tags.List(ctx, "westeurope", nil)
+	if err != nil || len(resp.Values) != 1 || *resp.Values[0].Name != "AzureContainerRegistry.WestEurope" {
+		t.Errorf("replayed read: %+v, %v", resp.ServiceTagsListResult, err)
+	}
+	if _, err := tags.List(ctx, "northeurope", nil); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("replayed refused read: %v", err)
+	}
+}
+
 func TestRecorderPrefersDirectGET(t *testing.T) {
 	list := sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks"
 	id := list + "/v"

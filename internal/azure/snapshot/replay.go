@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -122,8 +123,16 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 			// finished at once, so nothing is polled.
 			return newResponse(req, http.StatusOK, body, requestID), nil
 		}
+		if key == resourceGraphKey {
+			return newResponse(req, http.StatusOK, r.ix.graphAnswer(), requestID), nil
+		}
 		return errorResponse(req, http.StatusNotFound, "NotFound",
 			fmt.Sprintf("The snapshot has no result for the action POST %s.", req.URL.Path), requestID), nil
+	}
+	// A read whose answer is not a resource with that id (the service
+	// tags of a region) is an actions entry keyed "GET /path".
+	if body, ok := r.ix.actions[key]; ok {
+		return newResponse(req, http.StatusOK, body, requestID), nil
 	}
 	if body, ok := r.ix.get(req.URL.Path); ok {
 		return newResponse(req, http.StatusOK, body, requestID), nil
@@ -145,6 +154,32 @@ func (r *Replay) takeFault(key string) (Fault, bool) {
 	}
 	r.faultHits[key]++
 	return f, true
+}
+
+// resourceGraphPath is the Azure Resource Graph query endpoint, and
+// resourceGraphKey its lookup key.
+const resourceGraphPath = "/providers/Microsoft.ResourceGraph/resources"
+
+var resourceGraphKey = lookupKey(http.MethodPost, resourceGraphPath)
+
+// graphAnswer is what the replay answers a Resource Graph query when the
+// snapshot holds no result for it: the snapshot stands for every
+// subscription the identity can read, and the answer lists every private
+// DNS zone virtual network link in it (the only resources the provider
+// queries Resource Graph for), whatever the query; the provider filters
+// the rows itself. The shape is Resource Graph's objectArray result.
+func (ix *index) graphAnswer() []byte {
+	rows := make([]json.RawMessage, 0, len(ix.zoneLinks))
+	for _, e := range ix.zoneLinks {
+		rows = append(rows, e.body)
+	}
+	body, err := json.Marshal(map[string]any{
+		"totalRecords": len(rows), "count": len(rows), "resultTruncated": "false", "data": rows,
+	})
+	if err != nil { // a list of compact JSON objects always marshals
+		return []byte(`{"totalRecords":0,"count":0,"resultTruncated":"false","data":[]}`)
+	}
+	return body
 }
 
 // get serves a GET: a resource by id, or one of the collections.

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 )
 
 // Ids in testdata/fixture.json.
@@ -171,6 +173,68 @@ func TestReplayPOST(t *testing.T) {
 	// A GET on an action's path is not the action.
 	if _, _, b := send(t, r, http.MethodGet, fxNIC+"/effectiveRouteTable"); bytes.Contains(b, []byte("VnetLocal")) {
 		t.Errorf("GET served the action result: %s", b)
+	}
+}
+
+// serviceTagsPath is the Service Tag Discovery read of a region: a GET
+// whose answer is not a resource with that id.
+const serviceTagsPath = sub + "/providers/Microsoft.Network/locations/westeurope/serviceTags"
+
+const serviceTagsAnswer = `{"name":"Public","id":"` + sub + `/providers/Microsoft.Network/serviceTags/Public","type":"Microsoft.Network/serviceTags","changeNumber":"1","cloud":"Public",` +
+	`"values":[{"name":"AzureContainerRegistry.WestEurope","id":"AzureContainerRegistry.WestEurope","properties":{"changeNumber":"1","region":"westeurope","systemService":"AzureContainerRegistry","addressPrefixes":["20.61.0.0/27"]}}]}`
+
+// TestReplayGETAction: a GET whose path has no resource is answered from
+// the actions entry keyed "GET /path" (matched like every key), and only
+// that GET: the same path as POST, or the parent collection, is not it.
+func TestReplayGETAction(t *testing.T) {
+	r := replayWith(t, "fixture.json", func(s *Snapshot) {
+		s.Actions["GET "+serviceTagsPath] = json.RawMessage(serviceTagsAnswer)
+	})
+	for _, p := range []string{serviceTagsPath, strings.ToUpper(serviceTagsPath) + "?api-version=2025-05-01"} {
+		status, h, body := send(t, r, http.MethodGet, p)
+		if status != http.StatusOK || h.Get("Content-Type") != "application/json; charset=utf-8" {
+			t.Fatalf("GET %s: status %d, content type %q: %s", p, status, h.Get("Content-Type"), body)
+		}
+		if string(body) != serviceTagsAnswer {
+			t.Errorf("GET %s:\n got %s\nwant %s", p, body, serviceTagsAnswer)
+		}
+	}
+	if status, _, body := send(t, r, http.MethodPost, serviceTagsPath); status != http.StatusNotFound || armErrorCode(t, body) != "NotFound" {
+		t.Errorf("a POST to the path of a GET action: %d %s", status, body)
+	}
+	// Another region has no entry: the path has the shape of a collection,
+	// so, as before, an empty list.
+	other := strings.Replace(serviceTagsPath, "westeurope", "northeurope", 1)
+	if status, _, body := send(t, r, http.MethodGet, other); status != http.StatusOK || string(body) != `{"value":[]}` {
+		t.Errorf("GET %s: %d %s", other, status, body)
+	}
+	// A fault on the GET overrides the entry.
+	r = replayWith(t, "fixture.json", func(s *Snapshot) {
+		s.Actions["GET "+serviceTagsPath] = json.RawMessage(serviceTagsAnswer)
+		s.Faults = map[string]Fault{"GET " + serviceTagsPath: {Status: 403}}
+	})
+	if status, _, body := send(t, r, http.MethodGet, serviceTagsPath); status != http.StatusForbidden || armErrorCode(t, body) != "AuthorizationFailed" {
+		t.Errorf("faulted GET action: %d %s", status, body)
+	}
+}
+
+// TestReplayGETActionThroughSDK: the SDK's ServiceTagsClient.List decodes
+// the entry.
+func TestReplayGETActionThroughSDK(t *testing.T) {
+	r := replayWith(t, "fixture.json", func(s *Snapshot) {
+		s.Actions["GET "+serviceTagsPath] = json.RawMessage(serviceTagsAnswer)
+	})
+	client, err := armnetwork.NewServiceTagsClient(strings.TrimPrefix(sub, "/subscriptions/"), fakeCred, armOptions(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.List(context.Background(), "westeurope", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Values) != 1 || *resp.Values[0].Name != "AzureContainerRegistry.WestEurope" ||
+		len(resp.Values[0].Properties.AddressPrefixes) != 1 || *resp.Values[0].Properties.AddressPrefixes[0] != "20.61.0.0/27" {
+		t.Errorf("decoded %+v", resp.ServiceTagsListResult)
 	}
 }
 

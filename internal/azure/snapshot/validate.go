@@ -56,9 +56,14 @@ func (s *Snapshot) validate(resourcePath func(int) string) []*Error {
 			add(path, "%v", err)
 			continue
 		}
-		if method != "POST" {
-			add(path, "actions hold POST results; put what a GET returns in resources")
-			continue
+		if method == "GET" {
+			// A GET answered from actions is a read whose answer is not a
+			// resource with that id (the service tags of a region); a path
+			// that is a resource's id is served from resources.
+			if j, taken := seen[normPath(p)]; taken {
+				add(path, "%s is the id of %s: a GET of a resource is answered from resources; keep one", p, resourcePath(j))
+				continue
+			}
 		}
 		if other, dup := keysSeen[lookupKey(method, p)]; dup {
 			add(path, "same request as %s (paths are matched case-insensitively); keep one", keyPath("actions", other))

@@ -72,7 +72,6 @@ func (c Chain) String() string {
 type graph struct {
 	lat   Latency
 	reads map[string]*Read
-	last  *Read
 	n     int
 }
 

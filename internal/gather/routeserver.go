@@ -1,0 +1,221 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// RouteServer reads an Azure Route Server (a virtualHubs resource) with its
+// BGP connections and, per connection, the routes it learned from that
+// peer (learnedRoutes); vnetID is the VNet whose RouteServerSubnet holds it. A failed connection list leaves PeersKnown false,
+// a failed route read that peer's LearnedKnown false; each is a gap on what
+// could not be read (…/bgpConnections, …/bgpConnections/{c}/learnedRoutes).
+func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (*model.RouteServer, error) {
+	return once(r, memoKey("routeserver", id), func() (*model.RouteServer, error) {
+		a, err := parseTyped(id, "Microsoft.Network", "virtualHubs")
+		if err != nil {
+			return nil, r.fail(id, permVirtualHubRead, err)
+		}
+		f, err := r.clients.Network(a.Subscription)
+		if err != nil {
+			return nil, r.fail(id, permVirtualHubRead, err)
+		}
+		release, err := r.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := f.NewVirtualHubsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+		release()
+		if err != nil {
+			return nil, r.fail(id, permVirtualHubRead, err)
+		}
+		rs, err := routeServerFromSDK(&resp.VirtualHub)
+		if err != nil {
+			return nil, r.fail(id, permVirtualHubRead, err)
+		}
+		rs.VNetID = vnetID
+
+		coll := child(id, "bgpConnections")
+		conns, err := collect(ctx, r, f.NewVirtualHubBgpConnectionsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
+			func(p armnetwork.VirtualHubBgpConnectionsClientListResponse) []*armnetwork.BgpConnection {
+				return p.Value
+			})
+		if err != nil {
+			r.record(coll, permRouteServerPeerRead, err)
+			return rs, nil
+		}
+		peers, err := routeServerPeersFromSDK(coll, conns)
+		if err != nil {
+			r.record(coll, permRouteServerPeerRead, err)
+			return rs, nil
+		}
+		c := f.NewVirtualHubBgpConnectionsClient()
+		routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, p model.RouteServerPeer) ([]model.GatewayRoute, error) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer release()
+			poller, err := c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
+			if err != nil {
+				return nil, err
+			}
+			res, err := poller.PollUntilDone(ctx, pollOptions())
+			if err != nil {
+				return nil, err
+			}
+			return peerRoutesFromSDK(child(p.ID, "learnedRoutes"), res.Value)
+		})
+		for i := range peers {
+			if errs[i] != nil {
+				r.record(child(peers[i].ID, "learnedRoutes"), permRouteServerLearnedRoutes, errs[i])
+				continue
+			}
+			peers[i].Learned, peers[i].LearnedKnown = routes[i], true
+		}
+		rs.Peers, rs.PeersKnown = peers, true
+		return rs, nil
+	})
+}
+
+// RouteServersOfVNet reads the Route Servers of a VNet: those whose ip
+// configurations its RouteServerSubnet lists (…/virtualHubs/{h}/ipConfigurations/{c}),
+// at no extra read to find them. Partial results come with the joined
+// errors of the reads that failed.
+func (r *Reader) RouteServersOfVNet(ctx context.Context, vnet *model.VNet) ([]*model.RouteServer, error) {
+	out, errs := mapEach(ctx, r, RouteServerIDs(vnet), func(ctx context.Context, id model.ResourceID) (*model.RouteServer, error) {
+		return r.RouteServer(ctx, id, vnet.ID)
+	})
+	var found []*model.RouteServer
+	for _, rs := range out {
+		if rs != nil {
+			found = append(found, rs)
+		}
+	}
+	return found, joinErrs(errs)
+}
+
+// RouteServerIDs are the Route Servers a VNet's RouteServerSubnet names.
+func RouteServerIDs(vnet *model.VNet) []model.ResourceID {
+	if vnet == nil {
+		return nil
+	}
+	var ids []model.ResourceID
+	for _, s := range vnet.Subnets {
+		if !strings.EqualFold(s.Name, model.RouteServerSubnetName) {
+			continue
+		}
+		for _, c := range s.IPConfigurationIDs {
+			ids = appendUniqueID(ids, virtualHubOfIPConfig(c))
+		}
+	}
+	return ids
+}
+
+// virtualHubOfIPConfig is the virtual hub (Route Server) an ip
+// configuration id belongs to, or "".
+func virtualHubOfIPConfig(ipConfigID model.ResourceID) model.ResourceID {
+	s := string(ipConfigID)
+	i := strings.LastIndex(strings.ToLower(s), "/ipconfigurations/")
+	if i < 0 {
+		return ""
+	}
+	hub := model.ResourceID(s[:i])
+	if a, err := parseID(hub); err == nil && a.is("Microsoft.Network", "virtualHubs") {
+		return hub
+	}
+	return ""
+}
+
+// routeServerFromSDK converts a virtual hub used as a Route Server. Its
+// VNet is the one whose RouteServerSubnet holds its ip configurations,
+// which the hub answer does not embed: the caller sets VNetID.
+func routeServerFromSDK(h *armnetwork.VirtualHub) (*model.RouteServer, error) {
+	if h == nil || h.ID == nil {
+		return nil, fmt.Errorf("virtual hub without id")
+	}
+	out := &model.RouteServer{ID: rid(h.ID), Name: str(h.Name)}
+	if h.Properties == nil {
+		return out, nil
+	}
+	ips, err := addrs(out.ID, "properties.virtualRouterIps", h.Properties.VirtualRouterIPs)
+	if err != nil {
+		return nil, err
+	}
+	out.RouterIPs = ips
+	return out, nil
+}
+
+// routeServerPeersFromSDK converts a Route Server's BGP connections, by
+// name for a stable order.
+func routeServerPeersFromSDK(coll model.ResourceID, in []*armnetwork.BgpConnection) ([]model.RouteServerPeer, error) {
+	var out []model.RouteServerPeer
+	for i, c := range in {
+		if c == nil {
+			continue
+		}
+		p := model.RouteServerPeer{ID: rid(c.ID), Name: str(c.Name)}
+		if p.ID.IsZero() {
+			p.ID = child(coll, p.Name)
+		}
+		if c.Properties != nil {
+			a, err := addr(coll, fmt.Sprintf("value[%d].properties.peerIp", i), c.Properties.PeerIP)
+			if err != nil {
+				return nil, err
+			}
+			p.IP = a
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// peerRoutesFromSDK flattens learnedRoutes, an answer per Route Server
+// instance, into one list without duplicates.
+func peerRoutesFromSDK(action model.ResourceID, in map[string][]*armnetwork.PeerRoute) ([]model.GatewayRoute, error) {
+	instances := make([]string, 0, len(in))
+	for k := range in {
+		instances = append(instances, k)
+	}
+	sort.Strings(instances)
+	type key struct {
+		prefix, hop string
+	}
+	seen := map[key]bool{}
+	var out []model.GatewayRoute
+	for _, inst := range instances {
+		for i, r := range in[inst] {
+			if r == nil {
+				continue
+			}
+			f := fmt.Sprintf("value.%s[%d]", inst, i)
+			network := str(r.Network)
+			pf, err := parsePrefix(network)
+			if err != nil {
+				return nil, fieldError(action, f+".network", network, err)
+			}
+			hop, err := addr(action, f+".nextHop", r.NextHop)
+			if err != nil {
+				return nil, err
+			}
+			peer, err := addr(action, f+".sourcePeer", r.SourcePeer)
+			if err != nil {
+				return nil, err
+			}
+			k := key{pf.String(), hop.String()}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, model.GatewayRoute{Prefix: pf, NextHop: hop, SourcePeer: peer, Origin: str(r.Origin), ASPath: str(r.AsPath)})
+		}
+	}
+	return out, nil
+}

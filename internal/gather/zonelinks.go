@@ -1,0 +1,260 @@
+package gather
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// ResourceGraphQuery is the Azure Resource Graph query endpoint: the id of
+// the gap when a query fails.
+const ResourceGraphQuery model.ResourceID = "/providers/Microsoft.ResourceGraph/resources"
+
+// Resource Graph answers at most 1000 rows a page; more pages than this
+// for the zone links of a handful of VNets means something else is wrong.
+const (
+	graphPageSize = 1000
+	maxGraphPages = 50
+)
+
+// ZonesLinkedTo asks Azure Resource Graph which private DNS zones have a
+// virtual network link to one of the VNets, in every subscription the
+// identity can read (the query names no subscription, so it runs at tenant
+// scope), and returns the ids of those zones, sorted. A private DNS zone in
+// any subscription can be linked to a VNet and only the zone shows the
+// link, so this is the one read that finds a central privatelink zone in a
+// connectivity subscription nobody named.
+//
+// Resource Graph returns only resources the identity may read. A query it
+// cuts short (a truncated result, more subscriptions than one tenant-scope
+// query covers, where partial scopes are not allowed) is an error, never a
+// partial answer; so is every failed request, recorded as a gap on
+// ResourceGraphQuery with the permission Microsoft.ResourceGraph/resources/read.
+func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([]model.ResourceID, error) {
+	var keys []string
+	want := map[string]bool{}
+	for _, v := range vnets {
+		if !v.IsZero() && !want[v.Key()] {
+			want[v.Key()] = true
+			keys = append(keys, v.Key())
+		}
+	}
+	sort.Strings(keys)
+	return read(r, "zonelinks "+strings.Join(keys, " "), ResourceGraphQuery, permResourceGraphRead, func() ([]model.ResourceID, error) {
+		client, err := r.clients.ResourceGraph()
+		if err != nil {
+			return nil, err
+		}
+		query := zoneLinkQuery(keys)
+		opts := &armresourcegraph.QueryRequestOptions{
+			ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
+			Top:          to.Ptr[int32](graphPageSize),
+		}
+		var zones []model.ResourceID
+		for page := 0; ; page++ {
+			if page == maxGraphPages {
+				return nil, fmt.Errorf("the Resource Graph query for private DNS zone links returned more than %d pages", maxGraphPages)
+			}
+			release, err := r.acquire(ctx)
+			if err != nil {
+				return nil, err
+			}
+			resp, err := client.Resources(ctx, armresourcegraph.QueryRequest{Query: &query, Options: opts}, nil)
+			release()
+			if err != nil {
+				return nil, err
+			}
+			rows, err := graphRows(resp.Data)
+			if err != nil {
+				return nil, err
+			}
+			for _, row := range rows {
+				if z, ok := linkedZone(row, want); ok {
+					zones = appendUniqueID(zones, z)
+				}
+			}
+			next := str(resp.SkipToken)
+			if next == "" {
+				if resp.ResultTruncated != nil && *resp.ResultTruncated == armresourcegraph.ResultTruncatedTrue {
+					return nil, errors.New("the Resource Graph query for private DNS zone links returned a truncated result")
+				}
+				break
+			}
+			opts.SkipToken = &next
+		}
+		sort.Slice(zones, func(i, j int) bool { return zones[i].Key() < zones[j].Key() })
+		return zones, nil
+	})
+}
+
+// zoneLinkQuery is the Resource Graph query for the private DNS zone
+// virtual network links to the VNets (id keys, lower case).
+func zoneLinkQuery(vnetKeys []string) string {
+	quoted := make([]string, len(vnetKeys))
+	for i, k := range vnetKeys {
+		quoted[i] = kqlString(k)
+	}
+	return "resources\n" +
+		"| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n" +
+		"| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n" +
+		"| where vnetId in (" + strings.Join(quoted, ", ") + ")\n" +
+		"| project id, vnetId"
+}
+
+// kqlString quotes s as a KQL string literal.
+func kqlString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// graphRows reads a Resource Graph result: objectArray (a list of objects)
+// or table (columns and rows) format.
+func graphRows(data any) ([]map[string]any, error) {
+	switch d := data.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		out := make([]map[string]any, 0, len(d))
+		for _, row := range d {
+			m, ok := row.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("a Resource Graph row is %T, not an object", row)
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	case map[string]any:
+		cols, _ := d["columns"].([]any)
+		rows, _ := d["rows"].([]any)
+		if cols == nil {
+			return nil, errors.New("a Resource Graph table result without columns")
+		}
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			if m, ok := c.(map[string]any); ok {
+				names[i], _ = m["name"].(string)
+			}
+		}
+		out := make([]map[string]any, 0, len(rows))
+		for _, row := range rows {
+			vals, ok := row.([]any)
+			if !ok {
+				return nil, fmt.Errorf("a Resource Graph table row is %T, not a list", row)
+			}
+			m := map[string]any{}
+			for i, v := range vals {
+				if i < len(names) && names[i] != "" {
+					m[names[i]] = v
+				}
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	default:
+		return nil, fmt.Errorf("a Resource Graph result of type %T", data)
+	}
+}
+
+// linkedZone returns the zone of a virtual network link row (its id up to
+// /virtualNetworkLinks/) when the link's VNet is one of want. A row that
+// does not say its VNet is kept: the zone's own links, read next, decide.
+func linkedZone(row map[string]any, want map[string]bool) (model.ResourceID, bool) {
+	id, _ := row["id"].(string)
+	i := strings.Index(strings.ToLower(id), "/virtualnetworklinks/")
+	if i <= 0 {
+		return "", false
+	}
+	zone := model.ResourceID(id[:i])
+	if _, err := parseTyped(zone, "Microsoft.Network", "privateDnsZones"); err != nil {
+		return "", false
+	}
+	vnet, _ := row["vnetId"].(string)
+	if vnet == "" {
+		if props, ok := row["properties"].(map[string]any); ok {
+			if v, ok := props["virtualNetwork"].(map[string]any); ok {
+				vnet, _ = v["id"].(string)
+			}
+		}
+	}
+	if vnet != "" && !want[model.ResourceID(vnet).Key()] {
+		return "", false
+	}
+	return zone, true
+}
+
+// linkedZones completes d with the private DNS zones linked to the VNets
+// whose Azure DNS answers the nodes, wherever they are: Resource Graph
+// finds their ids in every subscription the identity can read, and those
+// named like a name a pull resolves that the subscription search did not
+// find are read by id. It records in d.LinkSearch how the search was done.
+// No query is sent when the configuration names the zone subscriptions
+// (a search without Resource Graph) or when no registry name can come from
+// a private zone (no private endpoint, no declared host without an
+// address). It returns every zone id Resource Graph named, for the CNAME
+// rounds.
+func (r *Reader) linkedZones(ctx context.Context, d *model.DNS, f *model.Facts, q VerificationRequest, vnets []model.ResourceID, names, subs []string) []model.ResourceID {
+	d.LinkSearch = model.ZoneLinkSearch{Declared: len(q.ZoneSubscriptionIDs) > 0, Subscriptions: append([]string(nil), subs...)}
+	sort.Strings(d.LinkSearch.Subscriptions)
+	if d.LinkSearch.Declared || len(vnets) == 0 || !privateAnswerPossible(f) {
+		return nil
+	}
+	d.LinkSearch.Query = ResourceGraphQuery
+	ids, err := r.ZonesLinkedTo(ctx, vnets)
+	if err != nil {
+		return nil
+	}
+	d.LinkSearch.Everywhere = map[string]bool{}
+	for _, v := range vnets {
+		d.LinkSearch.Everywhere[v.Key()] = true
+	}
+	r.readZonesNamed(ctx, d, ids, names)
+	return ids
+}
+
+// readZonesNamed reads, by id, the zones of ids whose name is one of names
+// and that d does not hold yet; a zone that cannot be read is added to
+// d.LinkSearch.Unread.
+func (r *Reader) readZonesNamed(ctx context.Context, d *model.DNS, ids []model.ResourceID, names []string) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[strings.ToLower(n)] = true
+	}
+	var toRead []model.ResourceID
+	for _, id := range ids {
+		if want[strings.ToLower(id.Name())] && d.Zones[id.Key()] == nil {
+			toRead = appendUniqueID(toRead, id)
+		}
+	}
+	got, _ := mapEach(ctx, r, toRead, r.ZoneByID)
+	for i, z := range got {
+		if z != nil {
+			d.Zones[z.ID.Key()] = z
+		} else {
+			d.LinkSearch.Unread = appendUniqueID(d.LinkSearch.Unread, toRead[i])
+		}
+	}
+}
+
+// privateAnswerPossible reports whether a private DNS zone can decide a
+// name the pull resolves: the registry has private endpoint connections
+// (public DNS then sends its names to the privatelink alias), or a declared
+// host has no declared address.
+func privateAnswerPossible(f *model.Facts) bool {
+	if f.Registry != nil && len(f.Registry.PrivateEndpointConnections) > 0 {
+		return true
+	}
+	if f.Declared != nil {
+		for _, h := range f.Declared.Hosts {
+			if _, ok := f.Declared.Addresses[model.NormalizeHost(h)]; !ok {
+				return true
+			}
+		}
+	}
+	return false
+}

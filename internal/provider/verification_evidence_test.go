@@ -1,0 +1,207 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
+)
+
+// Missing evidence is EVIDENCE_* and unverified, never an error: the
+// provider must not conclude that something is broken from a read it could
+// not make. These tests hold every scenario folder to that, the public ones
+// and this package's, so that a rule added for one topology cannot turn a
+// refused read into a failed plan on another.
+
+// failedPath identifies what an error finding fails across runs: the node
+// pool and the host (or DNS server). With less evidence the same failure
+// may be named by a less specific cause (ROUTE_BLACKHOLE where the hub that
+// would show ROUTE_GATEWAY_TRANSIT_MISSING could not be read); a path that
+// did not fail must not start failing.
+func failedPath(f provider.Finding) string {
+	return f.NodePool + " | " + f.Endpoint
+}
+
+func failedPaths(fs []provider.Finding) map[string]provider.Finding {
+	out := map[string]provider.Finding{}
+	for _, f := range fs {
+		if f.Severity == string(model.SeverityError) {
+			out[failedPath(f)] = f
+		}
+	}
+	return out
+}
+
+// about reports whether a finding's resource is the resource at path or
+// lies beneath it (a subnet of a VNet that could not be read): an error
+// about something that was not read.
+func about(f provider.Finding, path string) bool {
+	res, p := strings.ToLower(f.ResourceID), strings.ToLower(path)
+	return res != "" && (res == p || strings.HasPrefix(res, p+"/"))
+}
+
+// snapshotFaults returns the "METHOD /path" keys of a snapshot's faults.
+func snapshotFaults(t *testing.T, path string) []string {
+	t.Helper()
+	var snap struct {
+		Faults map[string]json.RawMessage `json:"faults"`
+	}
+	raw := loadSnapshot(t, path)
+	b, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &snap); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, len(snap.Faults))
+	for k := range snap.Faults {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TestScenarioFaultsAreEvidence: in every scenario folder whose snapshot
+// refuses or lacks a read (faults), the read is reported as evidence, and
+// no error finding is about the resource that could not be read.
+func TestScenarioFaultsAreEvidence(t *testing.T) {
+	checked := 0
+	for _, sc := range discoverScenarios(t) {
+		in := scenarioInput(t, sc)
+		faults := snapshotFaults(t, in.Snapshot)
+		if len(faults) == 0 {
+			continue
+		}
+		checked++
+		t.Run(sc.Name, func(t *testing.T) {
+			out := runInProcess(t, context.Background(), in)
+			requested := map[string]bool{}
+			for _, r := range out.Requested {
+				requested[r] = true
+			}
+			for _, key := range faults {
+				method, path, _ := strings.Cut(key, " ")
+				if !requested[strings.ToUpper(method)+" "+strings.ToLower(path)] {
+					continue // a fault on a read this verification does not make
+				}
+				evidence := false
+				for _, f := range out.Findings {
+					if f.Severity == string(model.SeverityError) && about(f, path) {
+						t.Errorf("error %s is about %s, which could not be read: %s", f.Code, path, f.Message)
+					}
+					evidence = evidence || (f.Condition == "evidence" && namesResource(f, path))
+				}
+				if !evidence {
+					t.Errorf("no evidence finding names %s (%s); findings: %s", path, method, jsonOf(out.Findings))
+				}
+			}
+		})
+	}
+	if checked < 3 {
+		t.Fatalf("only %d scenario folders have faults; the test proves nothing", checked)
+	}
+}
+
+// evidenceFaults are the persistent failures injected into every read.
+var evidenceFaults = []faultClass{
+	{name: "403", fault: map[string]any{"status": 403}, code: "EVIDENCE_PERMISSION_DENIED"},
+	{name: "404", fault: map[string]any{"status": 404}, code: "EVIDENCE_NOT_FOUND"},
+}
+
+// TestMissingEvidenceAddsNoError faults, in every scenario folder, every
+// read the scenario makes in turn (403, then 404) and compares with the
+// undisturbed run: a read that fails makes no path fail that did not (every
+// error of the faulted run is on a node pool and host the undisturbed run
+// has an error for), no error is about the resource that could not be
+// read, and an evidence finding names it. Where the undisturbed run is
+// reachable, the faulted one is unverified.
+func TestMissingEvidenceAddsNoError(t *testing.T) {
+	classes := evidenceFaults
+	if testing.Short() {
+		classes = classes[:1] // 403 only
+	}
+	var mu sync.Mutex
+	cells := 0
+	for _, sc := range discoverScenarios(t) {
+		in := scenarioInput(t, sc)
+		ref := runInProcess(t, context.Background(), in)
+		if ref.Verdict == "" {
+			t.Fatalf("scenario %s: no verdict: %v", sc.Name, ref.Diagnostics)
+		}
+		refErrors := failedPaths(ref.Findings)
+		faulted := map[string]bool{}
+		for _, k := range snapshotFaults(t, in.Snapshot) {
+			method, path, _ := strings.Cut(k, " ")
+			faulted[strings.ToUpper(method)+" "+strings.ToLower(path)] = true
+		}
+		raw := loadSnapshot(t, in.Snapshot)
+		rawBytes, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(sc.Name, func(t *testing.T) {
+			for _, read := range ref.Requested {
+				if faulted[read] {
+					continue // fails already: TestScenarioFaultsAreEvidence
+				}
+				method, path, _ := strings.Cut(read, " ")
+				for _, fc := range classes {
+					t.Run(fc.name+" "+shortRead(read), func(t *testing.T) {
+						t.Parallel()
+						var snap map[string]any
+						if err := json.Unmarshal(rawBytes, &snap); err != nil {
+							t.Fatal(err)
+						}
+						withFault(read, fc.fault)(snap)
+						cell := in
+						cell.Snapshot = writeSnapshot(t, snap)
+						out := runInProcess(t, context.Background(), cell)
+						mu.Lock()
+						cells++
+						mu.Unlock()
+						if out.Verdict == "" {
+							t.Fatalf("no verdict: %v", out.Diagnostics)
+						}
+						var added []string
+						for _, f := range out.Findings {
+							if f.Severity != string(model.SeverityError) {
+								continue
+							}
+							if _, ok := refErrors[failedPath(f)]; !ok {
+								added = append(added, fmt.Sprintf("%s on %s: %s", f.Code, failedPath(f), f.Message))
+							}
+							if about(f, path) {
+								t.Errorf("error %s is about %s, which could not be read: %s", f.Code, path, f.Message)
+							}
+						}
+						sort.Strings(added)
+						if len(added) > 0 {
+							t.Errorf("%s %s failing (%s) made paths fail that did not:\n  %s", method, path, fc.name, strings.Join(added, "\n  "))
+						}
+						if ref.Verdict == "reachable" && out.Verdict != "unverified" {
+							t.Errorf("verdict %s; the undisturbed run is reachable, so a failed read must leave it unverified", out.Verdict)
+						}
+						named := false
+						for _, f := range out.Findings {
+							named = named || (f.Code == fc.code && namesResource(f, path))
+						}
+						if !named {
+							t.Errorf("no %s finding names %s; findings: %s", fc.code, path, jsonOf(out.Findings))
+						}
+					})
+				}
+			}
+		})
+	}
+	t.Logf("%d cells: every read of every scenario folder, failing with %d classes", cells, len(classes))
+}

@@ -1,0 +1,200 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"net/netip"
+	"sort"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// DNSServerKind is what a DNS server a node uses is, as far as Resource
+// Manager can describe it (docs/design/azure-behaviour.md, D5 and D6).
+type DNSServerKind int
+
+const (
+	// DNSServerAzure is Azure-provided DNS (168.63.129.16): it answers from
+	// the private DNS zones linked to the asking VNet, after the forwarding
+	// rulesets linked to it.
+	DNSServerAzure DNSServerKind = iota
+	// DNSServerResolverInbound is an inbound endpoint of a DNS private
+	// resolver: it answers as Azure DNS does in the resolver's VNet.
+	DNSServerResolverInbound
+	// DNSServerNIC is an address a network interface holds: a DNS server on
+	// a VM (or a scale-set instance, or a NIC attached to none), or the NIC
+	// of a private endpoint. Its forwarding cannot be read from Azure.
+	DNSServerNIC
+	// DNSServerUnidentified is an address in a known VNet that no resolver
+	// endpoint or network interface was found holding (or the lookup
+	// failed): a load balancer frontend, an appliance without a NIC of its
+	// own, or a host that could not be read. Its forwarding cannot be read.
+	DNSServerUnidentified
+	// DNSServerExternal is outside every known VNet: on-premises (through
+	// a gateway) or public. Its forwarding cannot be read.
+	DNSServerExternal
+)
+
+// DNSVNet is a VNet whose address space classification can place a server
+// in: a VNet that was read, or one a read VNet peers with (its space then
+// as the peering last saw it).
+type DNSVNet struct {
+	ID   model.ResourceID
+	Name string
+	// Space is the VNet's address space.
+	Space []netip.Prefix
+	// Peered is true when the VNet was not read itself and its space comes
+	// from a peering of a read VNet.
+	Peered bool
+}
+
+// DNSVNets are the VNets classification knows, given the VNets that were
+// read, in that order: each read VNet with its own address space, then each
+// VNet a read VNet peers with that is not among them, with the space the
+// peering shows (remoteVirtualNetworkAddressSpace, else the synced
+// remoteAddressSpace).
+func DNSVNets(read []*model.VNet) []DNSVNet {
+	var out []DNSVNet
+	seen := map[string]bool{}
+	for _, v := range read {
+		if v == nil || seen[v.ID.Key()] {
+			continue
+		}
+		seen[v.ID.Key()] = true
+		out = append(out, DNSVNet{ID: v.ID, Name: v.Name, Space: v.AddressSpace})
+	}
+	for _, v := range read {
+		if v == nil {
+			continue
+		}
+		for _, p := range v.Peerings {
+			if p == nil || p.RemoteVNetID.IsZero() || seen[p.RemoteVNetID.Key()] {
+				continue
+			}
+			seen[p.RemoteVNetID.Key()] = true
+			space := p.RemoteCurrentAddressSpace
+			if len(space) == 0 {
+				space = p.RemoteAddressSpace
+			}
+			out = append(out, DNSVNet{ID: p.RemoteVNetID, Name: p.RemoteVNetID.Name(), Space: space, Peered: true})
+		}
+	}
+	return out
+}
+
+// DNSEvidence is what classification looks at. Order matters where two
+// candidates hold the same address: the first one wins.
+type DNSEvidence struct {
+	// VNets are the known VNets (DNSVNets).
+	VNets []DNSVNet
+	// Resolvers are the DNS private resolvers whose inbound endpoints were
+	// read.
+	Resolvers []*model.Resolver
+	// NICs are the network interfaces that were read.
+	NICs []*model.NIC
+	// LookupGaps are addresses whose network interface was looked for but
+	// could not be determined (a NIC there could not be read).
+	LookupGaps map[netip.Addr]model.Gap
+}
+
+// DNSEvidenceOf is the evidence the facts of a verification hold: every
+// VNet read (by id) and the VNets they peer with, every resolver (by id),
+// every network interface (by id) and the addresses whose NIC lookup
+// failed.
+func DNSEvidenceOf(f *model.Facts) DNSEvidence {
+	var ev DNSEvidence
+	if f.Network != nil {
+		vnets := make([]*model.VNet, 0, len(f.Network.VNets))
+		for _, v := range f.Network.VNets {
+			vnets = append(vnets, v)
+		}
+		sort.Slice(vnets, func(i, j int) bool { return vnets[i].ID.Key() < vnets[j].ID.Key() })
+		ev.VNets = DNSVNets(vnets)
+		for _, nic := range f.Network.NICs {
+			ev.NICs = append(ev.NICs, nic)
+		}
+		sort.Slice(ev.NICs, func(i, j int) bool { return ev.NICs[i].ID.Key() < ev.NICs[j].ID.Key() })
+		ev.LookupGaps = f.Network.AddressGaps
+	}
+	if f.DNS != nil {
+		ev.Resolvers = sortedResolvers(f.DNS)
+	}
+	return ev
+}
+
+// VNetHolding returns the first known VNet whose space holds a.
+func (ev DNSEvidence) VNetHolding(a netip.Addr) (DNSVNet, bool) {
+	for _, v := range ev.VNets {
+		for _, p := range v.Space {
+			if p.Contains(a) {
+				return v, true
+			}
+		}
+	}
+	return DNSVNet{}, false
+}
+
+// DNSServer is one classified DNS server address.
+type DNSServer struct {
+	Addr netip.Addr
+	Kind DNSServerKind
+	// VNet is the known VNet whose space holds the address (InVNet).
+	VNet   DNSVNet
+	InVNet bool
+	// Resolver and Endpoint are the resolver and its inbound endpoint
+	// (DNSServerResolverInbound).
+	Resolver *model.Resolver
+	Endpoint model.ResolverEndpoint
+	// NIC is the network interface holding the address (DNSServerNIC).
+	NIC *model.NIC
+	// Gap is why the lookup of what holds the address failed
+	// (DNSServerUnidentified), when it did.
+	Gap *model.Gap
+}
+
+// Opaque reports a server whose forwarding cannot be read from Azure:
+// whether it answers the registry names with their private addresses is
+// unverified.
+func (s DNSServer) Opaque() bool {
+	return s.Kind != DNSServerAzure && s.Kind != DNSServerResolverInbound
+}
+
+// ClassifyDNSServer says what the DNS server at a is, in this order: Azure
+// DNS; an inbound endpoint of a resolver of the evidence; an address a NIC
+// of the evidence holds; an address in a known VNet that nothing was found
+// holding; anything else is outside every known VNet.
+func ClassifyDNSServer(a netip.Addr, ev DNSEvidence) DNSServer {
+	out := DNSServer{Addr: a}
+	if a == model.AzureDNS {
+		out.Kind = DNSServerAzure
+		return out
+	}
+	out.VNet, out.InVNet = ev.VNetHolding(a)
+	for _, rs := range ev.Resolvers {
+		if rs == nil {
+			continue
+		}
+		for _, in := range rs.Inbound {
+			if in.Address == a {
+				out.Kind, out.Resolver, out.Endpoint = DNSServerResolverInbound, rs, in
+				return out
+			}
+		}
+	}
+	for _, nic := range ev.NICs {
+		if nic != nil && containsAddr(nic.PrivateIPs, a) {
+			out.Kind, out.NIC = DNSServerNIC, nic
+			return out
+		}
+	}
+	if out.InVNet {
+		out.Kind = DNSServerUnidentified
+		if g, failed := ev.LookupGaps[a]; failed {
+			out.Gap = &g
+		}
+		return out
+	}
+	out.Kind = DNSServerExternal
+	return out
+}
