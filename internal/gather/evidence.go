@@ -30,6 +30,7 @@ type evidenceReader func(r *Reader, ctx context.Context, n *model.Network, mu *s
 var evidenceReaders = map[model.EvidenceKind]evidenceReader{
 	model.EvidenceAdvertisedRoutes: (*Reader).readAdvertisedRoutes,
 	model.EvidenceApplianceNIC:     (*Reader).readApplianceNIC,
+	model.EvidenceFirewallRules:    (*Reader).readFirewallRules,
 }
 
 // ReadEvidence reads the evidence an evaluation needs that is pending in n

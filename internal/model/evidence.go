@@ -38,6 +38,13 @@ const (
 	// NIC (and its group) to the network, or nothing when no NIC holds
 	// the address (a load balancer frontend, Azure Firewall).
 	EvidenceApplianceNIC EvidenceKind = "appliance_nic"
+	// EvidenceFirewallRules: what decides an Azure Firewall's rules beyond
+	// the firewall itself: its firewall policy with the parent chain
+	// (basePolicy), each policy's rule collection groups, and the IP
+	// groups the rules name, for a path whose public traffic crosses the
+	// firewall. ID is the firewall; it fills Network.FirewallPolicies and
+	// IPGroups, and the firewall's DNSProxyEnabled from its policy.
+	EvidenceFirewallRules EvidenceKind = "firewall_rules"
 )
 
 // Evidence is one pending read: its kind, the resource it is about and,
@@ -65,6 +72,11 @@ func AdvertisedRoutesOf(gatewayID ResourceID) Evidence {
 // ApplianceNICAt is the appliance NIC evidence of an address in a VNet.
 func ApplianceNICAt(vnetID ResourceID, addr netip.Addr) Evidence {
 	return Evidence{Kind: EvidenceApplianceNIC, ID: vnetID, Addr: addr.Unmap()}
+}
+
+// FirewallRulesOf is the rules evidence of an Azure Firewall.
+func FirewallRulesOf(firewallID ResourceID) Evidence {
+	return Evidence{Kind: EvidenceFirewallRules, ID: firewallID}
 }
 
 // Pending is the evidence gather has not read yet, by Key. The zero value

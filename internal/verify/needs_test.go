@@ -48,3 +48,41 @@ func TestVerifyReportsNeeds(t *testing.T) {
 		t.Errorf("baseline with the gateway's evidence pending: %s, needs %v", res.Verdict, res.Needs)
 	}
 }
+
+// A public path through Azure Firewall needs the firewall's rules: while
+// they are pending the path is unverified (EGRESS_UNVERIFIED) and the need
+// is reported; once read, the firewall decides. A path to a private
+// endpoint never needs them.
+func TestFirewallRulesNeeded(t *testing.T) {
+	rules := model.FirewallRulesOf(fwID)
+	f := baselineFacts()
+	publicRegistry(&f)
+	addFirewall(&f, "20.80.0.1")
+	r := &run{f: &f, gaps: mergeGaps(&f), used: map[string]bool{}, ep: newEndpoints(&f)}
+	pc := r.newPoolCtx(f.Pools[0])
+	h := f.PullHosts()[0]
+	fw := f.Network.Firewall(fwID)
+
+	f.Network.Pending.Add(rules)
+	fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(f.PublicServiceTags(h)))
+	if allowed || len(fs) != 1 || fs[0].Code != model.EgressUnverified || fs[0].ResourceID != fwID {
+		t.Fatalf("with the rules pending: allowed %v, %+v", allowed, fs)
+	}
+	if want := []model.Evidence{rules}; !reflect.DeepEqual(r.needs, want) {
+		t.Errorf("needs %v, want %v", r.needs, want)
+	}
+
+	f.Network.Pending.Done(rules)
+	r.needs = nil
+	if fs, allowed := r.firewallDecision("system", fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(f.PublicServiceTags(h))); !allowed || len(fs) != 0 || len(r.needs) != 0 {
+		t.Fatalf("with the rules read the policy allows the login server: %v %+v, needs %v", allowed, fs, r.needs)
+	}
+
+	// A registry behind its private endpoint: the firewall is not crossed.
+	b := baselineFacts()
+	addFirewall(&b, "20.80.0.1")
+	b.Network.Pending.Add(rules)
+	if res := Run(b); len(res.Needs) != 0 || res.Verdict != model.Reachable {
+		t.Errorf("private endpoint with the firewall's rules pending: %s, needs %v", res.Verdict, res.Needs)
+	}
+}
