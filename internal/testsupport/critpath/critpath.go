@@ -13,7 +13,9 @@
 // it is needed) as its predecessor: the cluster names the node subnets, a
 // VNet names its peers, route tables, security groups, gateway and private
 // endpoints, a scale set list names the pools' NIC lists, a zone list the
-// zones. Reads that need only the request's ids (the cluster, the
+// zones, the forwarding rulesets and resolvers the VNets whose Azure DNS
+// answers the nodes (which the Resource Graph search for linked zones asks
+// about). Reads that need only the request's ids (the cluster, the
 // registry, the zone lists) start at once. Evidence that only some paths
 // need (a gateway's advertised routes, an appliance's NIC) counts only
 // when the verdict reached it: Needs, as evaluation reports it.
@@ -286,6 +288,9 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 	// wait for what shows it does (the VNet, the pools' NICs); a custom DNS
 	// server is looked for in its VNet.
 	if d := f.DNS; d != nil {
+		// discovered is the last read that decides which VNets' Azure DNS
+		// answers the nodes (their forwarding rulesets and resolvers).
+		var discovered *Read
 		for _, key := range sortedKeys(d.Zones) {
 			z := d.Zones[key]
 			list := g.add("privateDnsZones of "+z.ID.Subscription(), false)
@@ -300,7 +305,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			at := latest(vnetRead[v.ID.Key()], nicList[v.ID.Key()])
 			servers := poolServers(p, v, n)
 			if len(servers) == 0 {
-				g.add(short(v.ID)+"/listDnsForwardingRulesets", true, at)
+				discovered = latest(discovered, g.add(short(v.ID)+"/listDnsForwardingRulesets", true, at))
 				continue
 			}
 			for _, a := range servers {
@@ -309,6 +314,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 					continue
 				}
 				res := g.add(short(holder.ID)+"/listDnsResolvers", true, at, vnetRead[holder.ID.Key()])
+				discovered = latest(discovered, res)
 				if x := nicAt(n, a); x != nil {
 					nic := g.add(short(x.ID), false, res)
 					if !x.NSGID.IsZero() {
@@ -316,6 +322,12 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 					}
 				}
 			}
+		}
+		// The Resource Graph search for zones linked to those VNets (when
+		// the zone subscriptions were not named) asks for exactly that
+		// set, so it waits for all of it.
+		if !d.LinkSearch.Query.IsZero() {
+			g.add("ResourceGraph/resources (zones linked to the resolving VNets)", true, discovered)
 		}
 	}
 
