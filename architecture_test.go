@@ -39,6 +39,7 @@ const (
 	pkgDiagram    = internalPkg + "diagram"
 	pkgIDs        = internalPkg + "ids"
 	pkgPlanned    = internalPkg + "planned"
+	pkgPipeline   = internalPkg + "pipeline"
 	pkgTestsupprt = internalPkg + "testsupport"
 )
 
@@ -57,18 +58,18 @@ var io = []string{"net/http", "os"}
 var importRules = []importRule{
 	{"internal/model", append([]string{internalPkg, sdk, pluginFw}, io...),
 		"model is the plain vocabulary gather and verify share: no other package of the provider, no SDK, no I/O", false},
-	{"internal/routing", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+	{"internal/routing", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"routing is pure evaluation over model", false},
-	{"internal/security", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgFirewall, sdk, pluginFw}, io...),
+	{"internal/security", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgFirewall, sdk, pluginFw}, io...),
 		"security is pure evaluation over model", false},
-	{"internal/verify", append([]string{pkgAzure, pkgGather, pkgProvider, sdk, pluginFw}, io...),
+	{"internal/verify", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, sdk, pluginFw}, io...),
 		"verify is pure evaluation over model (with routing and security): no I/O, no SDK", false},
-	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider},
+	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider},
 		"gather reads facts into model; evaluation is verify's, routing's and security's, and the provider calls both",
 		// gather's scenario tests judge what was read by the verdict it
 		// leads to, as the provider does.
 		true},
-	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pluginFw + "framework"},
+	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider, pluginFw + "framework"},
 		"azure is the session under gather: credentials, clients, cache, snapshot, guard, retries", false},
 	{"internal/provider", []string{pkgRouting, pkgSecurity, pkgFirewall, resourceMgr},
 		"provider is framework glue: it validates arguments, calls gather and verify, and maps results to state", false},
@@ -76,13 +77,17 @@ var importRules = []importRule{
 		"ids parses resource ids for argument validation, below every other package", false},
 	{"internal/testsupport", []string{pkgProvider},
 		"test support generates fixtures; it does not drive the provider", false},
-	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk},
+	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, sdk},
 		"the binary only serves the provider", false},
-	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false},
-	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
+	{"internal/pipeline", append([]string{pkgAzure, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, sdk, pluginFw}, io...),
+		"pipeline alternates gather's reads and verify's evaluation; it reads nothing itself and holds no rule",
+		// its tests build a Reader over a snapshot, as the provider does.
+		true},
+	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},
-	{"internal/planned", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
+	{"internal/planned", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"planned translates a saved plan's JSON into ARM operations: pure, over model and ids; the session's overlay applies them", false},
 }
 

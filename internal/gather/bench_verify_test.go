@@ -54,7 +54,7 @@ func largeFacts(tb testing.TB) model.Facts {
 }
 
 // BenchmarkVerifyLargeTopology times verify.Run (evaluation only, no I/O)
-// on the large generated topology. Target: ≤ 50 ms per op.
+// on the large generated topology. Target: ≤ 20 ms per op.
 func BenchmarkVerifyLargeTopology(b *testing.B) {
 	f := largeFacts(b)
 	if res := verify.Run(f); res.Verdict != model.Reachable {

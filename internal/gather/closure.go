@@ -22,11 +22,16 @@ const peeringDepth = 2
 //   - the seeds' VNets, every VNet peered with them and the peers of those
 //     (each read on its own, so both sides of every peering are known);
 //   - the route tables and network security groups of all their subnets;
-//   - their VPN/ExpressRoute gateways with learned and advertised routes,
-//     and their Route Servers with the routes learned from each peer;
-//   - the private endpoints in them, with their NICs;
-//   - the NICs of the appliances that VirtualAppliance routes and Route
-//     Server routes point to.
+//   - their VPN/ExpressRoute gateways with learned routes, and their
+//     Route Servers with the routes learned from each peer;
+//   - the private endpoints in them, with their NICs.
+//
+// Evidence only some paths need is marked pending in Network.Pending
+// instead of read (see ReadEvidence): what each BGP gateway advertises to
+// its peers (a path whose replies return from on premises through it needs
+// it), and the NIC behind each address a VirtualAppliance route or a
+// Route Server route points to (a path routed through that appliance
+// needs it).
 //
 // Every resource is read once. Reads fan out over a bounded number of
 // goroutines, and the Reader never has more than its concurrency
@@ -122,6 +127,9 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			mu.Lock()
 			for _, g := range gws {
 				n.Gateways[g.ID.Key()] = g
+				if g.BGPEnabled {
+					n.Pending.Add(model.AdvertisedRoutesOf(g.ID))
+				}
 			}
 			mu.Unlock()
 		}, func(ctx context.Context) {
@@ -150,10 +158,8 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	all(ctx, r, tasks...)
 
 	// 3. Appliances behind VirtualAppliance next hops and behind the routes
-	// Route Servers learned from them, found by address in the VNet of the
-	// closure that holds it.
-	tasks = nil
-	asked := map[string]bool{}
+	// Route Servers learned from them, by address in the VNet of the
+	// closure that holds it: pending until a path reaches one.
 	var hops []netip.Addr
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
@@ -177,27 +183,11 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			for _, p := range v.AddressSpace {
 				in = in || p.Contains(hop)
 			}
-			key := v.ID.Key() + " " + hop.String()
-			if !in || asked[key] {
-				continue
+			if in {
+				n.Pending.Add(model.ApplianceNICAt(v.ID, hop))
 			}
-			asked[key] = true
-			ip := hop
-			tasks = append(tasks, func(ctx context.Context) {
-				nic, err := r.NICByAddress(ctx, v, ip)
-				if err != nil || nic == nil {
-					return
-				}
-				mu.Lock()
-				n.NICs[nic.ID.Key()] = nic
-				mu.Unlock()
-				if !nic.NSGID.IsZero() {
-					r.includeSecurityGroup(ctx, n, &mu, nic.NSGID)
-				}
-			})
 		}
 	}
-	all(ctx, r, tasks...)
 
 	n.Gaps = r.Gaps()
 	return n, joinErrs(seedErrs)

@@ -21,6 +21,18 @@ import (
 // of a pool's NICs leaves NICsKnown false; only an unreadable cluster is an
 // error.
 func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Cluster, error) {
+	cl, err := r.clusterPools(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	r.clusterNodes(ctx, id, cl)
+	return cl, nil
+}
+
+// clusterPools is the first half of Cluster: the cluster, its pools and
+// their subnets (everything the network closure starts from), without the
+// pools' scale sets, VMs and NICs (clusterNodes).
+func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.Cluster, error) {
 	return once(r, memoKey("cluster", id), func() (*model.Cluster, error) {
 		a, err := parseTyped(id, "Microsoft.ContainerService", "managedClusters")
 		if err != nil {
@@ -30,29 +42,44 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 		if err != nil {
 			return nil, r.fail(id, permClusterRead, err)
 		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
-		if err != nil {
-			return nil, r.fail(id, permClusterRead, err)
+		// The cluster ∥ its agent pools: the list needs only the cluster's
+		// id. It is authoritative; the cluster's own agentPoolProfiles stand
+		// in when it cannot be read. Its answer (and its failure) counts
+		// only if the cluster itself was read.
+		var (
+			resp     armcontainerservice.ManagedClustersClientGetResponse
+			getErr   error
+			getGap   bool
+			pools    []*armcontainerservice.AgentPool
+			poolsErr error
+		)
+		all(ctx, r, func(ctx context.Context) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				getErr = err
+				return
+			}
+			resp, getErr = f.NewManagedClustersClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
+			release()
+			getGap = getErr != nil
+		}, func(ctx context.Context) {
+			pools, poolsErr = collect(ctx, r, f.NewAgentPoolsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
+				func(p armcontainerservice.AgentPoolsClientListResponse) []*armcontainerservice.AgentPool {
+					return p.Value
+				})
+		})
+		if getErr != nil {
+			if getGap {
+				return nil, r.fail(id, permClusterRead, getErr)
+			}
+			return nil, getErr
 		}
 		cl, err := clusterFromSDK(&resp.ManagedCluster)
 		if err != nil {
 			return nil, r.fail(id, permClusterRead, err)
 		}
-
-		// The agentPools list is authoritative; the cluster's own
-		// agentPoolProfiles stand in when it cannot be read.
-		poolsID := child(id, "agentPools")
-		pools, err := collect(ctx, r, f.NewAgentPoolsClient().NewListPager(a.ResourceGroup, a.Names[0], nil),
-			func(p armcontainerservice.AgentPoolsClientListResponse) []*armcontainerservice.AgentPool {
-				return p.Value
-			})
-		if err != nil {
-			r.record(poolsID, permAgentPoolRead, err)
+		if poolsErr != nil {
+			r.record(child(id, "agentPools"), permAgentPoolRead, poolsErr)
 		} else {
 			cl.Pools = nil
 			for _, p := range pools {
@@ -63,18 +90,12 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 			return cl, nil
 		}
 
-		var needVNet, needVMSS, needVMs bool
+		needVNet := false
 		for _, p := range cl.Pools {
 			needVNet = needVNet || p.SubnetID.IsZero()
-			if strings.EqualFold(p.Type, poolTypeVMs) {
-				needVMs = true
-			} else {
-				needVMSS = true
-			}
 		}
-		sub, nodeRG := a.Subscription, cl.NodeResourceGroup
 		if needVNet {
-			if subnet := r.managedSubnet(ctx, sub, nodeRG); !subnet.IsZero() {
+			if subnet := r.managedSubnet(ctx, a.Subscription, cl.NodeResourceGroup); !subnet.IsZero() {
 				for _, p := range cl.Pools {
 					if p.SubnetID.IsZero() {
 						p.SubnetID = subnet
@@ -82,6 +103,30 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 				}
 			}
 		}
+		return cl, nil
+	})
+}
+
+// clusterNodes is the second half of Cluster (id is the cluster id it was
+// read with), once per cluster: each
+// pool's scale set (with the NIC configuration new instances get) or VMs,
+// and their NICs. It sets the pools' node fields (ScaleSetID, NSGID,
+// DNSServers, NICIDs, NICs, NICsKnown, VMIDs) and nothing else, so that
+// the network closure of the pools' subnets can be read meanwhile.
+func (r *Reader) clusterNodes(ctx context.Context, id model.ResourceID, cl *model.Cluster) {
+	_, _ = once(r, memoKey("cluster-nodes", id), func() (struct{}, error) {
+		if cl.NodeResourceGroup == "" {
+			return struct{}{}, nil
+		}
+		var needVMSS, needVMs bool
+		for _, p := range cl.Pools {
+			if strings.EqualFold(p.Type, poolTypeVMs) {
+				needVMs = true
+			} else {
+				needVMSS = true
+			}
+		}
+		sub, nodeRG := id.Subscription(), cl.NodeResourceGroup
 		var scaleSets []*armcompute.VirtualMachineScaleSet
 		var vms []*armcompute.VirtualMachine
 		var ssErr, vmErr error
@@ -103,7 +148,7 @@ func (r *Reader) Cluster(ctx context.Context, id model.ResourceID) (*model.Clust
 				r.scaleSetPoolNICs(ctx, sub, nodeRG, p, scaleSets)
 			}
 		})
-		return cl, nil
+		return struct{}{}, nil
 	})
 }
 

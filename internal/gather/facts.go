@@ -81,15 +81,19 @@ func (q VerificationRequest) Validate() error {
 // VerificationFacts gathers everything the pull chain of the request
 // depends on, for verify.Run:
 //
-//  1. the cluster (pools, kubelet identity, scale sets, node NICs) ∥ the
-//     registry (replicas, private endpoint connections);
-//  2. the network closure of the pool subnets (Network, then the node NICs
-//     with effective routes where Azure has them, the scale sets' security
-//     groups, and the Azure Firewalls the node subnets route public
-//     addresses to, with their policies and IP groups) ∥ the registry's private endpoints wherever they are
-//     ∥ the role assignments at the registry scope, with the definitions of
-//     roles verification does not know by id ∥ the private DNS zones of the
-//     names a pull resolves, in the zone subscriptions;
+//  1. the cluster (pools with their subnets, kubelet identity), then the
+//     pools' nodes (scale sets, VMs, NICs; then the forwarding rulesets
+//     of node VNets that use Azure DNS) ∥ the network closure of the pool
+//     subnets (Network); beside all of it
+//  2. the registry (replicas, private endpoint connections), then, once
+//     the pools are known, the registry's private endpoints wherever they
+//     are ∥ the role assignments at the registry scope, with the
+//     definitions of roles verification does not know by id ∥ the private
+//     DNS zones of the names a pull resolves, in the zone subscriptions;
+//     then the node NICs with effective routes where Azure has them, the
+//     scale sets' security groups, and the Azure Firewalls the node
+//     subnets route public addresses to, with their policies and IP
+//     groups;
 //  3. DNS: the resolvers and forwarding rulesets of every VNet whose Azure
 //     DNS answers the nodes (the node VNet, the VNet of a private resolver
 //     inbound endpoint they use or a forwarding rule sends to), the VMs
@@ -103,6 +107,10 @@ func (q VerificationRequest) Validate() error {
 //  5. the service tags, when a security rule, a user-defined route or a
 //     service endpoint of the network names one (IncludeServiceTags).
 //
+// Evidence only some paths need is left pending in Network.Pending (see
+// Network and ReadEvidence): the caller evaluates, reads what the paths
+// reached with ReadVerificationEvidence, and evaluates again.
+//
 // Independent reads run concurrently and nothing is read twice (the Reader
 // memoises). Resources in other subscriptions are read like any other. A
 // read that fails is a gap in the facts (and becomes an evidence finding),
@@ -115,45 +123,69 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	}
 	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), RoleDefinitions: map[string]*model.RoleDefinition{}}
 
-	// 1. Cluster ∥ registry.
-	var cluster *model.Cluster
-	all(ctx, r,
-		func(ctx context.Context) {
-			if !q.ClusterID.IsZero() {
-				cluster, _ = r.Cluster(ctx, q.ClusterID)
-			}
-		},
-		func(ctx context.Context) {
-			if !q.RegistryID.IsZero() {
-				f.Registry, _ = r.Registry(ctx, q.RegistryID)
-			}
-		},
-	)
-	if !q.ClusterID.IsZero() {
-		f.Cluster, f.Pools = r.selectPools(q.ClusterID, cluster, q.NodePools)
-	} else {
-		f.Pools = subnetPools(q.NodeSubnetIDs)
-	}
-
-	names := dnsNames(&f)
-	subs := r.zoneSubscriptions(&f, q)
-
-	// 2. Network ∥ registry private endpoints ∥ role assignments ∥ zones.
+	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
+	// then the pools' nodes ∥ the network closure of their subnets. The
+	// registry's side: the registry, then — once the pools are known too
+	// (the pull identity, the subscriptions to search zones in) — its
+	// private endpoints ∥ role assignments ∥ zones. Neither side waits for
+	// the other's reads: the closure starts as soon as the cluster names
+	// the subnets.
 	var (
+		cluster  *model.Cluster
 		n        *model.Network
 		pes      []*model.PrivateEndpoint
 		zones    []*model.PrivateZone
 		zonesErr error
 		dnsView  *dnsDiscovery
+		names    []string
+		subs     []string
 	)
+	poolsKnown := make(chan struct{})
 	all(ctx, r,
 		func(ctx context.Context) {
-			n, dnsView = r.nodeNetwork(ctx, f.Pools, names)
+			if !q.ClusterID.IsZero() {
+				cluster, _ = r.clusterPools(ctx, q.ClusterID)
+				f.Cluster, f.Pools = r.selectPools(q.ClusterID, cluster, q.NodePools)
+			} else {
+				f.Pools = subnetPools(q.NodeSubnetIDs)
+			}
+			// From here on the registry's side reads f.Cluster and
+			// f.Pools (and the pools' subnets); clusterNodes changes only
+			// the pools' node fields. With a width of 1 this function runs
+			// first, so the other one never waits for nothing.
+			close(poolsKnown)
+			seeds := poolSubnets(f.Pools)
+			all(ctx, r,
+				func(ctx context.Context) {
+					if cluster != nil {
+						r.clusterNodes(ctx, q.ClusterID, cluster)
+					}
+					r.prefetchPoolDNS(ctx, f.Pools)
+				},
+				func(ctx context.Context) {
+					n = model.NewNetwork()
+					if len(seeds) > 0 {
+						n, _ = r.Network(ctx, seeds)
+					}
+				},
+			)
 		},
-		func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
-		func(ctx context.Context) { r.pullRoles(ctx, &f) },
-		func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+		func(ctx context.Context) {
+			if !q.RegistryID.IsZero() {
+				f.Registry, _ = r.Registry(ctx, q.RegistryID)
+			}
+			<-poolsKnown
+			names = dnsNames(&f)
+			subs = r.zoneSubscriptions(&f, q)
+			all(ctx, r,
+				func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
+				func(ctx context.Context) { r.pullRoles(ctx, &f) },
+				func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+			)
+		},
 	)
+	// Then what the nodes add to the network.
+	dnsView = r.nodeNetwork(ctx, n, f.Pools, names)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe
 		for _, nicID := range pe.NICIDs {
@@ -581,16 +613,25 @@ type dnsDiscovery struct {
 	azureVNets []model.ResourceID
 }
 
-// nodeNetwork reads the network closure of the pools' subnets, the pools'
-// NICs (with effective routes where Azure has them) and security groups,
-// and then what the nodes' DNS servers are (dnsDiscovery), adding DNS
-// server VMs to the network.
-func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names []string) (*model.Network, *dnsDiscovery) {
-	var seeds, nics, nsgs []model.ResourceID
+// poolSubnets are the pools' subnets, each once: the seeds of the network
+// closure.
+func poolSubnets(pools []*model.NodePool) []model.ResourceID {
+	var seeds []model.ResourceID
 	for _, p := range pools {
 		if !p.SubnetID.IsZero() {
 			seeds = appendUniqueID(seeds, p.SubnetID)
 		}
+	}
+	return seeds
+}
+
+// nodeNetwork adds to the network closure of the pools' subnets (n) the
+// pools' NICs (with effective routes where Azure has them) and security
+// groups, and then reads what the nodes' DNS servers are (dnsDiscovery),
+// adding DNS server VMs to the network. The pools' nodes must be read.
+func (r *Reader) nodeNetwork(ctx context.Context, n *model.Network, pools []*model.NodePool, names []string) *dnsDiscovery {
+	var nics, nsgs []model.ResourceID
+	for _, p := range pools {
 		for _, id := range p.NICIDs {
 			nics = appendUniqueID(nics, id)
 		}
@@ -599,14 +640,10 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 		}
 	}
 	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}}
+	seeds := poolSubnets(pools)
 	if len(seeds) == 0 {
-		return model.NewNetwork(), disc
+		return disc
 	}
-	var n *model.Network
-	all(ctx, r,
-		func(ctx context.Context) { n, _ = r.Network(ctx, seeds) },
-		func(ctx context.Context) { r.prefetchPoolDNS(ctx, pools) },
-	)
 	// One after the other: each fans out on its own, and both write n
 	// under locks of their own.
 	r.IncludeNICs(ctx, n, nics, true)
@@ -614,7 +651,7 @@ func (r *Reader) nodeNetwork(ctx context.Context, pools []*model.NodePool, names
 	r.IncludeFirewalls(ctx, n, seeds)
 	r.discoverDNS(ctx, n, pools, names, disc)
 	n.Gaps = r.Gaps()
-	return n, disc
+	return disc
 }
 
 // discoverDNS reads what decides the nodes' name resolution. Azure DNS

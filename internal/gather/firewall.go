@@ -26,8 +26,12 @@ const maxPolicyChain = 16
 // IncludeFirewalls adds to a network read by Network the Azure Firewalls
 // that the node subnets' VirtualAppliance routes send public traffic to
 // (0.0.0.0/0, a public prefix or a service tag: the route a registry's
-// public address takes), with what decides their rules: the firewall policy and its parent chain (basePolicy), each
-// policy's rule collection groups, and the IP groups the rules reference.
+// public address takes). What decides their rules — the firewall policy
+// and its parent chain (basePolicy), each policy's rule collection groups,
+// and the IP groups the rules reference — is marked pending
+// (model.EvidenceFirewallRules) and read by ReadEvidence only when a path's
+// public traffic crosses the firewall (readFirewallRules); a pull to a
+// private endpoint never reads it.
 //
 // A firewall is found by its next-hop address: the ip configurations of
 // the subnet holding the address name it
@@ -52,36 +56,74 @@ func (r *Reader) IncludeFirewalls(ctx context.Context, n *model.Network, nodeSub
 			if err != nil {
 				return
 			}
-			cp := *fw
-			policies := r.policyChain(ctx, fw.PolicyID)
-			if len(policies) > 0 && policies[0].ID.Equal(fw.PolicyID) {
-				cp.DNSProxyEnabled = policies[0].DNSProxyEnabled
-			}
-			groups, groupIDs := r.ipGroupsOf(ctx, &cp, policies)
 			mu.Lock()
 			defer mu.Unlock()
-			// The policies the chain read or tried (a gap beneath one,
-			// on its rule collection groups, is covered by its id).
-			if !fw.PolicyID.IsZero() {
-				n.SpeculativeReads = append(n.SpeculativeReads, fw.PolicyID)
-			}
-			for _, p := range policies {
-				if !p.BasePolicyID.IsZero() {
-					n.SpeculativeReads = append(n.SpeculativeReads, p.BasePolicyID)
-				}
-			}
-			n.SpeculativeReads = append(n.SpeculativeReads, groupIDs...)
-			n.AddFirewall(&cp)
-			for _, p := range policies {
-				n.AddFirewallPolicy(p)
-			}
-			for _, g := range groups {
-				n.AddIPGroup(g)
+			n.AddFirewall(fw)
+			if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
+				n.Pending.Add(model.FirewallRulesOf(fw.ID))
 			}
 		})
 	}
 	all(ctx, r, tasks...)
 	n.Gaps = r.Gaps()
+}
+
+// readFirewallRules reads what decides a firewall's rules (see
+// IncludeFirewalls): its policy chain with their rule collection groups,
+// the DNS proxy setting of its own policy, and the IP groups the rules
+// name, into n on a copy of the firewall (the Reader's is shared). Every
+// read is listed in n.SpeculativeReads, as the firewall's own.
+func (r *Reader) readFirewallRules(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {
+	mu.Lock()
+	fw := n.Firewall(ev.ID)
+	mu.Unlock()
+	if fw == nil {
+		return
+	}
+	cp := *fw
+	policies := r.policyChain(ctx, fw.PolicyID)
+	if len(policies) > 0 && policies[0].ID.Equal(fw.PolicyID) {
+		cp.DNSProxyEnabled = policies[0].DNSProxyEnabled
+	}
+	groups, groupIDs := r.ipGroupsOf(ctx, &cp, policies)
+	mu.Lock()
+	defer mu.Unlock()
+	// The policies the chain read or tried (a gap beneath one, on its rule
+	// collection groups, is covered by its id).
+	if !fw.PolicyID.IsZero() {
+		n.SpeculativeReads = append(n.SpeculativeReads, fw.PolicyID)
+	}
+	for _, p := range policies {
+		if !p.BasePolicyID.IsZero() {
+			n.SpeculativeReads = append(n.SpeculativeReads, p.BasePolicyID)
+		}
+	}
+	n.SpeculativeReads = append(n.SpeculativeReads, groupIDs...)
+	n.AddFirewall(&cp)
+	for _, p := range policies {
+		n.AddFirewallPolicy(p)
+	}
+	for _, g := range groups {
+		n.AddIPGroup(g)
+	}
+}
+
+// classicIPGroups are the IP groups the firewall's classic rules name.
+func classicIPGroups(fw *model.AzureFirewall) []model.ResourceID {
+	var ids []model.ResourceID
+	for _, cs := range [][]model.FirewallRuleCollection{fw.NetworkRuleCollections, fw.ApplicationRuleCollections} {
+		for _, c := range cs {
+			for _, rule := range c.Rules {
+				for _, id := range rule.SourceIPGroupIDs {
+					ids = appendUniqueID(ids, id)
+				}
+				for _, id := range rule.DestinationIPGroupIDs {
+					ids = appendUniqueID(ids, id)
+				}
+			}
+		}
+	}
+	return ids
 }
 
 // firewallsBehindRoutes returns the ids of the firewalls that the node

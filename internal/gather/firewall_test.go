@@ -106,6 +106,20 @@ func TestVerificationFactsReadFirewall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The firewall is read with the facts; its rules only for a path that
+	// crosses it, and never before.
+	rules := model.FirewallRulesOf(fwHub)
+	if !f.Network.Pending.Has(rules) {
+		t.Fatalf("the firewall's rules are not pending after the facts: %v", f.Network.Pending.Sorted())
+	}
+	for _, read := range []model.ResourceID{fwPolicy, fwBasePolicy, fwIPGroup} {
+		if c := ct.count("GET", read); c != 0 {
+			t.Errorf("GET %s sent %d times before a path crossed the firewall, want 0", read, c)
+		}
+	}
+	if got := r.ReadVerificationEvidence(testCtx(t), &f, []model.Evidence{rules}); got != 1 || f.Network.Pending.Has(rules) {
+		t.Fatalf("reading the firewall's rules settled %d, still pending %v", got, f.Network.Pending.Sorted())
+	}
 	requireNoGaps(t, r)
 	n := f.Network
 	fw := n.FirewallByPrivateIP(ip("10.0.4.4"))
@@ -136,14 +150,14 @@ func TestVerificationFactsReadFirewall(t *testing.T) {
 	}
 
 	// What was read decides: login allowed by its rule, data denied.
-	rules := firewall.RulesOf(n)
-	if d := firewall.Evaluate(fw, rules, firewallFlow(loginHost)); d.Verdict != firewall.Allowed || d.Rule.Rule != "allow-login" {
+	read := firewall.RulesOf(n)
+	if d := firewall.Evaluate(fw, read, firewallFlow(loginHost)); d.Verdict != firewall.Allowed || d.Rule.Rule != "allow-login" {
 		t.Errorf("login: %+v", d)
 	}
-	if d := firewall.Evaluate(fw, rules, firewallFlow(dataHost)); d.Verdict != firewall.Denied || d.Rule != nil {
+	if d := firewall.Evaluate(fw, read, firewallFlow(dataHost)); d.Verdict != firewall.Denied || d.Rule != nil {
 		t.Errorf("data: %+v", d)
 	}
-	if got := firewall.Evaluate(fw, rules, firewallFlow(loginHost)).Policies; len(got) != 2 || !got[0].Equal(fwBasePolicy) {
+	if got := firewall.Evaluate(fw, read, firewallFlow(loginHost)).Policies; len(got) != 2 || !got[0].Equal(fwBasePolicy) {
 		t.Errorf("policy chain = %v, want the parent first", got)
 	}
 }
@@ -312,6 +326,7 @@ func TestFirewallReadsFaultMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				r.ReadAllEvidence(testCtx(t), &f) // as for a path that crosses the firewall
 				fw := f.Network.Firewall(fwHub)
 				login := firewall.Evaluate(fw, firewall.RulesOf(f.Network), firewallFlow(loginHost))
 				if fc.transient {
@@ -381,11 +396,13 @@ func TestFirewallRecordingReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	live.ReadAllEvidence(testCtx(t), &want)
 	r, _ := newReaderFrom(t, rec.Snapshot())
 	got, err := r.VerificationFacts(testCtx(t), VerificationRequest{ClusterID: aks1, RegistryID: acr})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.ReadAllEvidence(testCtx(t), &got)
 	requireNoGaps(t, r)
 	if len(got.Network.Firewalls) != 1 || len(got.Network.FirewallPolicies) != 2 || len(got.Network.IPGroups) != 1 {
 		t.Fatalf("replayed firewalls %v, policies %v, IP groups %v", keys(got.Network.Firewalls), keys(got.Network.FirewallPolicies), keys(got.Network.IPGroups))

@@ -60,9 +60,13 @@ func TestNetworkBaseline(t *testing.T) {
 	if !gw.LearnedKnown || len(gw.Learned) != 2 || gw.Learned[1].Prefix != pfx("192.168.0.0/16") || gw.Learned[1].Origin != "EBgp" {
 		t.Errorf("learned = %v %+v", gw.LearnedKnown, gw.Learned)
 	}
-	adv := gw.Advertised[ip("192.168.255.1")]
-	if !gw.AdvertisedKnown || len(gw.Advertised) != 1 || len(adv) != 1 || adv[0].Prefix != pfx("10.0.0.0/16") {
-		t.Errorf("advertised = %v %+v", gw.AdvertisedKnown, gw.Advertised)
+	// What the gateway advertises is read only when a path's replies come
+	// back through it: Network leaves it pending.
+	if gw.AdvertisedKnown || len(gw.Advertised) != 0 {
+		t.Errorf("advertised read by Network: %v %+v", gw.AdvertisedKnown, gw.Advertised)
+	}
+	if want := []model.Evidence{model.AdvertisedRoutesOf(vpngw)}; !reflect.DeepEqual(n.Pending.Sorted(), want) {
+		t.Errorf("pending = %+v, want %+v", n.Pending.Sorted(), want)
 	}
 	if !gw.StaticPrefixesKnown || len(gw.StaticPrefixes) != 0 {
 		t.Errorf("static = %v %v (the only connection uses BGP)", gw.StaticPrefixesKnown, gw.StaticPrefixes)
@@ -75,6 +79,32 @@ func TestNetworkBaseline(t *testing.T) {
 		if c := ct.count("GET", p); c != 1 {
 			t.Errorf("GET %s: %d requests", p, c)
 		}
+	}
+	for a, want := range map[string]int{"getLearnedRoutes": 1, "getBgpPeerStatus": 0, "getAdvertisedRoutes": 0} {
+		if c := ct.count("POST", vpngw+"/"+model.ResourceID(a)); c != want {
+			t.Errorf("POST %s: %d requests, want %d", a, c, want)
+		}
+	}
+	if ct.requests() != 8 {
+		t.Errorf("%d requests, want 8", ct.requests())
+	}
+
+	// Reading the pending evidence fills in the gateway's advertised
+	// routes (on the network's copy), once however often it is asked.
+	before := gw
+	for range 2 {
+		if settled := r.ReadEvidence(testCtx(t), n, []model.Evidence{model.AdvertisedRoutesOf(vpngw)}); settled > 1 {
+			t.Errorf("settled %d", settled)
+		}
+	}
+	requireNoGaps(t, r)
+	gw = n.Gateway(vpngw)
+	adv := gw.Advertised[ip("192.168.255.1")]
+	if !gw.AdvertisedKnown || len(gw.Advertised) != 1 || len(adv) != 1 || adv[0].Prefix != pfx("10.0.0.0/16") {
+		t.Errorf("advertised = %v %+v", gw.AdvertisedKnown, gw.Advertised)
+	}
+	if before.AdvertisedKnown || len(n.Pending) != 0 {
+		t.Errorf("the Reader's gateway was changed (%v) or evidence is still pending (%v)", before.AdvertisedKnown, n.Pending.Sorted())
 	}
 	for _, a := range []string{"getLearnedRoutes", "getBgpPeerStatus", "getAdvertisedRoutes"} {
 		if c := ct.count("POST", vpngw+"/"+model.ResourceID(a)); c != 1 {
@@ -178,12 +208,22 @@ func TestNetworkFindsAppliance(t *testing.T) {
 		t.Fatal(err)
 	}
 	requireNoGaps(t, r)
+	// The appliance's NIC is read only for a path routed through it:
+	// Network leaves it pending.
+	ev := model.ApplianceNICAt(vnetHub, ip("10.0.1.4"))
+	if n.NIC(nvaNIC) != nil || !n.Pending.Has(ev) || ct.count("GET", nvaNIC) != 0 {
+		t.Fatalf("appliance NIC read by Network (pending %v, %d reads)", n.Pending.Sorted(), ct.count("GET", nvaNIC))
+	}
+	if settled := r.ReadEvidence(testCtx(t), n, []model.Evidence{ev}); settled != 1 {
+		t.Errorf("settled %d, want 1", settled)
+	}
+	requireNoGaps(t, r)
 	nva := n.NIC(nvaNIC)
 	if nva == nil || !nva.IPForwarding || nva.PrivateIPs[0] != ip("10.0.1.4") {
 		t.Fatalf("appliance NIC = %+v (NICs %v)", nva, keys(n.NICs))
 	}
-	if c := ct.count("GET", nvaNIC); c != 1 {
-		t.Errorf("appliance NIC read %d times", c)
+	if c := ct.count("GET", nvaNIC); c != 1 || n.Pending.Has(ev) {
+		t.Errorf("appliance NIC read %d times, still pending %v", c, n.Pending.Has(ev))
 	}
 }
 
@@ -225,8 +265,8 @@ func TestFaultsBecomeGaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gw.LearnedKnown || !gw.AdvertisedKnown {
-		t.Errorf("learned known %v, advertised known %v", gw.LearnedKnown, gw.AdvertisedKnown)
+	if _, known := r.AdvertisedRoutes(ctx, gw); gw.LearnedKnown || !known {
+		t.Errorf("learned known %v, advertised known %v", gw.LearnedKnown, known)
 	}
 	g, ok = r.Gaps().Lookup(vpngw + "/getLearnedRoutes")
 	if !ok || g.Kind != model.GapPermissionDenied || g.Permission != "Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action" {

@@ -241,13 +241,17 @@ func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 }
 
 // Gateway reads a virtual network gateway with its learned routes
-// (getLearnedRoutes), the routes it advertises to each BGP peer
-// (getBgpPeerStatus, then getAdvertisedRoutes per peer) and the static
-// prefixes of its site-to-site connections without BGP. A failed route read
-// leaves LearnedKnown / AdvertisedKnown / StaticPrefixesKnown false and
-// records a gap on the action (…/getLearnedRoutes), not on the gateway.
-// A gateway without BGP advertises nothing readable: AdvertisedKnown stays
-// false without a gap.
+// (getLearnedRoutes) and the static prefixes of its site-to-site
+// connections without BGP. A failed route read leaves LearnedKnown /
+// StaticPrefixesKnown false and records a gap on the action
+// (…/getLearnedRoutes), not on the gateway.
+//
+// What the gateway advertises to its BGP peers (AdvertisedRoutes) is not
+// read here: only a path whose replies come back from on premises through
+// the gateway needs it, so Network marks it pending
+// (model.EvidenceAdvertisedRoutes) and it is read when an evaluation
+// reaches it (ReadEvidence). Advertised stays empty and AdvertisedKnown
+// false until then.
 func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gateway, error) {
 	return once(r, memoKey("gateway", id), func() (*model.Gateway, error) {
 		a, err := parseTyped(id, "Microsoft.Network", "virtualNetworkGateways")
@@ -259,23 +263,36 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 			return nil, r.fail(id, permGatewayRead, err)
 		}
 		c := f.NewVirtualNetworkGatewaysClient()
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
-		if err != nil {
-			return nil, r.fail(id, permGatewayRead, err)
-		}
-		gw, err := gatewayFromSDK(&resp.VirtualNetworkGateway)
-		if err != nil {
-			return nil, r.fail(id, permGatewayRead, err)
-		}
 
+		// The gateway ∥ its learned routes: the action needs only the
+		// gateway's id, which the VNet named, and takes seconds. Its answer
+		// (and its failure) counts only if the gateway itself was read.
+		var (
+			gw         *model.Gateway
+			getErr     error
+			getGap     bool
+			learned    []model.GatewayRoute
+			learnedErr error
+		)
+		action := child(id, "getLearnedRoutes")
 		all(ctx, r, func(ctx context.Context) {
-			action := child(id, "getLearnedRoutes")
-			routes, err := func() ([]model.GatewayRoute, error) {
+			release, err := r.acquire(ctx)
+			if err != nil {
+				getErr = err
+				return
+			}
+			resp, err := c.Get(ctx, a.ResourceGroup, a.Names[0], nil)
+			release()
+			if err == nil {
+				gw, err = gatewayFromSDK(&resp.VirtualNetworkGateway)
+			}
+			if err != nil {
+				getErr, getGap = err, true
+				return
+			}
+			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
+		}, func(ctx context.Context) {
+			learned, learnedErr = func() ([]model.GatewayRoute, error) {
 				release, err := r.acquire(ctx)
 				if err != nil {
 					return nil, err
@@ -291,21 +308,47 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				}
 				return gatewayRoutesFromSDK(action, res.Value)
 			}()
-			if err != nil {
-				r.record(action, permGatewayLearnedRoutes, err)
-				return
-			}
-			gw.Learned, gw.LearnedKnown = routes, true
-		}, func(ctx context.Context) {
-			if !gw.BGPEnabled {
-				return
-			}
-			gw.Advertised, gw.AdvertisedKnown = r.advertisedRoutes(ctx, c, a, id, gw.PrivateIPs)
-		}, func(ctx context.Context) {
-			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
 		})
+		if getErr != nil {
+			if getGap {
+				return nil, r.fail(id, permGatewayRead, getErr)
+			}
+			return nil, getErr
+		}
+		if learnedErr != nil {
+			r.record(action, permGatewayLearnedRoutes, learnedErr)
+		} else {
+			gw.Learned, gw.LearnedKnown = learned, true
+		}
 		return gw, nil
 	})
+}
+
+// AdvertisedRoutes asks a BGP gateway what it advertises to each of its
+// peers (getBgpPeerStatus, then getAdvertisedRoutes per peer), once per
+// Reader. known is false when a read failed (its gap is recorded on the
+// action) or the gateway runs no BGP (nothing to read, no gap).
+func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (routes map[netip.Addr][]model.GatewayRoute, known bool) {
+	type advertised struct {
+		routes map[netip.Addr][]model.GatewayRoute
+		known  bool
+	}
+	v, _ := once(r, memoKey("advertised", gw.ID), func() (advertised, error) {
+		if !gw.BGPEnabled {
+			return advertised{}, nil
+		}
+		a, err := parseTyped(gw.ID, "Microsoft.Network", "virtualNetworkGateways")
+		if err == nil {
+			var f *armnetwork.ClientFactory
+			if f, err = r.clients.Network(a.Subscription); err == nil {
+				m, ok := r.advertisedRoutes(ctx, f.NewVirtualNetworkGatewaysClient(), a, gw.ID, gw.PrivateIPs)
+				return advertised{m, ok}, nil
+			}
+		}
+		r.record(child(gw.ID, "getBgpPeerStatus"), permGatewayBGPPeerStatus, err)
+		return advertised{}, nil
+	})
+	return v.routes, v.known
 }
 
 // advertisedRoutes asks the gateway what it advertises to each BGP peer.

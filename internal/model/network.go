@@ -40,6 +40,12 @@ type Network struct {
 	SpeculativeReads []ResourceID
 
 	Gaps Gaps
+	// Pending is the evidence of the network gather has not read yet
+	// because only some paths need it (advertised routes of a BGP gateway,
+	// the NIC of an appliance): a rule that reaches pending evidence
+	// records it in its result's Needs instead of concluding from its
+	// absence (see evidence.go).
+	Pending Pending
 	// AddressGaps are addresses in a VNet of the network whose network
 	// interface was looked for but could not be determined (a NIC of the
 	// subnet could not be read): a NIC there, with a security group of its
@@ -304,7 +310,8 @@ type Gateway struct {
 	Learned      []GatewayRoute
 	LearnedKnown bool
 	// Advertised are the routes from getAdvertisedRoutes, per BGP peer;
-	// AdvertisedKnown is false when they could not be read.
+	// AdvertisedKnown is false when they could not be read, or are not
+	// read yet (Network.Pending then holds AdvertisedRoutesOf(ID)).
 	Advertised      map[netip.Addr][]GatewayRoute
 	AdvertisedKnown bool
 	// StaticPrefixes are local network gateway prefixes of connections

@@ -25,6 +25,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
@@ -192,10 +193,14 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 			},
 			"include_routes": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "List every route of each route set in `route_sets[*].routes` (default `true`). Set it to " +
-					"`false` when the nodes' subnets carry thousands of routes learned by a hub gateway and only the `traces` " +
-					"matter: every route would otherwise be stored in the state once per node pool. Tracing, findings and " +
-					"`route_count` are the same either way.",
+				MarkdownDescription: fmt.Sprintf("Whether `route_sets[*].routes` lists the routes of each route set. Not set (the "+
+					"default): a set's routes are listed when it has at most %s of them, which covers route tables of peerings, "+
+					"user-defined routes and private endpoints; a set that carries the thousands of routes a hub gateway learned "+
+					"from on premises (ExpressRoute, BGP VPN) gets an empty `routes` list, and its `route_count` says how many "+
+					"it has. `true` lists every route of every set, however many: each node pool stores its own copy in the "+
+					"state, so 20 pools behind a hub that learns 10,000 prefixes store 200,000 routes and the plan becomes slow "+
+					"and memory-hungry. `false` lists none. Tracing, `selected_route`, findings and `route_count` are the same "+
+					"either way.", limitText(nodeRoutesListLimit)),
 			},
 
 			"route_sets": schema.ListNestedAttribute{
@@ -205,12 +210,14 @@ func (d *nodeRoutesDataSource) Schema(ctx context.Context, _ datasource.SchemaRe
 				NestedObject: schema.NestedAttributeObject{Attributes: mergeAttributes(setIdentity("The "), map[string]schema.Attribute{
 					"source": str("`effective` (the network interface's real effective route table, read from Azure) or " +
 						"`computed` (from configuration: scale-set instances and pools at zero nodes have no effective-route API)."),
-					"route_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many routes the set has " +
-						"(the length of `routes` when `include_routes` is true)."},
+					"route_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "How many routes the set has, " +
+						"always, whether `routes` lists them or not (see `include_routes`)."},
 					"routes": schema.ListNestedAttribute{
 						Computed: true,
 						MarkdownDescription: "Every route, as Azure lists an effective route table, Invalid ones included. Empty " +
-							"when the routes cannot be determined (see `findings`), or when `include_routes` is false.",
+							"when the routes cannot be determined (see `findings`), when `include_routes` is false, or, with " +
+							"`include_routes` not set, when the set has more than " + limitText(nodeRoutesListLimit) + " routes " +
+							"(`route_count` then says how many).",
 						NestedObject: schema.NestedAttributeObject{Attributes: routeAttrs},
 					},
 				})},
@@ -327,7 +334,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	ctx, requests := azure.CountRequests(ctx)
 
-	facts, err := run.reader.NodeRouteFacts(ctx, q)
+	res, facts, _, err := pipeline.NodeRoutes(ctx, run.reader, q, dests)
 	if d := nodeRoutesRequestError(q, err, run.reader.Gaps(), run.timeout); d != nil {
 		resp.Diagnostics.Append(d)
 		return
@@ -345,7 +352,7 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 
-	out := nodeRoutesToState(verify.NodeRoutes(facts, dests), m.IncludeRoutes.IsNull() || m.IncludeRoutes.ValueBool())
+	out := nodeRoutesToState(res, routeListingOf(m.IncludeRoutes))
 	m.ID = types.StringValue(nodeRoutesSubject(q))
 	m.RouteSets, m.Traces, m.Findings = out.RouteSets, out.Traces, out.Findings
 	m.Stats = &nodeRoutesStatsModel{ARMRequests: types.Int64Value(requests()), DurationMS: types.Int64Value(time.Since(started).Milliseconds())}
@@ -407,6 +414,15 @@ func nodeRoutesSubject(q gather.NodeRoutesRequest) string {
 		return string(q.NICID)
 	}
 	return string(q.SubnetID)
+}
+
+// limitText writes a count the way the documentation does: 1,000.
+func limitText(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // nodeDestinations parses destinations (already validated; checked again

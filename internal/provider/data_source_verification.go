@@ -22,8 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
-	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
 var (
@@ -379,12 +379,11 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 
 	ctx, requests := azure.CountRequests(ctx)
-	facts, err := run.reader.VerificationFacts(ctx, q)
+	res, _, _, err := pipeline.Verification(ctx, run.reader, q)
 	if err != nil {
 		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
 		return
 	}
-	res := verify.Run(facts)
 
 	enforce := m.Enforce.IsNull() || m.Enforce.ValueBool()
 	failOnUnverified := !m.FailOnUnverified.IsNull() && m.FailOnUnverified.ValueBool()

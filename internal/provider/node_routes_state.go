@@ -162,20 +162,58 @@ func nodeTraceToModel(res verify.RouteSetResult, t verify.NodeTrace) nodeTraceMo
 	return m
 }
 
+// nodeRoutesListLimit is how many routes a route set may have for its
+// routes to be listed when include_routes is not set. An effective route
+// table without BGP-learned routes has tens of routes (a hub's peerings,
+// user-defined routes, private endpoint /32s); above this, it carries the
+// routes a hub gateway learned from on premises (thousands), which every
+// node pool would otherwise store in the state again, and which make a
+// plan slow and large for a user who only reads the traces.
+const nodeRoutesListLimit = 1000
+
+// routeListing says which route sets list their routes.
+type routeListing int
+
+const (
+	// listBounded: sets with at most nodeRoutesListLimit routes
+	// (include_routes not set).
+	listBounded routeListing = iota
+	// listAll: every set (include_routes = true).
+	listAll
+	// listNone: no set (include_routes = false).
+	listNone
+)
+
+// routeListingOf is include_routes as a listing.
+func routeListingOf(include types.Bool) routeListing {
+	switch {
+	case include.IsNull() || include.IsUnknown():
+		return listBounded
+	case include.ValueBool():
+		return listAll
+	}
+	return listNone
+}
+
+// lists reports whether a set with n routes lists them.
+func (l routeListing) lists(n int) bool {
+	return l == listAll || (l == listBounded && n <= nodeRoutesListLimit)
+}
+
 // nodeRoutesToState maps the evaluated route sets to the computed
 // attributes: route_sets and traces in evaluation order, and the
 // evaluation's findings (each cause once per route set, errors first).
 //
-// Without includeRoutes, each set's routes list is empty and only its
-// route_count says how many there are: a hub that learns thousands of BGP
-// routes would otherwise put every one of them into the state once per
-// node pool.
-func nodeRoutesToState(res verify.NodeRoutesResult, includeRoutes bool) nodeRoutesOutput {
+// Each set's route_count is always its number of routes; its routes list
+// holds them when the listing says so and is empty otherwise: a hub that
+// learns thousands of BGP routes would otherwise put every one of them
+// into the state once per node pool.
+func nodeRoutesToState(res verify.NodeRoutesResult, listing routeListing) nodeRoutesOutput {
 	out := nodeRoutesOutput{RouteSets: []nodeRouteSetModel{}, Traces: []nodeTraceModel{}}
 	for _, set := range res.Sets {
 		pool, subnet, nic := nodeRouteSetIdentity(set.Set)
 		routes := []nodeRouteModel{}
-		if includeRoutes {
+		if listing.lists(len(set.Routes)) {
 			routes = nodeRoutesToModel(set.Routes)
 		}
 		out.RouteSets = append(out.RouteSets, nodeRouteSetModel{

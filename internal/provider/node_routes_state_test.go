@@ -57,7 +57,11 @@ func TestNodeRoutesToState(t *testing.T) {
 	}
 
 	for _, include := range []bool{true, false} {
-		out := nodeRoutesToState(res, include)
+		listing := listNone
+		if include {
+			listing = listAll
+		}
+		out := nodeRoutesToState(res, listing)
 		if len(out.RouteSets) != 2 || len(out.Traces) != 2 || len(out.Findings) != 2 {
 			t.Fatalf("%d route sets, %d traces, %d findings", len(out.RouteSets), len(out.Traces), len(out.Findings))
 		}
@@ -72,7 +76,7 @@ func TestNodeRoutesToState(t *testing.T) {
 		}
 	}
 
-	out := nodeRoutesToState(res, true)
+	out := nodeRoutesToState(res, listAll)
 	if got := []string{out.Findings[0].Code.ValueString(), out.Findings[1].Code.ValueString()}; !slices.Equal(got, []string{"ROUTE_BLACKHOLE", "COVERAGE_ROUTES_COMPUTED"}) {
 		t.Errorf("findings in the evaluation's order: %v", got)
 	}
@@ -88,8 +92,47 @@ func TestNodeRoutesToState(t *testing.T) {
 		len(tr.Findings) != 1 || tr.Findings[0].Destination.ValueString() != "192.168.1.1" {
 		t.Errorf("trace 1: %+v", tr)
 	}
-	if empty := nodeRoutesToState(verify.NodeRoutesResult{}, true); empty.RouteSets == nil || empty.Traces == nil || empty.Findings == nil {
+	if empty := nodeRoutesToState(verify.NodeRoutesResult{}, listAll); empty.RouteSets == nil || empty.Traces == nil || empty.Findings == nil {
 		t.Errorf("no route sets must be empty lists: %+v", empty)
+	}
+}
+
+// Without include_routes, a set lists its routes up to
+// nodeRoutesListLimit of them; a set beyond (a hub's thousands of learned
+// routes) lists none, and route_count says how many it has. include_routes
+// true lists every set, false none.
+func TestNodeRoutesListing(t *testing.T) {
+	routes := func(n int) []model.Route {
+		out := make([]model.Route, n)
+		for i := range out {
+			out[i] = model.Route{Prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(128 + i/256), byte(i % 256), 0}), 24),
+				NextHopType: "VirtualNetworkGateway", Source: "VirtualNetworkGateway", State: "Active"}
+		}
+		return out
+	}
+	res := verify.NodeRoutesResult{Sets: []verify.RouteSetResult{
+		{Set: &model.RouteSet{Pool: "small", SubnetID: nrtAKS}, Source: verify.RouteSourceComputed, Routes: routes(18)},
+		{Set: &model.RouteSet{Pool: "limit", SubnetID: nrtAKS}, Source: verify.RouteSourceComputed, Routes: routes(nodeRoutesListLimit)},
+		{Set: &model.RouteSet{Pool: "large", SubnetID: nrtAKS}, Source: verify.RouteSourceComputed, Routes: routes(nodeRoutesListLimit + 1)},
+	}}
+	for _, tc := range []struct {
+		include types.Bool
+		listed  []int
+	}{
+		{types.BoolNull(), []int{18, nodeRoutesListLimit, 0}},
+		{types.BoolValue(true), []int{18, nodeRoutesListLimit, nodeRoutesListLimit + 1}},
+		{types.BoolValue(false), []int{0, 0, 0}},
+	} {
+		out := nodeRoutesToState(res, routeListingOf(tc.include))
+		for i, set := range out.RouteSets {
+			if len(set.Routes) != tc.listed[i] || set.Routes == nil || set.RouteCount.ValueInt64() != int64(len(res.Sets[i].Routes)) {
+				t.Errorf("include_routes %s, set %s: %d routes listed, want %d; route_count %d", tc.include, set.NodePool,
+					len(set.Routes), tc.listed[i], set.RouteCount.ValueInt64())
+			}
+		}
+	}
+	if got := limitText(nodeRoutesListLimit); got != "1,000" {
+		t.Errorf("limit written %q", got)
 	}
 }
 

@@ -264,7 +264,7 @@ func accessDisabled(c *Computed, r *model.Route, p *model.Peering, from, to stri
 
 // invalidatedEndpointRoute is an Invalid private endpoint /32 for dst.
 func invalidatedEndpointRoute(c *Computed, dst netip.Addr) (model.Route, bool) {
-	for _, r := range c.Routes {
+	for _, r := range c.Table.own { // never a gateway's route
 		if strings.EqualFold(r.NextHopType, model.NextHopInterfaceEndpoint) && !isActive(&r) && r.Prefix.Contains(dst) {
 			return r, true
 		}
@@ -278,7 +278,7 @@ func invalidatedEndpointRoute(c *Computed, dst netip.Addr) (model.Route, bool) {
 func invalidUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Route, bool) {
 	var best model.Route
 	found := false
-	for _, u := range c.Routes {
+	for _, u := range c.Table.own { // never a gateway's route
 		if !isUserRoute(&u) || isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() < selected.Prefix.Bits() {
 			continue
 		}
@@ -295,7 +295,8 @@ func invalidUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Ro
 func broaderUDRFor(c *Computed, dst netip.Addr, selected *model.Route) (model.Route, bool) {
 	var best model.Route
 	found := false
-	for _, u := range c.Routes {
+	// UDRs are the table's own routes, never in a shared gateway block.
+	for _, u := range c.Table.own {
 		if !isUserRoute(&u) || !isActive(&u) || !u.Prefix.IsValid() || !u.Prefix.Contains(dst) || u.Prefix.Bits() >= selected.Prefix.Bits() {
 			continue
 		}

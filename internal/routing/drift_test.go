@@ -14,7 +14,7 @@ func TestCompareForDestination(t *testing.T) {
 	h.gw.PrivateIPs = []netip.Addr{ip("10.0.0.4"), ip("10.0.0.5")}
 	comp := mustCompute(t, h.net, h.aks.ID)
 	realFor := func(mutate func([]model.Route) []model.Route) []model.Route {
-		return mutate(append([]model.Route(nil), comp.Routes...))
+		return mutate(append([]model.Route(nil), comp.Routes()...))
 	}
 	cases := []struct {
 		name  string
@@ -22,7 +22,7 @@ func TestCompareForDestination(t *testing.T) {
 		dst   string
 		drift bool
 	}{
-		{"identical tables", comp.Routes, "10.0.2.5", false},
+		{"identical tables", comp.Routes(), "10.0.2.5", false},
 		{"real table has a UDR to a firewall the model lacks", realFor(func(r []model.Route) []model.Route {
 			return append(r, udr("fw", "10.0.2.5/32", model.NextHopVirtualAppliance, "10.0.4.4"))
 		}), "10.0.2.5", true},

@@ -16,12 +16,7 @@ import (
 type Computed struct {
 	SubnetID model.ResourceID
 	VNetID   model.ResourceID
-	// Routes lists every entry as Azure would, including Invalid ones (a
-	// system route overridden by a same-prefix UDR or BGP route, a private
-	// endpoint /32 invalidated by a UDR, a UDR to a gateway that is not
-	// there). Each carries Origin and OriginID.
-	Routes []model.Route
-	// Table selects among Routes.
+	// Table selects among the routes (Routes).
 	Table *Table
 	// Suppressed are the gateway routes that the route table's
 	// disableBgpRoutePropagation keeps out of the subnet.
@@ -60,6 +55,13 @@ func (c *Computed) GapsFor(dst netip.Addr) []model.Gap {
 	return out
 }
 
+// Routes lists every entry as Azure would, including Invalid ones (a
+// system route overridden by a same-prefix UDR or BGP route, a private
+// endpoint /32 invalidated by a UDR, a UDR to a gateway that is not there).
+// Each carries Origin and OriginID. The list is built on first use and
+// shared: callers must not change it.
+func (c *Computed) Routes() []model.Route { return c.Table.list() }
+
 // Select returns the route selected for dst.
 func (c *Computed) Select(dst netip.Addr) (model.Route, bool) { return c.Table.Lookup(dst) }
 
@@ -70,8 +72,10 @@ func (c *Computed) RouteTable() *model.RouteTable { return c.routeTable }
 // peering, service endpoint, private endpoint) contains dst: unknown BGP
 // routes cannot change the selection there.
 func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
-	for i := range c.Routes {
-		if r := &c.Routes[i]; isProtectedSystem(r) && r.Prefix.IsValid() && r.Prefix.Contains(dst) {
+	// Protected system routes are never a gateway's: the table's own
+	// routes hold them all.
+	for i := range c.Table.own {
+		if r := &c.Table.own[i]; isProtectedSystem(r) && r.Prefix.IsValid() && r.Prefix.Contains(dst) {
 			return true
 		}
 	}
@@ -141,16 +145,24 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	c.gaps = append(c.gaps, routeServerConflicts(gwRoutes, rsRoutes)...)
 
 	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved)
-	routes := make([]model.Route, 0, len(local)+len(peered)+len(gwRoutes)+len(rsRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
+	// The routes in Azure's listing order: the VNet's own, its peerings',
+	// the gateway routes, the Route Servers' routes, defaults, private
+	// endpoints, service endpoints, UDRs. One gateway's routes (the usual
+	// case) are its memoised block, shared with every table behind it; the
+	// table owns the rest and marks the losers of each shared prefix
+	// Invalid, as Azure lists them.
+	routes := make([]model.Route, 0, len(local)+len(peered)+len(rsRoutes)+len(defaults)+len(peRoutes)+len(seRoutes)+len(udrs))
 	routes = append(routes, local...)
 	routes = append(routes, peered...)
+	start := len(routes)
 	var block *sortedBlock
-	if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
+	switch {
+	case c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation:
 		c.Suppressed = append(append([]model.Route(nil), gwRoutes...), rsRoutes...)
-	} else {
-		if gwBlock != nil {
-			block = &sortedBlock{start: len(routes), n: len(gwRoutes), keys: gwBlock.keys}
-		}
+	case gwBlock != nil:
+		block = gwBlock
+		routes = append(routes, rsRoutes...)
+	default:
 		routes = append(routes, gwRoutes...)
 		routes = append(routes, rsRoutes...)
 	}
@@ -158,11 +170,7 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	routes = append(routes, peRoutes...)
 	routes = append(routes, seRoutes...)
 	routes = append(routes, udrs...)
-
-	// The table owns routes and marks the losers of each shared prefix
-	// Invalid in it, as Azure lists them.
-	c.Table = buildTable(routes, block, true)
-	c.Routes = c.Table.routes
+	c.Table = buildTable(routes, start, block, true)
 	for _, g := range c.gaps {
 		if !g.standInOnly { // about a destination, not about the table
 			c.Gaps = appendGap(c.Gaps, g.gap)

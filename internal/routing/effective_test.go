@@ -11,7 +11,7 @@ import (
 
 // find returns the computed route with that prefix and next hop type.
 func find(c *Computed, prefix, hop string) (model.Route, bool) {
-	for _, r := range c.Routes {
+	for _, r := range c.Routes() {
 		if r.Prefix == pfx(prefix) && r.NextHopType == hop {
 			return r, true
 		}
@@ -141,7 +141,7 @@ func TestEffectiveRoutesRules(t *testing.T) {
 			comp := mustCompute(t, h.net, sub.ID)
 			if strings.HasPrefix(c.name, "UDRs:") {
 				// Two VnetLocal routes for 10.1.0.0/16: the UDR wins, the system route is Invalid.
-				for _, r := range comp.Routes {
+				for _, r := range comp.Routes() {
 					if r.Prefix == pfx("10.1.0.0/16") && (r.Source == model.RouteSourceUser) != (r.State == model.RouteStateActive) {
 						t.Errorf("10.1.0.0/16 %s is %s", r.Source, r.State)
 					}
@@ -152,7 +152,7 @@ func TestEffectiveRoutesRules(t *testing.T) {
 					t.Errorf("%s %s: %s, want %s", w.prefix, w.hop, got, w.state)
 				}
 			}
-			for _, r := range comp.Routes {
+			for _, r := range comp.Routes() {
 				if r.Origin == "" {
 					t.Errorf("route %s %s has no origin", r.Prefix, r.NextHopType)
 				}
@@ -253,7 +253,7 @@ func TestEffectiveRoutesGaps(t *testing.T) {
 			t.Errorf("private destination: want none, got %v", g)
 		}
 		kept := false
-		for _, r := range comp.Routes {
+		for _, r := range comp.Routes() {
 			kept = kept || (r.ServiceTag == "AzureContainerRegistry" && strings.Contains(r.Origin, "route acr"))
 		}
 		if !kept {

@@ -48,9 +48,8 @@ func FuzzSelect(f *testing.F) {
 				lo, hi = hi, lo
 			}
 		}
-		blk := sortBlock(routes[lo:hi])
-		blk.start = lo
-		merged := buildTable(append([]model.Route(nil), routes...), blk, false)
+		own := append(append([]model.Route(nil), routes[:lo]...), routes[hi:]...)
+		merged := buildTable(own, lo, sortBlock(append([]model.Route(nil), routes[lo:hi]...)), false)
 		for len(data) >= 2 {
 			var a netip.Addr
 			if v6 {

@@ -93,14 +93,13 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 		nextHop = gw.PrivateIPs[0]
 	}
 	n := len(gw.Learned) + len(gw.StaticPrefixes)
-	seen := make(map[netip.Prefix]bool, n)
 	out := make([]model.Route, 0, n)
 	add := func(p netip.Prefix, origin string) {
 		p = p.Masked()
-		if !p.IsValid() || seen[p] || coveredBySpace(gwSpace, p) {
+		if !p.IsValid() || coveredBySpace(gwSpace, p) {
 			return
 		}
-		seen[p] = true
+		// A prefix listed twice is dropped after sorting (firstPerPrefix).
 		out = append(out, model.Route{
 			Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: nextHop,
 			Source: model.RouteSourceGateway, State: model.RouteStateActive,
@@ -142,6 +141,34 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 		add(p, fmt.Sprintf("gateway %s (local network gateway prefix)", gw.Name))
 	}
 	return out, gaps
+}
+
+// firstPerPrefix keeps, of routes sharing a prefix, the first one, in the
+// routes' order, and returns them with their sorted keys (sortBlock):
+// thousands of learned routes are deduplicated by the sort the table needs
+// anyway instead of a map.
+func firstPerPrefix(routes []model.Route) ([]model.Route, *sortedBlock) {
+	b := sortBlock(routes)
+	keep := make([]bool, len(routes))
+	dups := false
+	for i, k := range b.keys {
+		// Keys of one prefix are adjacent, the lowest index first.
+		if i > 0 && k.samePrefix(b.keys[i-1]) {
+			dups = true
+			continue
+		}
+		keep[k.idx] = true
+	}
+	if !dups {
+		return routes, b
+	}
+	kept := routes[:0:0]
+	for i, r := range routes {
+		if keep[i] {
+			kept = append(kept, r)
+		}
+	}
+	return kept, sortBlock(kept)
 }
 
 // gatewayLearnsBGP reports whether a gateway's routes come (also) from BGP:

@@ -55,16 +55,16 @@ func newGatewayEntry(net *model.Network, gw *model.Gateway) *gatewayEntry {
 }
 
 func (e *gatewayEntry) fill(net *model.Network, gw *model.Gateway) {
-	e.routes, e.gaps = gatewayRoutes(net, gw)
-	e.block = sortBlock(e.routes)
+	routes, gaps := gatewayRoutes(net, gw)
+	e.routes, e.block = firstPerPrefix(routes)
+	e.gaps = gaps
 }
 
 // covers reports whether the gateway has a route for dst: known says
 // whether the answer rests on complete data.
 func (e *gatewayEntry) covers(dst netip.Addr) (covered, known bool) {
 	e.tableOnce.Do(func() {
-		own := append([]model.Route(nil), e.routes...)
-		e.table = buildTable(own, &sortedBlock{keys: e.block.keys, n: len(own)}, false)
+		e.table = buildTable(nil, 0, e.block, false)
 	})
 	if e.table.LookupIndex(dst) >= 0 {
 		return true, true

@@ -176,7 +176,7 @@ func TestSubnetPeeringRoutesOnlyNamedSubnets(t *testing.T) {
 		t.Fatal(err)
 	}
 	has := func(c *Computed, prefix, hop string) bool {
-		for _, r := range c.Routes {
+		for _, r := range c.Routes() {
 			if r.Prefix == pfx(prefix) && r.NextHopType == hop {
 				return true
 			}
@@ -184,13 +184,13 @@ func TestSubnetPeeringRoutesOnlyNamedSubnets(t *testing.T) {
 		return false
 	}
 	if !has(named, "10.0.2.0/24", model.NextHopVNetPeering) || has(named, "10.0.0.0/16", model.NextHopVNetPeering) {
-		t.Errorf("named subnet: want a peering route for snet-pe's prefix only, got %v", named.Routes)
+		t.Errorf("named subnet: want a peering route for snet-pe's prefix only, got %v", named.Routes())
 	}
 	if !has(named, "10.0.2.5/32", model.NextHopInterfaceEndpoint) {
-		t.Errorf("named subnet: the endpoint's /32 is missing: %v", named.Routes)
+		t.Errorf("named subnet: the endpoint's /32 is missing: %v", named.Routes())
 	}
 	if has(unnamed, "10.0.2.0/24", model.NextHopVNetPeering) || has(unnamed, "10.0.2.5/32", model.NextHopInterfaceEndpoint) {
-		t.Errorf("subnet the peering does not name got its routes: %v", unnamed.Routes)
+		t.Errorf("subnet the peering does not name got its routes: %v", unnamed.Routes())
 	}
 }
 
@@ -205,7 +205,7 @@ func TestPrivateEndpointRouteNeedsSyncedSpace(t *testing.T) {
 			t.Fatal(err)
 		}
 		found := false
-		for _, r := range c.Routes {
+		for _, r := range c.Routes() {
 			found = found || r.Prefix == pfx("10.5.0.5/32")
 		}
 		if found != synced {

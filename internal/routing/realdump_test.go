@@ -181,7 +181,7 @@ func TestComputedMatchesRealEffectiveRoutes(t *testing.T) {
 			if len(comp.Gaps) > 0 {
 				t.Errorf("unexpected gaps: %v", comp.Gaps)
 			}
-			onlyReal, onlyComputed := matchEntries(actual, comp.Routes)
+			onlyReal, onlyComputed := matchEntries(actual, comp.Routes())
 			for _, e := range onlyReal {
 				t.Errorf("real entry not computed: %s", e)
 			}

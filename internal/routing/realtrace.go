@@ -61,6 +61,7 @@ func (e *Engine) TraceEffective(nic *model.NIC, src, dst netip.Addr) Result {
 	fwd.run(nic.SubnetID)
 	res.Hops, res.Arrival, res.Appliances = fwd.hops, fwd.arrival, fwd.appliances
 	res.Findings, res.Gaps, res.Suspected = fwd.findings, fwd.gaps, fwd.suspected
+	res.Needs = fwd.needs
 	if fwd.drift != nil {
 		res.Drift = fwd.drift
 		res.Findings = appendFinding(res.Findings, fwd.drift.Finding(nic.ID))
@@ -177,7 +178,7 @@ func compareSelections(eff model.Route, realFound bool, comp model.Route, compFo
 // private endpoint route is attributed to the endpoint holding dst in the
 // VNet or a peered VNet.
 func annotateReal(e *Engine, c *Computed, nic *model.NIC, r *model.Route, dst netip.Addr) {
-	for _, cr := range c.Routes {
+	for _, cr := range c.Routes() {
 		if cr.Prefix == r.Prefix.Masked() && strings.EqualFold(cr.NextHopType, r.NextHopType) && cr.NextHopIP == r.NextHopIP && isActive(&cr) == isActive(r) {
 			r.Name, r.Origin, r.OriginID = cr.Name, cr.Origin, cr.OriginID
 			return

@@ -114,6 +114,15 @@ func (e *Engine) returnFromOnPremises(res *Result) {
 		res.Return.Verdict, res.Return.Note = model.Unverified, f.Message
 		return
 	}
+	if ev := model.AdvertisedRoutesOf(gw.ID); net.Pending.Has(ev) {
+		// Read only for paths whose replies come back through the
+		// gateway: this one's do.
+		res.Needs = model.AddNeed(res.Needs, ev)
+		res.Gaps = appendGap(res.Gaps, model.Gap{ResourceID: gw.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("the advertised routes of gateway %s (getAdvertisedRoutes) are not read yet: whether on-premises has a route back to %s is unknown", gw.Name, prefixList(nodePrefixes))})
+		res.Return.Verdict = model.Unverified
+		return
+	}
 	if !gw.AdvertisedKnown {
 		res.Gaps = appendGap(res.Gaps, gapFor(net, gw.ID, model.GapUnavailable,
 			fmt.Sprintf("the advertised routes of gateway %s (getAdvertisedRoutes) were not read: whether on-premises has a route back to %s is unknown", gw.Name, prefixList(nodePrefixes))))
@@ -141,6 +150,9 @@ func (e *Engine) returnFromOnPremises(res *Result) {
 func (e *Engine) traceBack(res *Result, from model.ResourceID, viaGateway bool) *walker {
 	back := &walker{e: e, src: res.Destination, dst: res.Source, gatewayIngress: viaGateway}
 	back.run(from)
+	for _, ev := range back.needs {
+		res.Needs = model.AddNeed(res.Needs, ev)
+	}
 	return back
 }
 

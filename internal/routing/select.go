@@ -116,20 +116,20 @@ type prefixChoice struct {
 
 // choose computes the prefixChoice of the routes (indexes into routes) that
 // share one prefix.
-func choose(routes []model.Route, idx []int32) prefixChoice {
+func choose(t *Table, idx []int32) prefixChoice {
 	c := prefixChoice{best: -1, bestNoBGP: -1}
 	for _, i := range idx {
-		r := &routes[i]
+		r := t.at(i)
 		if isProtectedSystem(r) {
 			c.protected = true // whatever its state: see rule 3 above
 		}
 		if !isActive(r) {
 			continue
 		}
-		if c.best < 0 || betterSamePrefix(r, int(i), &routes[c.best], int(c.best)) {
+		if c.best < 0 || betterSamePrefix(r, int(i), t.at(c.best), int(c.best)) {
 			c.best = i
 		}
-		if !isBGP(r) && (c.bestNoBGP < 0 || betterSamePrefix(r, int(i), &routes[c.bestNoBGP], int(c.bestNoBGP))) {
+		if !isBGP(r) && (c.bestNoBGP < 0 || betterSamePrefix(r, int(i), t.at(c.bestNoBGP), int(c.bestNoBGP))) {
 			c.bestNoBGP = i
 		}
 	}

@@ -28,7 +28,7 @@ func tagsFor(t *testing.T) *model.ServiceTags {
 // an origin containing origin.
 func prefixesOf(c *Computed, hop, origin string) []string {
 	var out []string
-	for _, r := range c.Routes {
+	for _, r := range c.Routes() {
 		if r.NextHopType == hop && strings.Contains(r.Origin, origin) && r.Prefix.IsValid() {
 			out = append(out, r.Prefix.String()+" "+r.State)
 		}
@@ -194,7 +194,7 @@ func TestServiceTagRoutes(t *testing.T) {
 		h.attach(h.aks, h.routeTable("rg-spoke", "rt", false, model.Route{Name: "acr", ServiceTag: "AzureContainerRegistry", NextHopType: model.NextHopInternet}))
 		comp := mustCompute(t, h.net, h.aks.ID)
 		if len(prefixesOf(comp, model.NextHopInternet, "service tag")) != 0 || len(comp.GapsFor(ip("20.61.0.10"))) != 1 {
-			t.Errorf("routes %v, gaps %v", comp.Routes, comp.Gaps)
+			t.Errorf("routes %v, gaps %v", comp.Routes(), comp.Gaps)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
@@ -19,7 +20,19 @@ import (
 // about log2(2n) comparisons for n prefixes. Rebuilding on change is fine:
 // a subnet's table changes only when configuration does.
 type Table struct {
-	routes []model.Route
+	// The routes, by index: own[:start], then the shared block, then
+	// own[start:]. own belongs to the table; block is a gateway's routes,
+	// shared read-only by every table that carries them (thousands of
+	// learned routes are not copied per subnet); over holds the block
+	// routes this table lists differently (Invalid: a same-prefix route
+	// outside the block wins).
+	own   []model.Route
+	block []model.Route
+	start int
+	over  map[int32]model.Route
+
+	allOnce sync.Once
+	all     []model.Route
 
 	v4Starts []uint32
 	v4Routes []int32
@@ -32,17 +45,17 @@ type Table struct {
 // NewTable builds a table from routes. Routes without a valid prefix (a UDR
 // addressed by service tag) cannot be matched and are kept only in Routes.
 func NewTable(routes []model.Route) *Table {
-	return buildTable(append([]model.Route(nil), routes...), nil, false)
+	return buildTable(append([]model.Route(nil), routes...), 0, nil, false)
 }
 
 // sortedBlock is a run of routes whose keys were built and sorted once, so
 // tables that share it (every subnet behind one hub gateway carries the
 // same thousands of learned routes) merge it in linear time instead of
-// sorting it again: keys index the block from 0; start places it in the
-// routes of the table being built, and n is its length.
+// sorting it again: routes are the block's routes (with masked prefixes,
+// never changed), keys index them from 0.
 type sortedBlock struct {
-	start, n int
-	keys     []keyedRoute
+	routes []model.Route
+	keys   []keyedRoute
 }
 
 // sortBlock builds and sorts the keys of routes, which must already carry
@@ -55,52 +68,90 @@ func sortBlock(routes []model.Route) *sortedBlock {
 		}
 	}
 	slices.SortFunc(keys, compareKeyed)
-	return &sortedBlock{n: len(routes), keys: keys}
+	return &sortedBlock{routes: routes, keys: keys}
 }
 
-// buildTable builds a table that owns routes (it masks their prefixes in
-// place). block, when set, is a presorted run inside routes. markLosers
-// marks, among routes sharing a prefix, every active one that selection
-// does not pick Invalid, as Azure lists overridden routes; computed tables
-// want that, tables of real effective routes already say it.
-func buildTable(routes []model.Route, block *sortedBlock, markLosers bool) *Table {
-	t := &Table{routes: routes}
+// at is the route at index i; a block route must not be changed through it.
+func (t *Table) at(i int32) *model.Route {
+	n := int32(len(t.block))
+	switch s := int32(t.start); {
+	case i < s:
+		return &t.own[i]
+	case i < s+n:
+		if r, ok := t.over[i]; ok {
+			return &r
+		}
+		return &t.block[i-s]
+	default:
+		return &t.own[i-n]
+	}
+}
+
+// invalidate lists the route at index i as Invalid.
+func (t *Table) invalidate(i int32) {
+	if s := int32(t.start); i >= s && i < s+int32(len(t.block)) {
+		r := *t.at(i)
+		r.State = model.RouteStateInvalid
+		if t.over == nil {
+			t.over = map[int32]model.Route{}
+		}
+		t.over[i] = r
+		return
+	}
+	t.at(i).State = model.RouteStateInvalid
+}
+
+// buildTable builds a table over own, which it owns (it masks their
+// prefixes in place), with block, when set, placed at index start (see
+// Table). markLosers marks, among routes sharing a prefix, every active one
+// that selection does not pick Invalid, as Azure lists overridden routes;
+// computed tables want that, tables of real effective routes already say
+// it.
+func buildTable(own []model.Route, start int, block *sortedBlock, markLosers bool) *Table {
+	t := &Table{own: own, start: start}
+	nb := 0
+	if block != nil {
+		t.block, nb = block.routes, len(block.routes)
+	}
 	// Order the routes by family, start and length, so that routes sharing a
 	// prefix are adjacent and prefixes come in nesting order for the sweep.
-	inBlock := func(i int) bool { return block != nil && i >= block.start && i < block.start+block.n }
-	keyed := make([]keyedRoute, 0, len(t.routes)-blockLen(block))
-	for i := range t.routes {
-		p := t.routes[i].Prefix
-		if inBlock(i) || !p.IsValid() {
+	keyed := make([]keyedRoute, 0, len(own))
+	for j := range own {
+		p := own[j].Prefix
+		if !p.IsValid() {
 			continue
 		}
 		p = p.Masked()
-		t.routes[i].Prefix = p
-		keyed = append(keyed, keyOf(p, int32(i)))
+		own[j].Prefix = p
+		idx := j
+		if j >= start {
+			idx += nb
+		}
+		keyed = append(keyed, keyOf(p, int32(idx)))
 	}
 	slices.SortFunc(keyed, compareKeyed)
-	if block != nil {
-		keyed = mergeBlock(keyed, block)
-	}
-	v4 := make([]sweepPrefix, 0, len(keyed))
+	// The routes in key order: the sorted keys outside the block merged
+	// with the block's presorted ones as they are walked (no merged copy of
+	// thousands of keys per table).
+	it := keyMerge{keyed: keyed, block: block, start: int32(start)}
+	v4 := make([]sweepPrefix, 0, len(keyed)+len(it.blockKeys()))
 	var v6 []sweepPrefix
 	group := make([]int32, 0, 4)
-	for i := 0; i < len(keyed); {
-		j, k := i, keyed[i]
+	for it.more() {
+		k := it.peek()
 		group = group[:0]
-		for ; j < len(keyed) && keyed[j].samePrefix(k); j++ {
-			group = append(group, keyed[j].idx)
+		for it.more() && it.peek().samePrefix(k) {
+			group = append(group, it.next().idx)
 		}
 		if markLosers && len(group) > 1 {
-			markGroupLosers(t.routes, group)
+			markGroupLosers(t, group)
 		}
-		sp := sweepPrefix{start: k.start, end: k.end, bits: k.bits, choice: choose(t.routes, group)}
+		sp := sweepPrefix{start: k.start, end: k.end, bits: k.bits, choice: choose(t, group)}
 		if k.v6 {
 			v6 = append(v6, sp)
 		} else {
 			v4 = append(v4, sp)
 		}
-		i = j
 	}
 	starts4, routes4 := sweep(v4, u128{0, 0xffffffff})
 	t.v4Starts = make([]uint32, len(starts4))
@@ -114,32 +165,51 @@ func buildTable(routes []model.Route, block *sortedBlock, markLosers bool) *Tabl
 	return t
 }
 
-func blockLen(b *sortedBlock) int {
-	if b == nil {
-		return 0
-	}
-	return b.n
+// keyMerge walks the sorted keys of the routes outside the block and the
+// block's own (shifted to the block's place) as one sorted sequence.
+type keyMerge struct {
+	keyed []keyedRoute
+	block *sortedBlock
+	start int32
+	i, j  int
 }
 
-// mergeBlock merges the sorted keys of the routes outside the block with
-// the block's own, shifted to the block's place.
-func mergeBlock(keyed []keyedRoute, b *sortedBlock) []keyedRoute {
-	out := make([]keyedRoute, 0, len(keyed)+len(b.keys))
-	i, j := 0, 0
-	for i < len(keyed) || j < len(b.keys) {
-		if j < len(b.keys) {
-			bk := b.keys[j]
-			bk.idx += int32(b.start)
-			if i == len(keyed) || bk.before(keyed[i]) {
-				out = append(out, bk)
-				j++
-				continue
-			}
-		}
-		out = append(out, keyed[i])
-		i++
+func (m *keyMerge) blockKeys() []keyedRoute {
+	if m.block == nil {
+		return nil
 	}
-	return out
+	return m.block.keys
+}
+
+func (m *keyMerge) more() bool { return m.i < len(m.keyed) || m.j < len(m.blockKeys()) }
+
+// head returns the next key and whether it is the block's; more must be
+// true. Ties go to the block's key as before orders them.
+func (m *keyMerge) head() (keyedRoute, bool) {
+	if bks := m.blockKeys(); m.j < len(bks) {
+		bk := bks[m.j]
+		bk.idx += m.start
+		if m.i == len(m.keyed) || bk.before(m.keyed[m.i]) {
+			return bk, true
+		}
+	}
+	return m.keyed[m.i], false
+}
+
+func (m *keyMerge) peek() keyedRoute {
+	k, _ := m.head()
+	return k
+}
+
+// next returns the next key and moves past it.
+func (m *keyMerge) next() keyedRoute {
+	k, fromBlock := m.head()
+	if fromBlock {
+		m.j++
+	} else {
+		m.i++
+	}
+	return k
 }
 
 // markGroupLosers sets every active route of one prefix that loses to
@@ -148,14 +218,14 @@ func mergeBlock(keyed []keyedRoute, b *sortedBlock) []keyedRoute {
 // route under a BGP route for it) with state Invalid. A BGP route more
 // specific than a protected system prefix stays listed Active (it is only
 // unselectable inside that prefix).
-func markGroupLosers(routes []model.Route, group []int32) {
-	w := choose(routes, group).winner(false)
+func markGroupLosers(t *Table, group []int32) {
+	w := choose(t, group).winner(false)
 	if w < 0 {
 		return
 	}
 	for _, i := range group {
-		if i != w && isActive(&routes[i]) {
-			routes[i].State = model.RouteStateInvalid
+		if i != w && isActive(t.at(i)) {
+			t.invalidate(i)
 		}
 	}
 }
@@ -208,7 +278,7 @@ func (t *Table) Lookup(a netip.Addr) (model.Route, bool) {
 	if i < 0 {
 		return model.Route{}, false
 	}
-	return t.routes[i], true
+	return *t.at(int32(i)), true
 }
 
 // LookupIndex is Lookup as an index into Routes, or -1.
@@ -248,13 +318,32 @@ func (t *Table) LookupIndex(a netip.Addr) int {
 }
 
 // Route returns the route at index i (as LookupIndex gives).
-func (t *Table) Route(i int) model.Route { return t.routes[i] }
+func (t *Table) Route(i int) model.Route { return *t.at(int32(i)) }
 
 // Routes returns a copy of every route the table was built from.
-func (t *Table) Routes() []model.Route { return append([]model.Route(nil), t.routes...) }
+func (t *Table) Routes() []model.Route { return append([]model.Route(nil), t.list()...) }
+
+// list is every route in index order, built once; callers must not change
+// it.
+func (t *Table) list() []model.Route {
+	t.allOnce.Do(func() {
+		if len(t.block) == 0 {
+			t.all = t.own
+			return
+		}
+		all := make([]model.Route, 0, t.Len())
+		all = append(all, t.own[:t.start]...)
+		all = append(all, t.block...)
+		for i, r := range t.over {
+			all[i] = r
+		}
+		t.all = append(all, t.own[t.start:]...)
+	})
+	return t.all
+}
 
 // Len is the number of routes.
-func (t *Table) Len() int { return len(t.routes) }
+func (t *Table) Len() int { return len(t.own) + len(t.block) }
 
 // Matching returns every route whose prefix contains the address, whatever
 // its state, most specific first: the candidates behind a selection, for
@@ -262,7 +351,7 @@ func (t *Table) Len() int { return len(t.routes) }
 func (t *Table) Matching(a netip.Addr) []model.Route {
 	a = a.Unmap()
 	var out []model.Route
-	for _, r := range t.routes {
+	for _, r := range t.list() {
 		if r.Prefix.IsValid() && r.Prefix.Contains(a) {
 			out = append(out, r)
 		}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -31,17 +32,21 @@ func TestBuildTableWithBlockMatchesFullSort(t *testing.T) {
 	}
 	for _, span := range [][2]int{{0, len(routes)}, {0, 1}, {3000, 7000}, {len(routes) - 5, len(routes)}, {500, 500}} {
 		for _, mark := range []bool{false, true} {
-			want := buildTable(append([]model.Route(nil), routes...), nil, mark)
-			blk := sortBlock(routes[span[0]:span[1]])
-			blk.start = span[0]
-			got := buildTable(append([]model.Route(nil), routes...), blk, mark)
-			if !reflect.DeepEqual(got.routes, want.routes) {
+			want := buildTable(append([]model.Route(nil), routes...), 0, nil, mark)
+			own := append(append([]model.Route(nil), routes[:span[0]]...), routes[span[1]:]...)
+			block := routes[span[0]:span[1]:span[1]]
+			before := append([]model.Route(nil), block...)
+			got := buildTable(own, span[0], sortBlock(block), mark)
+			if !reflect.DeepEqual(got.list(), want.list()) {
 				t.Fatalf("block %v, mark %v: route states differ", span, mark)
 			}
 			for _, a := range addrs {
 				if g, w := got.LookupIndex(a), want.LookupIndex(a); g != w {
 					t.Fatalf("block %v, mark %v: %s selects %d with the block, %d without", span, mark, a, g, w)
 				}
+			}
+			if !slices.Equal(block, before) {
+				t.Fatalf("block %v, mark %v: building the table changed the shared block", span, mark)
 			}
 		}
 	}
@@ -87,7 +92,7 @@ func TestEffectiveRoutesShareTablesBetweenLikeSubnets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := get(s); !reflect.DeepEqual(got.Routes, alone.Routes) {
+		if got := get(s); !reflect.DeepEqual(got.Routes(), alone.Routes()) {
 			t.Errorf("%s: engine routes differ from computing the subnet alone", s.Name)
 		}
 	}

@@ -29,6 +29,10 @@ type Result struct {
 	// better route): worth showing, never counted in the verdict.
 	Suspected []Finding
 	Return    ReturnPath
+	// Needs is the pending evidence (model.Network.Pending) the forward or
+	// the return path reached: the conclusion is unverified until gather
+	// reads it and the flow is traced again.
+	Needs []model.Evidence
 	// Effective is true when the first hop selected from a NIC's real
 	// effective route table (TraceEffective); Drift is set when the
 	// routes computed from configuration select another next hop there.
@@ -127,6 +131,7 @@ func (e *Engine) TraceFrom(fromSubnetID model.ResourceID, src, dst netip.Addr) R
 	fwd.run(fromSubnetID)
 	res.Hops, res.Arrival, res.Appliances = fwd.hops, fwd.arrival, fwd.appliances
 	res.Findings, res.Gaps, res.Suspected = fwd.findings, fwd.gaps, fwd.suspected
+	res.Needs = fwd.needs
 	if verdictOf(res.Findings, res.Gaps) != model.Unreachable && fwd.arrival.Kind != ArrivalNone {
 		e.checkReturn(&res)
 	}
@@ -175,6 +180,8 @@ type walker struct {
 	// so a failure there is suspected, not concluded.
 	uncertain bool
 	suspected []Finding
+	// needs is the pending evidence the walk reached.
+	needs []model.Evidence
 	// real, when set, is the first hop's real effective route table: the
 	// first step selects from it (see TraceEffective).
 	real *realFirstHop
@@ -510,7 +517,17 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 		applianceVNet = remote
 	}
 	app := Appliance{IP: nh, VNetID: applianceVNet.ID}
-	if nic := w.e.addrs().nic(applianceVNet.ID, nh); nic != nil {
+	nic := w.e.addrs().nic(applianceVNet.ID, nh)
+	if ev := model.ApplianceNICAt(applianceVNet.ID, nh); nic == nil && w.e.net.Pending.Has(ev) {
+		// Whether the appliance forwards is on its NIC, which is read
+		// only for paths that reach it: this one does.
+		w.needs = model.AddNeed(w.needs, ev)
+		w.hop(c.SubnetID, r, fmt.Sprintf("appliance %s (its network interface is not read yet)", nh))
+		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: applianceVNet.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("the network interface of appliance %s is not read yet: whether it forwards traffic is unknown", nh)})
+		return "", false
+	}
+	if nic != nil {
 		if !nic.IPForwarding {
 			w.hop(c.SubnetID, r, "dropped (appliance "+nic.Name+" does not forward)")
 			w.fail(newFinding(model.RouteNVAForwardingDisabled, nic.ID, c.SubnetID, r,

@@ -42,14 +42,16 @@ func VirtualNetworkSpace(n *model.Network, vnetID model.ResourceID) Space {
 		return s
 	}
 	s.Tags, s.TagsGap = n.ServiceTagsAt(v.Location)
-	s.VirtualNetwork = append(s.VirtualNetwork, v.AddressSpace...)
-	s.VirtualNetwork = append(s.VirtualNetwork, netip.PrefixFrom(AzureLoadBalancer, 32))
+	// The VNets whose gateway's routes reach v: its own, and a peered
+	// hub's when this side uses remote gateways and the hub allows
+	// transit.
 	gateways := []model.ResourceID{v.ID}
+	size := len(v.AddressSpace) + 1
 	for _, p := range v.Peerings {
 		if !p.Connected() || !p.AllowVirtualNetworkAccess {
 			continue
 		}
-		s.VirtualNetwork = append(s.VirtualNetwork, p.RemoteAddressSpace...)
+		size += len(p.RemoteAddressSpace)
 		if p.UseRemoteGateways {
 			if remote := n.VNet(p.RemoteVNetID); remote != nil {
 				for _, rp := range remote.Peerings {
@@ -60,14 +62,26 @@ func VirtualNetworkSpace(n *model.Network, vnetID model.ResourceID) Space {
 			}
 		}
 	}
+	var reaching []*model.Gateway
 	for _, gw := range n.Gateways {
-		in := false
 		for _, id := range gateways {
-			in = in || gw.VNetID.Equal(id)
+			if gw.VNetID.Equal(id) {
+				reaching = append(reaching, gw)
+				size += len(gw.Learned) + len(gw.StaticPrefixes)
+				break
+			}
 		}
-		if !in {
-			continue
+	}
+	// Sized once: a gateway's learned routes are thousands of prefixes.
+	s.VirtualNetwork = make([]netip.Prefix, 0, size)
+	s.VirtualNetwork = append(s.VirtualNetwork, v.AddressSpace...)
+	s.VirtualNetwork = append(s.VirtualNetwork, netip.PrefixFrom(AzureLoadBalancer, 32))
+	for _, p := range v.Peerings {
+		if p.Connected() && p.AllowVirtualNetworkAccess {
+			s.VirtualNetwork = append(s.VirtualNetwork, p.RemoteAddressSpace...)
 		}
+	}
+	for _, gw := range reaching {
 		if !gw.LearnedKnown || !gw.StaticPrefixesKnown {
 			s.MaybeVirtualNetwork = append(s.MaybeVirtualNetwork, netip.MustParsePrefix("0.0.0.0/0"))
 		}

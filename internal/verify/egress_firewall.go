@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"fmt"
 	"net/netip"
 	"strings"
 
@@ -26,7 +27,20 @@ import (
 // read decide alone (a parent policy's allow, processed first), so that a
 // failed read never leaves the path reachable. The findings come back with
 // allowed true in that case: the way out is still followed.
+//
+// The rules are read only for paths that cross the firewall: while they
+// are pending (model.EvidenceFirewallRules), the decision records the need
+// and is EGRESS_UNVERIFIED for this round of evaluation, never allowed.
 func (r *run) firewallDecision(pool string, fw *model.AzureFirewall, sources []netip.Prefix, host, tag string) ([]model.Finding, bool) {
+	if fw != nil {
+		if ev := model.FirewallRulesOf(fw.ID); r.f.Network.Pending.Has(ev) {
+			r.needs = model.AddNeed(r.needs, ev)
+			msg := fmt.Sprintf("Node pool %s reaches %s through Azure Firewall %s (%s), whose rules are not read yet, so whether it lets TCP 443 to %s through is unknown; the path is unverified, never reachable.",
+				pool, host, fw.Name, addrWords(fw.PrivateIPs), host)
+			fix := fmt.Sprintf("Plan again: the firewall's policies and IP groups are read for the paths that cross it. The firewall must allow HTTPS (TCP 443) to %s from %s.", host, prefixWords(sources))
+			return []model.Finding{model.NewFinding(model.EgressUnverified, pool, host, fw.ID, msg, fix)}, false
+		}
+	}
 	fs, allowed := r.evaluateFirewallEgress(pool, fw, sources, host, tag)
 	if fw == nil {
 		return fs, allowed

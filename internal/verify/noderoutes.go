@@ -32,6 +32,10 @@ type NodeRoutesResult struct {
 	// warnings, then info, keeping route set and destination order within
 	// a severity.
 	Findings []model.Finding
+	// Needs is the pending evidence (model.Network.Pending) a trace
+	// reached, in Key order: while it is not empty the result is
+	// provisional (see Result.Needs).
+	Needs []model.Evidence
 }
 
 // RouteSetResult is an evaluated route set.
@@ -83,6 +87,8 @@ func NodeRoutes(f model.NodeRouteFacts, dests []Destination) NodeRoutesResult {
 		res.Sets = append(res.Sets, evaluateRouteSet(engines.forSet(set), f.Cluster, set, dests))
 	}
 	res.Findings = routeSetsFindings(res.Sets)
+	res.Needs = engines.needs
+	model.SortEvidence(res.Needs)
 	return res
 }
 
@@ -134,6 +140,8 @@ type nodeEngines struct {
 	net    *model.Network
 	by     map[string]*nodeEvaluator
 	spaces func(model.ResourceID) security.Space
+	// needs is the pending evidence the traces reached.
+	needs []model.Evidence
 }
 
 // nodeEvaluator is a route engine with what evaluating the security rules
@@ -142,6 +150,7 @@ type nodeEvaluator struct {
 	*routing.Engine
 	net    *model.Network
 	spaces func(model.ResourceID) security.Space
+	needs  *[]model.Evidence
 }
 
 func newNodeEngines(net *model.Network) *nodeEngines {
@@ -158,7 +167,7 @@ func (ne *nodeEngines) forSet(set *model.RouteSet) *nodeEvaluator {
 	if e, ok := ne.by[key]; ok {
 		return e
 	}
-	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces}
+	e := &nodeEvaluator{Engine: routing.NewEngine(ne.net, routing.Options{ReservedNone: reserved}), net: ne.net, spaces: ne.spaces, needs: &ne.needs}
 	ne.by[key] = e
 	return e
 }
@@ -197,7 +206,7 @@ func evaluateRouteSet(e *nodeEvaluator, cl *model.Cluster, set *model.RouteSet, 
 			res.Findings = append(res.Findings, nodeGapFinding(routing.GapOf(set.SubnetID, compErr), set.Pool, "",
 				"the routes of subnet "+routing.SubnetLabel(set.SubnetID)))
 		case compErr == nil && set.Effective == nil:
-			res.Routes = append(res.Routes, comp.Routes...)
+			res.Routes = append(res.Routes, comp.Routes()...)
 			for _, g := range comp.Gaps {
 				res.Findings = append(res.Findings, nodeGapFinding(g, set.Pool, "", "the routes of subnet "+routing.SubnetLabel(set.SubnetID)))
 			}
@@ -305,6 +314,7 @@ func (e *nodeEvaluator) effectiveTrace(set *model.RouteSet, realTable *routing.T
 	nic := *set.NIC
 	nic.Effective = set.Effective
 	r := e.TraceEffective(&nic, set.Source, d.Addr)
+	e.addNeeds(r)
 	t := NodeTrace{Destination: d, Source: r.Source}
 	if realRoute, ok := realTable.Lookup(d.Addr); ok {
 		t.Selected = &realRoute
@@ -352,10 +362,21 @@ func (e *nodeEvaluator) checkTraceSecurity(set *model.RouteSet, d Destination, r
 // traceFrom traces from the set's node address, or from the subnet's first
 // host address when no node address is known.
 func (e *nodeEvaluator) traceFrom(set *model.RouteSet, dst netip.Addr) routing.Result {
+	var r routing.Result
 	if set.Source.IsValid() {
-		return e.TraceFrom(set.SubnetID, set.Source, dst)
+		r = e.TraceFrom(set.SubnetID, set.Source, dst)
+	} else {
+		r = e.Trace(set.SubnetID, dst)
 	}
-	return e.Trace(set.SubnetID, dst)
+	e.addNeeds(r)
+	return r
+}
+
+// addNeeds records the pending evidence a trace reached.
+func (e *nodeEvaluator) addNeeds(r routing.Result) {
+	for _, ev := range r.Needs {
+		*e.needs = model.AddNeed(*e.needs, ev)
+	}
 }
 
 // routeResultFindings are a trace's route findings and, for each gap it

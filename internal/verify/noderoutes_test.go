@@ -50,7 +50,7 @@ func nrEffective(t *testing.T, n *model.Network, extra ...model.Route) []model.R
 		t.Fatal(err)
 	}
 	var out []model.Route
-	for _, r := range c.Routes {
+	for _, r := range c.Routes() {
 		out = append(out, model.Route{Prefix: r.Prefix, NextHopType: r.NextHopType, NextHopIP: r.NextHopIP, Source: r.Source, State: r.State,
 			Origin: "effective route (" + r.Source + ")"})
 	}
@@ -345,7 +345,7 @@ func TestNodeRoutesShareComputedTables(t *testing.T) {
 		t.Fatal("the engine must compute a subnet once")
 	}
 	res := NodeRoutes(model.NodeRouteFacts{Sets: []*model.RouteSet{system, user}, Network: n}, nrDests("10.0.2.5"))
-	if !reflect.DeepEqual(res.Sets[0].Routes, c1.Routes) || !reflect.DeepEqual(res.Sets[1].Routes, c1.Routes) {
+	if !reflect.DeepEqual(res.Sets[0].Routes, c1.Routes()) || !reflect.DeepEqual(res.Sets[1].Routes, c1.Routes()) {
 		t.Errorf("pools on one subnet must report the same computed table")
 	}
 	nva := nrNVASet(t, n)

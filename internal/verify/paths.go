@@ -26,6 +26,7 @@ type run struct {
 
 	findings []model.Finding
 	paths    []Path
+	needs    []model.Evidence
 }
 
 // poolCtx is what every path of one node pool shares.
@@ -374,6 +375,9 @@ func (r *run) finishPath(pc *poolCtx, p *pathState) {
 // its coverage note folded into the pool's single COVERAGE_ROUTES_COMPUTED.
 func (r *run) trace(pc *poolCtx, q RouteQuery, endpoint string) RouteResult {
 	rr := r.tracer.Trace(r.f.Network, q)
+	for _, ev := range rr.Needs {
+		r.needs = model.AddNeed(r.needs, ev)
+	}
 	if rr.Source == RouteSourceComputed {
 		pc.computed = true
 	}

@@ -56,6 +56,9 @@ type RouteResult struct {
 	// Gaps are the missing facts the route depends on; each becomes an
 	// evidence finding on the path, which is then unverified.
 	Gaps []model.Gap
+	// Needs is the pending evidence (model.Network.Pending) the flow
+	// reached; see Result.Needs.
+	Needs []model.Evidence
 	// Exit is where the flow left the networks the route engine follows;
 	// the zero value when it was dropped or could not be followed.
 	Exit Exit

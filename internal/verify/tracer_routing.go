@@ -64,7 +64,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		res = engine.Trace(q.SubnetID, dst)
 	}
 
-	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps}
+	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps, Needs: res.Needs}
 	if res.Effective {
 		out.Source = RouteSourceEffective
 	}

@@ -120,7 +120,9 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	}
 
 	ok := true
-	add := func(list *[]security.Applied, id model.ResourceID, level string, sp security.Space) {
+	// The VirtualNetwork tag's space of a VNet (thousands of prefixes
+	// behind a hub gateway) is computed only for a group that applies.
+	add := func(list *[]security.Applied, id model.ResourceID, level string, spaceOf model.ResourceID) {
 		if id.IsZero() {
 			return
 		}
@@ -134,11 +136,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 			ok = false
 			return
 		}
-		*list = append(*list, security.Applied{Group: g, Level: level, Space: sp})
+		*list = append(*list, security.Applied{Group: g, Level: level, Space: spaces(spaceOf)})
 	}
 
 	// Outbound at the node: NIC, then subnet.
-	space := spaces(subnet.VNetID)
+	space := subnet.VNetID
 	var outGroups []security.Applied
 	nicNSG := sf.NICGroupID
 	if nicNSG.IsZero() && sf.NIC != nil {
@@ -169,7 +171,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		if vnetID.IsZero() && asub != nil {
 			vnetID = asub.VNetID
 		}
-		asp := spaces(vnetID)
+		asp := vnetID
 		var nic *model.NIC
 		if !app.NICID.IsZero() {
 			if nic = n.NIC(app.NICID); nic == nil {
@@ -208,7 +210,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	if vnetID.IsZero() && dsub != nil {
 		vnetID = dsub.VNetID
 	}
-	dspace := spaces(vnetID)
+	dspace := vnetID
 	inFlow := flow
 	inFlow.Source = src
 	switch a.Kind {

@@ -23,6 +23,12 @@ type Result struct {
 	// Summary is the human-readable report: the paths table, then the
 	// findings grouped by owner.
 	Summary string
+	// Needs is the pending evidence (model.Network.Pending) some path
+	// reached, in Key order. While it is not empty the result is
+	// provisional: those paths are unverified for want of evidence that
+	// was not read yet, not because it is missing. The caller reads it
+	// (gather) and verifies again; see docs/design/architecture.md.
+	Needs []model.Evidence
 }
 
 // Path is one node pool × hostname.
@@ -91,7 +97,8 @@ func Verify(f model.Facts, tracer Tracer) Result {
 	r.settleSpeculativeReads()
 	r.findings = append(r.findings, r.unusedGapFindings()...)
 
-	res := Result{Findings: sortFindings(r.findings), Paths: r.paths}
+	res := Result{Findings: sortFindings(r.findings), Paths: r.paths, Needs: r.needs}
+	model.SortEvidence(res.Needs)
 	res.Verdict = model.VerdictOf(res.Findings)
 	res.Summary = summary(&f, res)
 	return res

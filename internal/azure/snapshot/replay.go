@@ -23,6 +23,9 @@ type Replay struct {
 	faultHits map[string]int // lookup key → faults served
 	requests  int
 	distinct  map[string]struct{}
+	// sent is distinct with the body of each POST: two queries to one
+	// action path (Resource Graph) are two reads.
+	sent map[string]struct{}
 }
 
 // NewReplay validates s and builds a replay over it. The replay keeps its
@@ -35,6 +38,7 @@ func NewReplay(s *Snapshot) (*Replay, error) {
 		ix:        newIndex(s),
 		faultHits: map[string]int{},
 		distinct:  map[string]struct{}{},
+		sent:      map[string]struct{}{},
 	}
 	if s.Simulate != nil {
 		r.latency = time.Duration(s.Simulate.LatencyMS) * time.Millisecond
@@ -71,11 +75,13 @@ func (r *Replay) Requested() []string {
 }
 
 // Stats reports how many GET and POST requests the replay received (faulted
-// ones included) and how many distinct method+path pairs they were.
+// ones included) and how many distinct reads they were: method and path,
+// and for a POST its body (a query the same action answers for other
+// arguments is another read).
 func (r *Replay) Stats() (requests int, distinct int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.requests, len(r.distinct)
+	return r.requests, len(r.sent)
 }
 
 // Do answers one request by the replay rules of docs/design/snapshot-format.md.
@@ -83,9 +89,10 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 	if req == nil || req.URL == nil {
 		return nil, &ReplayError{Msg: "request without URL"}
 	}
+	var body []byte
 	if req.Body != nil {
 		// Like net/http, the transport owns and closes the request body.
-		_, _ = io.Copy(io.Discard, req.Body)
+		body, _ = io.ReadAll(req.Body)
 		_ = req.Body.Close()
 	}
 	method := strings.ToUpper(req.Method)
@@ -102,6 +109,11 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 	r.requests++
 	seq := r.requests
 	r.distinct[key] = struct{}{}
+	sent := key
+	if method == http.MethodPost && len(body) > 0 {
+		sent += "\n" + string(body)
+	}
+	r.sent[sent] = struct{}{}
 	r.mu.Unlock()
 	requestID := fmt.Sprintf("00000000-0000-4000-8000-%012x", seq)
 

@@ -436,6 +436,25 @@ func TestReplayStats(t *testing.T) {
 	if n, d := r.Stats(); n != 5 || d != 4 {
 		t.Errorf("Stats() = %d, %d; want 5, 4", n, d)
 	}
+	// Two queries to one action path are two reads; the same query twice
+	// is one.
+	query := func(body string) {
+		req, err := http.NewRequest(http.MethodPost, armHost+"/providers/Microsoft.ResourceGraph/resources?api-version=2024-04-01", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := r.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+	query(`{"query":"a"}`)
+	query(`{"query":"b"}`)
+	query(`{"query":"a"}`)
+	if n, d := r.Stats(); n != 8 || d != 6 {
+		t.Errorf("Stats() after three queries = %d, %d; want 8, 6", n, d)
+	}
 }
 
 // TestReplayFaultExtensions: retry_after_ms is sent as Retry-After-Ms; a

@@ -3,9 +3,10 @@
 
 // Package gentopo generates pullpath.snapshot/v1 ARM snapshots of a
 // hub-and-spoke network of any size, for benchmarks and load tests: a hub
-// VNet with a BGP VPN gateway (learned routes, advertised routes, peer
-// status), spokes peered both ways with gateway transit, an AKS cluster
-// whose node pools are spread over subnets in the spokes, a Premium
+// VNet with a BGP VPN or ExpressRoute gateway (learned routes, advertised
+// routes, peer status), spokes peered both ways with gateway transit, one
+// or more AKS clusters whose node pools are spread over subnets in their
+// own spokes, a Premium
 // container registry with geo-replicas and data endpoints behind a private
 // endpoint in the hub, the privatelink.azurecr.io zone (plus optional
 // unrelated privatelink zones) linked to every VNet, the kubelet identity
@@ -41,7 +42,21 @@ type Options struct {
 	LatencyMS       int
 	ActionLatencyMS int
 	Seed            int64
+	// Gateway is the hub gateway's type: GatewayVPN (the zero value) or
+	// GatewayExpressRoute.
+	Gateway string
+	// Clusters is the number of AKS clusters sharing the hub (0 means 1):
+	// each has Pools pools on Subnets subnets in Spokes spokes of its own.
+	Clusters int
 }
+
+// Hub gateway types.
+const (
+	GatewayVPN          = "Vpn"
+	GatewayExpressRoute = "ExpressRoute"
+)
+
+func (o Options) clusters() int { return max(o.Clusters, 1) }
 
 // Defaults are the sizes of the large benchmark topology (issue 6).
 func Defaults() Options {
@@ -53,8 +68,12 @@ func (o Options) Validate() error {
 	switch {
 	case o.Pools < 1 || o.Pools > 100:
 		return fmt.Errorf("pools must be 1..100 (AKS allows 100 per cluster), got %d", o.Pools)
-	case o.Spokes < 1 || o.Spokes > 100:
-		return fmt.Errorf("spokes must be 1..100, got %d", o.Spokes)
+	case o.Spokes < 1 || o.Spokes*o.clusters() > 100:
+		return fmt.Errorf("spokes × clusters must be 1..100, got %d × %d", o.Spokes, o.clusters())
+	case o.Clusters < 0:
+		return fmt.Errorf("clusters must be ≥ 1, got %d", o.Clusters)
+	case o.Gateway != "" && o.Gateway != GatewayVPN && o.Gateway != GatewayExpressRoute:
+		return fmt.Errorf("gateway must be %s or %s, got %q", GatewayVPN, GatewayExpressRoute, o.Gateway)
 	case o.Subnets < o.Spokes || o.Subnets > 64*o.Spokes:
 		return fmt.Errorf("subnets must be spokes..64×spokes (%d..%d), got %d", o.Spokes, 64*o.Spokes, o.Subnets)
 	case o.Replicas < 1 || o.Replicas > len(regions):
@@ -72,8 +91,10 @@ func (o Options) Validate() error {
 // Topology is a generated snapshot and the ids to verify.
 type Topology struct {
 	Snapshot   []byte // pullpath.snapshot/v1 JSON
-	ClusterID  string
+	ClusterID  string // the first cluster
 	RegistryID string
+	// ClusterIDs are every cluster, the first one first.
+	ClusterIDs []string
 	// Resources and Actions count the entries written.
 	Resources, Actions int
 }
@@ -82,7 +103,6 @@ const (
 	sub        = "/subscriptions/00000000-0000-0000-0000-0000000000b1"
 	hubRG      = sub + "/resourceGroups/rg-hub"
 	aksRG      = sub + "/resourceGroups/rg-aks"
-	nodeRG     = sub + "/resourceGroups/MC_rg-aks_aks-bench_westeurope"
 	location   = "westeurope"
 	registry   = "benchreg"
 	cluster    = "aks-bench"
@@ -96,8 +116,6 @@ const (
 	created    = "2025-03-04T09:12:44Z"
 	gwAddr     = "10.0.0.30"
 	onpremPeer = "192.168.255.1"
-	lbPool     = nodeRG + "/providers/Microsoft.Network/loadBalancers/kubernetes/backendAddressPools/aksOutboundBackendPool"
-	kubeletRes = nodeRG + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/aks-bench-agentpool"
 )
 
 var regions = []string{"westeurope", "northeurope", "francecentral", "germanywestcentral", "swedencentral",
@@ -141,6 +159,29 @@ func vnetID(rg, name string) string {
 	return rg + "/providers/Microsoft.Network/virtualNetworks/" + name
 }
 
+// aks is one generated cluster.
+type aks struct {
+	name, id, nodeRGName, nodeRG string
+	lbPool, kubeletRes           string
+	kubeletObj, kubeletClient    string
+	spokes                       []*spoke
+	subnets                      []*subnet
+	profiles                     arr
+}
+
+func newAKS(c int) *aks {
+	name := cluster
+	if c > 0 {
+		name = fmt.Sprintf("%s%02d", cluster, c+1)
+	}
+	a := &aks{name: name, id: aksRG + "/providers/Microsoft.ContainerService/managedClusters/" + name,
+		nodeRGName: "MC_rg-aks_" + name + "_" + location}
+	a.nodeRG = sub + "/resourceGroups/" + a.nodeRGName
+	a.lbPool = a.nodeRG + "/providers/Microsoft.Network/loadBalancers/kubernetes/backendAddressPools/aksOutboundBackendPool"
+	a.kubeletRes = a.nodeRG + "/providers/Microsoft.ManagedIdentity/userAssignedIdentities/" + name + "-agentpool"
+	return a
+}
+
 // spoke is one spoke VNet and its node subnets.
 type spoke struct {
 	name, rg, id string
@@ -173,30 +214,42 @@ func Generate(o Options) (*Topology, error) {
 	g := &gen{o: o, rnd: rand.New(rand.NewSource(o.Seed)), actions: obj{}}
 
 	hubID := vnetID(hubRG, "vnet-hub")
-	gwID := hubRG + "/providers/Microsoft.Network/virtualNetworkGateways/vpngw"
+	gwName := "vpngw"
+	if o.Gateway == GatewayExpressRoute {
+		gwName = "ergw"
+	}
+	gwID := hubRG + "/providers/Microsoft.Network/virtualNetworkGateways/" + gwName
 	peID := hubRG + "/providers/Microsoft.Network/privateEndpoints/pe-acr"
 	peNICID := hubRG + "/providers/Microsoft.Network/networkInterfaces/pe-acr.nic." + g.guid()
 	regID := hubRG + "/providers/Microsoft.ContainerRegistry/registries/" + registry
-	clusterID := aksRG + "/providers/Microsoft.ContainerService/managedClusters/" + cluster
 	zoneRG := hubRG + "/providers/Microsoft.Network/privateDnsZones/"
-	kubeletObj, kubeletClient := g.guid(), g.guid()
-
-	// Spokes and their node subnets (10.<k+1>.0.0/16, subnets /22 in it).
-	spokes := make([]*spoke, o.Spokes)
-	for k := range spokes {
-		name := fmt.Sprintf("vnet-spoke%02d", k+1)
-		rg := fmt.Sprintf("%s/resourceGroups/rg-spoke%02d", sub, k+1)
-		spokes[k] = &spoke{name: name, rg: rg, id: vnetID(rg, name), prefix: fmt.Sprintf("10.%d.0.0/16", k+1)}
+	clusters := make([]*aks, o.clusters())
+	for c := range clusters {
+		clusters[c] = newAKS(c)
 	}
-	var subnets []*subnet
-	for i := 0; i < o.Subnets; i++ {
-		sp := spokes[i%o.Spokes]
-		m := len(sp.subnets)
-		sn := &subnet{name: fmt.Sprintf("snet-aks%02d", i+1),
-			prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(i%o.Spokes + 1), byte(4 * m), 0}), 22)}
-		sn.id = sp.id + "/subnets/" + sn.name
-		sp.subnets = append(sp.subnets, sn)
-		subnets = append(subnets, sn)
+	clusters[0].kubeletObj, clusters[0].kubeletClient = g.guid(), g.guid()
+
+	// Spokes and their node subnets (10.<k+1>.0.0/16, subnets /22 in it),
+	// Spokes of them per cluster.
+	var spokes []*spoke
+	for c, cl := range clusters {
+		for k := 0; k < o.Spokes; k++ {
+			n := c*o.Spokes + k + 1
+			name := fmt.Sprintf("vnet-spoke%02d", n)
+			rg := fmt.Sprintf("%s/resourceGroups/rg-spoke%02d", sub, n)
+			sp := &spoke{name: name, rg: rg, id: vnetID(rg, name), prefix: fmt.Sprintf("10.%d.0.0/16", n)}
+			spokes = append(spokes, sp)
+			cl.spokes = append(cl.spokes, sp)
+		}
+		for i := 0; i < o.Subnets; i++ {
+			sp := cl.spokes[i%o.Spokes]
+			m := len(sp.subnets)
+			sn := &subnet{name: fmt.Sprintf("snet-aks%02d", c*o.Subnets+i+1),
+				prefix: netip.PrefixFrom(netip.AddrFrom4([4]byte{10, byte(c*o.Spokes + i%o.Spokes + 1), byte(4 * m), 0}), 22)}
+			sn.id = sp.id + "/subnets/" + sn.name
+			sp.subnets = append(sp.subnets, sn)
+			cl.subnets = append(cl.subnets, sn)
+		}
 	}
 
 	// Registry endpoints: the login server and one data endpoint per
@@ -232,21 +285,33 @@ func Generate(o Options) (*Topology, error) {
 	}
 	g.add(g.vnet(hubID, "vnet-hub", "10.0.0.0/16", hubSubnets, hubPeerings))
 
-	// Gateway, local network gateway, connection, and the BGP actions.
-	g.add(g.gateway(gwID))
-	lgwID := hubRG + "/providers/Microsoft.Network/localNetworkGateways/lgw-onprem"
-	g.add(obj{"name": "lgw-onprem", "id": lgwID, "etag": g.etag(), "type": "Microsoft.Network/localNetworkGateways",
-		"location": location, "tags": obj{}, "properties": obj{"provisioningState": "Succeeded", "resourceGuid": g.guid(),
-			"localNetworkAddressSpace": obj{"addressPrefixes": arr{onpremPeer + "/32"}}, "gatewayIpAddress": "203.0.113.10",
-			"bgpSettings": obj{"asn": 65010, "bgpPeeringAddress": onpremPeer, "peerWeight": 0}}})
-	g.add(obj{"name": "cn-onprem", "id": hubRG + "/providers/Microsoft.Network/connections/cn-onprem", "etag": g.etag(),
-		"type": "Microsoft.Network/connections", "location": location, "tags": obj{}, "properties": obj{
-			"provisioningState": "Succeeded", "resourceGuid": g.guid(), "virtualNetworkGateway1": ref(gwID),
-			"localNetworkGateway2": ref(lgwID), "connectionType": "IPsec", "connectionProtocol": "IKEv2",
-			"connectionMode": "Default", "routingWeight": 0, "dpdTimeoutSeconds": 45, "enableBgp": true,
-			"useLocalAzureIpAddress": false, "usePolicyBasedTrafficSelectors": false, "ipsecPolicies": arr{},
-			"trafficSelectorPolicies": arr{}, "expressRouteGatewayBypass": false, "connectionStatus": "Connected",
-			"ingressBytesTransferred": 48213377, "egressBytesTransferred": 51200984}})
+	// Gateway; for a VPN gateway its local network gateway and BGP
+	// connection, for an ExpressRoute gateway its circuit connection; the
+	// BGP actions.
+	if o.Gateway == GatewayExpressRoute {
+		g.add(g.erGateway(gwID))
+		g.add(obj{"name": "cn-er", "id": hubRG + "/providers/Microsoft.Network/connections/cn-er", "etag": g.etag(),
+			"type": "Microsoft.Network/connections", "location": location, "tags": obj{}, "properties": obj{
+				"provisioningState": "Succeeded", "resourceGuid": g.guid(), "virtualNetworkGateway1": ref(gwID),
+				"peer":           ref(sub + "/resourceGroups/rg-connectivity/providers/Microsoft.Network/expressRouteCircuits/er-onprem"),
+				"connectionType": "ExpressRoute", "routingWeight": 0, "enableBgp": false, "expressRouteGatewayBypass": false,
+				"ingressBytesTransferred": 0, "egressBytesTransferred": 0}})
+	} else {
+		g.add(g.gateway(gwID))
+		lgwID := hubRG + "/providers/Microsoft.Network/localNetworkGateways/lgw-onprem"
+		g.add(obj{"name": "lgw-onprem", "id": lgwID, "etag": g.etag(), "type": "Microsoft.Network/localNetworkGateways",
+			"location": location, "tags": obj{}, "properties": obj{"provisioningState": "Succeeded", "resourceGuid": g.guid(),
+				"localNetworkAddressSpace": obj{"addressPrefixes": arr{onpremPeer + "/32"}}, "gatewayIpAddress": "203.0.113.10",
+				"bgpSettings": obj{"asn": 65010, "bgpPeeringAddress": onpremPeer, "peerWeight": 0}}})
+		g.add(obj{"name": "cn-onprem", "id": hubRG + "/providers/Microsoft.Network/connections/cn-onprem", "etag": g.etag(),
+			"type": "Microsoft.Network/connections", "location": location, "tags": obj{}, "properties": obj{
+				"provisioningState": "Succeeded", "resourceGuid": g.guid(), "virtualNetworkGateway1": ref(gwID),
+				"localNetworkGateway2": ref(lgwID), "connectionType": "IPsec", "connectionProtocol": "IKEv2",
+				"connectionMode": "Default", "routingWeight": 0, "dpdTimeoutSeconds": 45, "enableBgp": true,
+				"useLocalAzureIpAddress": false, "usePolicyBasedTrafficSelectors": false, "ipsecPolicies": arr{},
+				"trafficSelectorPolicies": arr{}, "expressRouteGatewayBypass": false, "connectionStatus": "Connected",
+				"ingressBytesTransferred": 48213377, "egressBytesTransferred": 51200984}})
+	}
 	learned := arr{obj{"localAddress": gwAddr, "network": "10.0.0.0/16", "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768}}
 	for _, sp := range spokes {
 		learned = append(learned, obj{"localAddress": gwAddr, "network": sp.prefix, "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768})
@@ -283,38 +348,45 @@ func Generate(o Options) (*Topology, error) {
 					"actions": d.actions, "notActions": arr{}, "dataActions": d.dataActions, "notDataActions": arr{}}}}})
 	}
 
-	// Node pools: pool i on subnet i mod subnets; the system pool has two
-	// nodes, every fourth user pool one, the rest are at zero nodes.
-	var profiles arr
-	for i := 0; i < o.Pools; i++ {
-		name, mode := fmt.Sprintf("user%02d", i), "User"
-		nodes := 0
-		if i == 0 {
-			name, mode, nodes = "system", "System", 2
-		} else if i%4 == 1 {
-			nodes = 1
+	// Node pools of each cluster: pool i on subnet i mod subnets; the
+	// system pool has two nodes, every fourth user pool one, the rest are
+	// at zero nodes.
+	for c, cl := range clusters {
+		if c > 0 {
+			cl.kubeletObj, cl.kubeletClient = g.guid(), g.guid()
 		}
-		sn := subnets[i%len(subnets)]
-		props := g.poolProps(name, mode, nodes, sn.id)
-		profile := obj{"name": name}
-		for k, v := range props {
-			profile[k] = v
+		var profiles arr
+		for i := 0; i < o.Pools; i++ {
+			name, mode := fmt.Sprintf("user%02d", i), "User"
+			nodes := 0
+			if i == 0 {
+				name, mode, nodes = "system", "System", 2
+			} else if i%4 == 1 {
+				nodes = 1
+			}
+			sn := cl.subnets[i%len(cl.subnets)]
+			props := g.poolProps(name, mode, nodes, sn.id)
+			profile := obj{"name": name}
+			for k, v := range props {
+				profile[k] = v
+			}
+			profiles = append(profiles, profile)
+			g.add(obj{"name": name, "id": cl.id + "/agentPools/" + name,
+				"type": "Microsoft.ContainerService/managedClusters/agentPools", "properties": props})
+			vmss := fmt.Sprintf("aks-%s-%08d-vmss", name, 10000000+g.rnd.Intn(89999999))
+			vmssID := cl.nodeRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/" + vmss
+			g.add(g.scaleSet(cl, vmssID, vmss, name, nodes, sn.id))
+			for n := 0; n < nodes; n++ {
+				nicID := fmt.Sprintf("%s/virtualMachines/%d/networkInterfaces/%s", vmssID, n, vmss)
+				cfg := nicID + "/ipConfigurations/ipconfig1"
+				sn.ipConfs = append(sn.ipConfs, ref(cfg))
+				g.add(g.nic(nicID, vmss, cfg, "ipconfig1", sn.addr(), "Dynamic", sn.id, true, obj{
+					"loadBalancerBackendAddressPools": arr{ref(cl.lbPool)}},
+					obj{"enableAcceleratedNetworking": true, "enableIPForwarding": true, "macAddress": g.mac(),
+						"primary": true, "virtualMachine": ref(fmt.Sprintf("%s/virtualMachines/%d", vmssID, n))}))
+			}
 		}
-		profiles = append(profiles, profile)
-		g.add(obj{"name": name, "id": clusterID + "/agentPools/" + name,
-			"type": "Microsoft.ContainerService/managedClusters/agentPools", "properties": props})
-		vmss := fmt.Sprintf("aks-%s-%08d-vmss", name, 10000000+g.rnd.Intn(89999999))
-		vmssID := nodeRG + "/providers/Microsoft.Compute/virtualMachineScaleSets/" + vmss
-		g.add(g.scaleSet(vmssID, vmss, name, nodes, sn.id, kubeletObj, kubeletClient))
-		for n := 0; n < nodes; n++ {
-			nicID := fmt.Sprintf("%s/virtualMachines/%d/networkInterfaces/%s", vmssID, n, vmss)
-			cfg := nicID + "/ipConfigurations/ipconfig1"
-			sn.ipConfs = append(sn.ipConfs, ref(cfg))
-			g.add(g.nic(nicID, vmss, cfg, "ipconfig1", sn.addr(), "Dynamic", sn.id, true, obj{
-				"loadBalancerBackendAddressPools": arr{ref(lbPool)}},
-				obj{"enableAcceleratedNetworking": true, "enableIPForwarding": true, "macAddress": g.mac(),
-					"primary": true, "virtualMachine": ref(fmt.Sprintf("%s/virtualMachines/%d", vmssID, n))}))
-		}
+		cl.profiles = profiles
 	}
 
 	// Spoke VNets, now that their subnets know their IP configurations.
@@ -326,23 +398,25 @@ func Generate(o Options) (*Topology, error) {
 		g.add(g.vnet(sp.id, sp.name, sp.prefix, sns, arr{sp.peerToHub}))
 	}
 
-	// Cluster.
-	g.add(obj{"name": cluster, "id": clusterID, "type": "Microsoft.ContainerService/ManagedClusters", "location": location,
-		"tags": obj{}, "sku": obj{"name": "Base", "tier": "Standard"},
-		"identity": obj{"type": "SystemAssigned", "principalId": g.guid(), "tenantId": "72f988bf-0000-0000-0000-00000000a11c"},
-		"properties": obj{"provisioningState": "Succeeded", "powerState": obj{"code": "Running"},
-			"kubernetesVersion": k8sVersion, "currentKubernetesVersion": k8sVersion, "dnsPrefix": cluster + "-dns",
-			"fqdn": cluster + "-dns-k2m8x1qa.hcp.westeurope.azmk8s.io", "azurePortalFQDN": cluster + "-dns-k2m8x1qa.portal.hcp.westeurope.azmk8s.io",
-			"agentPoolProfiles": profiles, "nodeResourceGroup": "MC_rg-aks_aks-bench_westeurope", "enableRBAC": true,
-			"supportPlan": "KubernetesOfficial", "maxAgentPools": 100, "disableLocalAccounts": false,
-			"networkProfile": obj{"networkPlugin": "azure", "networkPluginMode": "overlay", "networkDataplane": "azure",
-				"loadBalancerSku": "standard", "outboundType": "loadBalancer",
-				"loadBalancerProfile": obj{"managedOutboundIPs": obj{"count": 1}, "backendPoolType": "nodeIPConfiguration",
-					"effectiveOutboundIPs": arr{ref(nodeRG + "/providers/Microsoft.Network/publicIPAddresses/" + g.guid())}},
-				"podCidr": "10.244.0.0/16", "serviceCidr": "172.16.0.0/16", "dnsServiceIP": "172.16.0.10",
-				"podCidrs": arr{"10.244.0.0/16"}, "serviceCidrs": arr{"172.16.0.0/16"}, "ipFamilies": arr{"IPv4"}},
-			"identityProfile":   obj{"kubeletidentity": obj{"resourceId": kubeletRes, "clientId": kubeletClient, "objectId": kubeletObj}},
-			"oidcIssuerProfile": obj{"enabled": false}}})
+	// Clusters.
+	for _, cl := range clusters {
+		g.add(obj{"name": cl.name, "id": cl.id, "type": "Microsoft.ContainerService/ManagedClusters", "location": location,
+			"tags": obj{}, "sku": obj{"name": "Base", "tier": "Standard"},
+			"identity": obj{"type": "SystemAssigned", "principalId": g.guid(), "tenantId": "72f988bf-0000-0000-0000-00000000a11c"},
+			"properties": obj{"provisioningState": "Succeeded", "powerState": obj{"code": "Running"},
+				"kubernetesVersion": k8sVersion, "currentKubernetesVersion": k8sVersion, "dnsPrefix": cl.name + "-dns",
+				"fqdn": cl.name + "-dns-k2m8x1qa.hcp.westeurope.azmk8s.io", "azurePortalFQDN": cl.name + "-dns-k2m8x1qa.portal.hcp.westeurope.azmk8s.io",
+				"agentPoolProfiles": cl.profiles, "nodeResourceGroup": cl.nodeRGName, "enableRBAC": true,
+				"supportPlan": "KubernetesOfficial", "maxAgentPools": 100, "disableLocalAccounts": false,
+				"networkProfile": obj{"networkPlugin": "azure", "networkPluginMode": "overlay", "networkDataplane": "azure",
+					"loadBalancerSku": "standard", "outboundType": "loadBalancer",
+					"loadBalancerProfile": obj{"managedOutboundIPs": obj{"count": 1}, "backendPoolType": "nodeIPConfiguration",
+						"effectiveOutboundIPs": arr{ref(cl.nodeRG + "/providers/Microsoft.Network/publicIPAddresses/" + g.guid())}},
+					"podCidr": "10.244.0.0/16", "serviceCidr": "172.16.0.0/16", "dnsServiceIP": "172.16.0.10",
+					"podCidrs": arr{"10.244.0.0/16"}, "serviceCidrs": arr{"172.16.0.0/16"}, "ipFamilies": arr{"IPv4"}},
+				"identityProfile":   obj{"kubeletidentity": obj{"resourceId": cl.kubeletRes, "clientId": cl.kubeletClient, "objectId": cl.kubeletObj}},
+				"oidcIssuerProfile": obj{"enabled": false}}})
+	}
 
 	// Registry, replicas, private endpoint and its NIC.
 	for i := 0; i < o.Replicas; i++ {
@@ -399,11 +473,15 @@ func Generate(o Options) (*Topology, error) {
 
 	// Role assignments: AcrPull for the kubelet identity, AcrPush for a CI
 	// principal, Owner at the subscription for a user.
-	for _, a := range []struct{ scope, def, principal, kind string }{
-		{regID, acrPullDef, kubeletObj, "ServicePrincipal"},
+	assignments := []struct{ scope, def, principal, kind string }{
+		{regID, acrPullDef, clusters[0].kubeletObj, "ServicePrincipal"},
 		{regID, acrPushDef, g.guid(), "ServicePrincipal"},
 		{sub, ownerDef, g.guid(), "User"},
-	} {
+	}
+	for _, cl := range clusters[1:] {
+		assignments = append(assignments, struct{ scope, def, principal, kind string }{regID, acrPullDef, cl.kubeletObj, "ServicePrincipal"})
+	}
+	for _, a := range assignments {
 		id := g.guid()
 		g.add(obj{"name": id, "id": a.scope + "/providers/Microsoft.Authorization/roleAssignments/" + id,
 			"type": "Microsoft.Authorization/roleAssignments", "properties": obj{
@@ -469,8 +547,12 @@ func Generate(o Options) (*Topology, error) {
 	if _, err := snapshot.Parse(data); err != nil {
 		return nil, fmt.Errorf("generated snapshot does not load: %w", err)
 	}
-	return &Topology{Snapshot: data, ClusterID: clusterID, RegistryID: regID,
-		Resources: len(g.resources), Actions: len(g.actions)}, nil
+	t := &Topology{Snapshot: data, ClusterID: clusters[0].id, RegistryID: regID,
+		Resources: len(g.resources), Actions: len(g.actions)}
+	for _, cl := range clusters {
+		t.ClusterIDs = append(t.ClusterIDs, cl.id)
+	}
+	return t, nil
 }
 
 func lastSegment(id string) string {
@@ -533,6 +615,23 @@ func (g *gen) gateway(id string) obj {
 				"customBgpIpAddresses": arr{}, "tunnelIpAddresses": arr{"20.71.18.4"}}}}}}
 }
 
+// erGateway is an ExpressRoute gateway: BGP with the circuit's MSEEs
+// (Azure reports enableBgp false for it; it always speaks BGP).
+func (g *gen) erGateway(id string) obj {
+	return obj{"name": "ergw", "id": id, "etag": g.etag(), "type": "Microsoft.Network/virtualNetworkGateways",
+		"location": location, "tags": obj{}, "properties": obj{"provisioningState": "Succeeded", "resourceGuid": g.guid(),
+			"ipConfigurations": arr{obj{"name": "default", "id": id + "/ipConfigurations/default", "etag": g.etag(),
+				"properties": obj{"provisioningState": "Succeeded", "privateIPAllocationMethod": "Dynamic",
+					"publicIPAddress": ref(hubRG + "/providers/Microsoft.Network/publicIPAddresses/pip-ergw"),
+					"subnet":          ref(vnetID(hubRG, "vnet-hub") + "/subnets/GatewaySubnet")}}},
+			"sku": obj{"name": "ErGw2AZ", "tier": "ErGw2AZ", "capacity": 2}, "gatewayType": "ExpressRoute",
+			"enableBgp": false, "activeActive": false, "enablePrivateIpAddress": false, "allowRemoteVnetTraffic": false,
+			"allowVirtualWanTraffic": false, "natRules": arr{},
+			"bgpSettings": obj{"asn": 65515, "bgpPeeringAddress": gwAddr, "peerWeight": 0, "bgpPeeringAddresses": arr{obj{
+				"ipconfigurationId": id + "/ipConfigurations/default", "defaultBgpIpAddresses": arr{gwAddr},
+				"customBgpIpAddresses": arr{}, "tunnelIpAddresses": arr{}}}}}}
+}
+
 func (g *gen) poolProps(name, mode string, nodes int, subnetID string) obj {
 	p := obj{"count": nodes, "vmSize": vmSize, "osDiskSizeGB": 128, "osDiskType": "Ephemeral", "kubeletDiskType": "OS",
 		"vnetSubnetID": subnetID, "maxPods": 250, "type": "VirtualMachineScaleSets", "enableAutoScaling": mode == "User",
@@ -545,7 +644,8 @@ func (g *gen) poolProps(name, mode string, nodes int, subnetID string) obj {
 	return p
 }
 
-func (g *gen) scaleSet(id, name, pool string, nodes int, subnetID, kubeletObj, kubeletClient string) obj {
+func (g *gen) scaleSet(cl *aks, id, name, pool string, nodes int, subnetID string) obj {
+	kubeletObj, kubeletClient, kubeletRes, lbPool := cl.kubeletObj, cl.kubeletClient, cl.kubeletRes, cl.lbPool
 	return obj{"name": name, "id": id, "type": "Microsoft.Compute/virtualMachineScaleSets", "location": location,
 		"tags": obj{"aks-managed-createOperationID": g.guid(), "aks-managed-creationSource": "vmssclient-" + name,
 			"aks-managed-kubeletIdentityClientID": kubeletClient, "aks-managed-orchestrator": "Kubernetes:" + k8sVersion,

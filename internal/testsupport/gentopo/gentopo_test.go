@@ -58,6 +58,7 @@ func TestGeneratedTopologyIsReachable(t *testing.T) {
 	for _, o := range []gentopo.Options{
 		{Pools: 3, Subnets: 2, Spokes: 2, Replicas: 2, BGPRoutes: 50, DNSZones: 3, Seed: 7},
 		{Pools: 1, Subnets: 1, Spokes: 1, Replicas: 1, BGPRoutes: 0, DNSZones: 1, Seed: 1},
+		{Pools: 4, Subnets: 2, Spokes: 1, Replicas: 2, BGPRoutes: 50, DNSZones: 1, Seed: 3, Gateway: gentopo.GatewayExpressRoute},
 	} {
 		f, res, replay := verifyTopology(t, o)
 		if res.Verdict != model.Reachable {
@@ -77,6 +78,53 @@ func TestGeneratedTopologyIsReachable(t *testing.T) {
 		if req, distinct := replay.Stats(); req != distinct {
 			t.Errorf("%+v: %d requests for %d distinct reads", o, req, distinct)
 		}
+	}
+}
+
+// Every cluster of a fleet sharing one hub verifies reachable, from its
+// own pools on its own spokes.
+func TestGeneratedFleet(t *testing.T) {
+	o := gentopo.Options{Pools: 2, Subnets: 2, Spokes: 1, Replicas: 1, BGPRoutes: 20, DNSZones: 1, Seed: 5, Clusters: 3}
+	topo, err := gentopo.Generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topo.ClusterIDs) != 3 || topo.ClusterIDs[0] != topo.ClusterID {
+		t.Fatalf("cluster ids %v", topo.ClusterIDs)
+	}
+	s, err := snapshot.Parse(topo.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := snapshot.NewReplay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gather.New(azure.NewClients(azure.Options{
+		Transport:  replay,
+		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
+		Retry:      policy.RetryOptions{MaxRetries: -1},
+	}))
+	subnets := map[string]bool{}
+	for _, id := range topo.ClusterIDs {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		f, err := r.VerificationFacts(ctx, gather.VerificationRequest{ClusterID: model.ResourceID(id), RegistryID: model.ResourceID(topo.RegistryID)})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := verify.Run(f); res.Verdict != model.Reachable || len(f.Pools) != o.Pools {
+			t.Errorf("%s: verdict %s, %d pools\n%s", id, res.Verdict, len(f.Pools), res.Summary)
+		}
+		for _, p := range f.Pools {
+			if subnets[p.SubnetID.Key()] && p.Name == "system" {
+				t.Errorf("%s: system pool on subnet %s of another cluster", id, p.SubnetID)
+			}
+			subnets[p.SubnetID.Key()] = true
+		}
+	}
+	if len(subnets) != o.Clusters*o.Subnets {
+		t.Errorf("%d distinct pool subnets, want %d", len(subnets), o.Clusters*o.Subnets)
 	}
 }
 

@@ -7,7 +7,8 @@
 //	go run ./internal/testsupport/gentopo/cmd -pools 20 -subnets 5 -spokes 3 -replicas 4 \
 //	    -bgp-routes 10000 -latency-ms 50 -action-latency-ms 2000 -o big.json
 //
-// It prints the cluster and registry ids to verify on stdout, one per line.
+// It prints the ids to verify on stdout, one per line: the first cluster,
+// the registry, then the other clusters (-clusters).
 // It is not part of the provider binary.
 package main
 
@@ -32,6 +33,8 @@ func main() {
 	flag.IntVar(&o.LatencyMS, "latency-ms", o.LatencyMS, "simulate.latency_ms: delay of every answer")
 	flag.IntVar(&o.ActionLatencyMS, "action-latency-ms", o.ActionLatencyMS, "simulate.action_latency_ms: extra delay of every POST action")
 	flag.Int64Var(&o.Seed, "seed", o.Seed, "seed of the generated GUIDs, addresses and names")
+	flag.StringVar(&o.Gateway, "gateway", gentopo.GatewayVPN, "hub gateway type: Vpn or ExpressRoute")
+	flag.IntVar(&o.Clusters, "clusters", 1, "AKS clusters sharing the hub, each with its own spokes, subnets and pools")
 	out := flag.String("o", "", "output file (default stdout)")
 	flag.Parse()
 
@@ -67,4 +70,7 @@ func main() {
 	fmt.Fprintf(os.Stderr, "gentopo: wrote %s (%d resources, %d actions, %d bytes)\n", *out, t.Resources, t.Actions, len(t.Snapshot))
 	fmt.Println(t.ClusterID)
 	fmt.Println(t.RegistryID)
+	for _, id := range t.ClusterIDs[1:] {
+		fmt.Println(id)
+	}
 }
