@@ -39,6 +39,7 @@ const (
 	pkgIDs        = internalPkg + "ids"
 	pkgPlanned    = internalPkg + "planned"
 	pkgTestsupprt = internalPkg + "testsupport"
+	pkgWhatif     = internalPkg + "whatif"
 )
 
 type importRule struct {
@@ -62,20 +63,22 @@ var importRules = []importRule{
 		"security is pure evaluation over model", false},
 	{"internal/verify", append([]string{pkgAzure, pkgGather, pkgProvider, sdk, pluginFw}, io...),
 		"verify is pure evaluation over model (with routing and security): no I/O, no SDK", false},
-	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider},
+	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pkgWhatif},
 		"gather reads facts into model; evaluation is verify's, routing's and security's, and the provider calls both",
 		// gather's scenario tests judge what was read by the verdict it
 		// leads to, as the provider does.
 		true},
-	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pluginFw + "framework"},
+	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pkgWhatif, pluginFw + "framework"},
 		"azure is the session under gather: credentials, clients, cache, snapshot, guard, retries", false},
 	{"internal/provider", []string{pkgRouting, pkgSecurity, pkgFirewall, resourceMgr},
 		"provider is framework glue: it validates arguments, calls gather and verify, and maps results to state", false},
+	{"internal/whatif", []string{pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, resourceMgr, pluginFw},
+		"whatif compares verifications of the network before and after a saved plan: above gather and verify, below the provider, no SDK of its own", false},
 	{"internal/ids", []string{internalPkg, sdk},
 		"ids parses resource ids for argument validation, below every other package", false},
 	{"internal/testsupport", []string{pkgProvider},
 		"test support generates fixtures; it does not drive the provider", false},
-	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk},
+	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgWhatif, sdk},
 		"the binary only serves the provider", false},
 	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},

@@ -78,6 +78,12 @@ type Facts struct {
 	// the pool and host whose conclusion it undermined, or, when no rule
 	// consumed it, once without a pool.
 	Gaps Gaps
+
+	// PlanNotApplied are the planned changes (planned_changes_file) that are
+	// read as they are now: resources of types the provider does not
+	// translate, and changes whose values could not be translated. Set by
+	// the what-if layer; empty without a plan.
+	PlanNotApplied []PlannedProblem
 }
 
 // DeclaredRegistry is a registry other than Azure Container Registry, as
@@ -110,4 +116,12 @@ func (f *Facts) RegistryCloud() Cloud {
 		}
 	}
 	return PublicCloud
+}
+
+// PlannedProblem is a planned change that is not applied to what is read:
+// its resource address and why (an unsupported type, or what could not be
+// translated).
+type PlannedProblem struct {
+	Address string
+	Reason  string
 }

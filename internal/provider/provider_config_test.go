@@ -27,7 +27,7 @@ import (
 // nullModel is a provider block with every argument null.
 func nullModel() providerModel {
 	s, b := types.StringNull(), types.BoolNull()
-	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, types.Int64Null()}
+	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, s, types.Int64Null()}
 }
 
 func noEnv(string) string { return "" }
