@@ -942,12 +942,13 @@ func linkQueryVNets(q string) (map[string]bool, bool) {
 	return out, true
 }
 
-// notFound is ARM's 404 for a resource that does not exist: ResourceNotFound
-// for a top-level resource, NotFound for a child one.
+// notFound is ARM's 404 for a resource that does not exist: the network
+// resource provider answers NotFound for the children it embeds (a subnet,
+// a route), Resource Manager ResourceNotFound for anything else.
 func notFound(req *http.Request, p armPath) *http.Response {
 	code := "ResourceNotFound"
 	msg := fmt.Sprintf("The Resource '%s/%s' was not found (deleted by the planned changes).", p.ns, strings.Join(p.segs, "/"))
-	if len(p.segs) > 2 {
+	if parent, ok := parseARMPath(p.parent()); ok && embedded[parent.typ()] != nil {
 		code = "NotFound"
 		msg = fmt.Sprintf("Resource %s not found (deleted by the planned changes).", p.id())
 	}

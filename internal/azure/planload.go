@@ -12,10 +12,6 @@ import (
 // loadPlan reads and translates planned_changes_file. The errors are
 // planned's: they name the file and say how to produce a plan JSON.
 func loadPlan(path, subscriptionID string) (*planned.Plan, error) {
-	fi, err := os.Stat(path)
-	if err == nil && fi.Size() > planned.MaxPlanSize {
-		return planned.ParseFile(path, make([]byte, planned.MaxPlanSize+1), planned.Options{})
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, planned.ReadError(path, err)
