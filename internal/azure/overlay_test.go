@@ -81,8 +81,8 @@ func newMapARM() *mapARM {
 		strings.ToLower(ovVNet): `{"id":"` + ovVNet + `","name":"vnet-spoke","properties":{"addressSpace":{"addressPrefixes":["10.1.0.0/16"]},` +
 			`"subnets":[{"id":"` + ovVNet + `/subnets/nodes","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","routeTable":{"id":"` + ovRT + `"}}}],` +
 			`"virtualNetworkPeerings":[{"id":"` + ovVNet + `/virtualNetworkPeerings/to-hub","name":"to-hub","properties":{"allowVirtualNetworkAccess":true}}]}}`,
-		strings.ToLower(ovVNet + "/subnets/nodes"): `{"id":"` + ovVNet + `/subnets/nodes","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","routeTable":{"id":"` + ovRT + `"}}}`,
-		strings.ToLower(ovLinkA):                   `{"id":"` + ovLinkA + `","name":"link-spoke","properties":{"virtualNetwork":{"id":"` + ovVNet + `"}}}`,
+		strings.ToLower(ovVNet + "/subnets/nodes"):       `{"id":"` + ovVNet + `/subnets/nodes","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","routeTable":{"id":"` + ovRT + `"}}}`,
+		strings.ToLower(ovLinkA):                         `{"id":"` + ovLinkA + `","name":"link-spoke","properties":{"virtualNetwork":{"id":"` + ovVNet + `"}}}`,
 		strings.ToLower(ovZone + "/virtualNetworkLinks"): `{"value":[{"id":"` + ovLinkA + `","name":"link-spoke","properties":{"virtualNetwork":{"id":"` + ovVNet + `"}}}]}`,
 		strings.ToLower(ovZone + "/ALL"):                 `{"value":[]}`,
 	}, graph: `{"totalRecords":1,"count":1,"resultTruncated":"false","data":[{"id":"` + ovLinkA + `","vnetId":"` + strings.ToLower(ovVNet) + `"}]}`}
