@@ -104,9 +104,31 @@ func putAzapi(t *tctx, id string) error {
 	if _, ok := body["properties"]; !ok {
 		body["properties"] = map[string]any{}
 	}
+	completeReadOnly(typ, body)
 	op := t.op(OpPut, id, body)
 	op.Unknown = append(op.Unknown, unknown...)
 	return nil
+}
+
+// completeReadOnly adds the read-only members Azure reports once a
+// resource of the pull path is applied, which a request body has not.
+func completeReadOnly(typ string, body map[string]any) {
+	p, ok := body["properties"].(map[string]any)
+	if !ok {
+		return
+	}
+	switch strings.ToLower(typ) {
+	case strings.ToLower(typeZoneLink):
+		if _, ok := p["virtualNetworkLinkState"]; !ok {
+			p["virtualNetworkLinkState"] = "Completed"
+		}
+		if _, ok := p["resolutionPolicy"]; !ok {
+			p["resolutionPolicy"] = "Default"
+		}
+	}
+	if _, ok := p["provisioningState"]; !ok {
+		p["provisioningState"] = "Succeeded"
+	}
 }
 
 // azapiBody is the ARM body of an azapi resource (an object, or a JSON

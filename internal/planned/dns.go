@@ -71,7 +71,15 @@ func init() {
 		setRef(t, op, "virtual_network_id", "virtualNetwork")
 		return nil
 	}})
-	register("azurerm_private_endpoint", translator{id: idByName(typePE), put: putPrivateEndpoint, del: delWithChildren})
+	register("azurerm_private_endpoint", translator{id: idByName(typePE), put: putPrivateEndpoint, del: func(t *tctx, id string) error {
+		t.op(OpDelete, id, nil)
+		// Deleting the endpoint deletes its zone group and the records the
+		// group wrote.
+		for _, r := range zoneGroupRecordIDs(t.cur) {
+			t.op(OpDelete, r, nil)
+		}
+		return nil
+	}})
 }
 
 // childOf is the id of a child resource named by name under the resource
@@ -354,6 +362,9 @@ func putPrivateEndpoint(t *tctx, id string) error {
 		}
 		props(gb)["privateDnsZoneConfigs"] = cfgs
 	}
+	if acts := t.ch.rc.Change.Actions; acts.Create() || acts.Replace() {
+		zoneGroupRecords(t, target, static)
+	}
 	if t.ch.rc.Change.Actions.Update() {
 		// Zone groups the configuration removed are deleted.
 		after := map[string]bool{}
@@ -427,4 +438,90 @@ func zoneConfigRecords(g val) map[string][]any {
 		}
 	}
 	return out
+}
+
+// zoneGroupRecordIDs are the ids of the A records a private endpoint's DNS
+// zone groups wrote, as its state lists them.
+func zoneGroupRecordIDs(v val) []string {
+	var out []string
+	for _, z := range v.at("private_dns_zone_configs").list() {
+		zid := z.at("private_dns_zone_id").str()
+		if !validID(zid) {
+			continue
+		}
+		for _, r := range z.at("record_sets").list() {
+			if n := r.at("name").str(); n != "" && strings.EqualFold(firstNonEmpty(r.at("type").str(), "A"), "A") {
+				out = append(out, zid+"/A/"+n)
+			}
+		}
+	}
+	return out
+}
+
+// zoneGroupRecords puts the A records a new (or replaced) endpoint's zone
+// group writes: the records its state listed, and for a registry the login
+// server's record in its private link zone. Their addresses are the new
+// endpoint's, known only after apply unless ip_configuration fixes them.
+func zoneGroupRecords(t *tctx, target string, static map[string]string) {
+	zones, _ := t.refIDs("private_dns_zone_group", 0, "private_dns_zone_ids")
+	if len(t.get("private_dns_zone_group").list()) == 0 {
+		return
+	}
+	names := map[string]map[string]bool{} // zone id (lower) → record names
+	zoneByKey := map[string]string{}
+	add := func(zone, name string) {
+		k := strings.ToLower(zone)
+		zoneByKey[k] = zone
+		if names[k] == nil {
+			names[k] = map[string]bool{}
+		}
+		names[k][strings.ToLower(name)] = true
+	}
+	wanted := map[string]bool{}
+	for _, z := range zones {
+		wanted[strings.ToLower(z)] = true
+	}
+	for _, id := range zoneGroupRecordIDs(t.ch.before) {
+		zone := parentID(id)
+		if wanted[strings.ToLower(zone)] {
+			add(zone, lastName(id))
+		}
+	}
+	isRegistry := strings.Contains(strings.ToLower(target), "/providers/microsoft.containerregistry/registries/")
+	reg := strings.ToLower(lastName(target))
+	plz := t.c.opts.cloud().PrivateLinkZone
+	for _, z := range zones {
+		if isRegistry && strings.EqualFold(lastName(z), plz) {
+			add(z, reg)
+			for member := range static {
+				if strings.HasPrefix(member, "registry_data_") {
+					add(z, reg+"."+strings.TrimPrefix(member, "registry_data_")+".data")
+				}
+			}
+		}
+	}
+	for _, k := range sortedKeys(names) {
+		zone := zoneByKey[k]
+		for _, name := range sortedKeys(names[k]) {
+			id := zone + "/A/" + name
+			b := map[string]any{"id": id, "name": name, "type": typeZone + "/A", "properties": map[string]any{
+				"ttl": int64(10), "fqdn": name + "." + strings.ToLower(lastName(zone)) + ".", "isAutoRegistered": false}}
+			op := t.op(OpPut, id, b)
+			ip := ""
+			if isRegistry {
+				switch {
+				case name == reg:
+					ip = static["registry"]
+				case strings.HasPrefix(name, reg+".") && strings.HasSuffix(name, ".data"):
+					ip = static["registry_data_"+strings.TrimSuffix(strings.TrimPrefix(name, reg+"."), ".data")]
+				}
+			}
+			if ip != "" {
+				props(b)["aRecords"] = []any{map[string]any{"ipv4Address": ip}}
+			} else {
+				props(b)["aRecords"] = []any{}
+				op.Unknown = append(op.Unknown, "properties.aRecords")
+			}
+		}
+	}
 }

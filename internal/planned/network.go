@@ -162,7 +162,17 @@ func putVNet(t *tctx, id string) error {
 		// are (azurerm_subnet resources and Azure own them).
 		return nil
 	}
+	if t.get("subnet").unknown() {
+		// Subnets known only after apply (a dynamic block over unknown
+		// values): which subnets the VNet has is unknown.
+		op.Unknown = append(op.Unknown, "properties.subnets")
+		return nil
+	}
 	names := map[string]bool{}
+	existed := map[string]bool{}
+	for _, s := range t.ch.before.at("subnet").list() {
+		existed[strings.ToLower(s.at("name").str())] = true
+	}
 	for i, s := range t.get("subnet").list() {
 		name := s.at("name").str()
 		if name == "" {
@@ -173,7 +183,16 @@ func putVNet(t *tctx, id string) error {
 		if sid == "" || !validID(sid) {
 			sid = id + "/subnets/" + name
 		}
-		subnetOp(t, sid, s, true)
+		op := subnetOp(t, sid, s, true)
+		if existed[strings.ToLower(name)] {
+			// azurerm reads the subnet and sets what the block manages,
+			// leaving the rest (associations made by other resources,
+			// for arguments the block does not have) as Azure has it.
+			op.Kind = OpPatch
+		} else {
+			// A new subnet has no member the block leaves out.
+			dropNulls(props(op.Body))
+		}
 	}
 	// Inline subnets the configuration removed are deleted.
 	for _, s := range t.ch.before.at("subnet").list() {
@@ -259,11 +278,18 @@ func subnetOp(t *tctx, id string, s val, inline bool) *Op {
 	} else if s.at("default_outbound_access_enabled").unknown() {
 		op.Unknown = append(op.Unknown, "properties.defaultOutboundAccess")
 	}
+	block, _ := s.v.(map[string]any)
+	has := func(attr string) bool {
+		_, ok := block[attr]
+		return ok || !inline || s.at(attr).unknown()
+	}
 	se := []any{}
 	for _, svc := range s.at("service_endpoints").strs() {
 		se = append(se, map[string]any{"service": svc, "locations": []any{"*"}})
 	}
-	p["serviceEndpoints"] = se
+	if has("service_endpoints") {
+		p["serviceEndpoints"] = se
+	}
 	if s.at("service_endpoints").anyUnknown() {
 		op.Unknown = append(op.Unknown, "properties.serviceEndpoints")
 	}
@@ -273,11 +299,19 @@ func subnetOp(t *tctx, id string, s val, inline bool) *Op {
 		dl = append(dl, map[string]any{"name": d.at("name").str(), "properties": map[string]any{
 			"serviceName": sd.at("name").str(), "actions": anyList(sd.at("actions").strs())}})
 	}
-	p["delegations"] = dl
+	if has("delegation") {
+		p["delegations"] = dl
+	}
 	if inline {
 		// Inline blocks set the subnet's associations too (v3:
-		// security_group; v4: security_group and route_table_id).
+		// security_group; v4: security_group and route_table_id); an
+		// empty value removes the association. A v3 block has no
+		// route_table_id: the route table stays as it is.
+		m, _ := s.v.(map[string]any)
 		for _, a := range []struct{ attr, member string }{{"security_group", "networkSecurityGroup"}, {"route_table_id", "routeTable"}} {
+			if _, present := m[a.attr]; !present && !s.at(a.attr).unknown() {
+				continue
+			}
 			v := s.at(a.attr)
 			switch {
 			case v.str() != "":
@@ -285,6 +319,8 @@ func subnetOp(t *tctx, id string, s val, inline bool) *Op {
 			case v.unknown():
 				p[a.member] = map[string]any{}
 				op.Unknown = append(op.Unknown, "properties."+a.member+".id")
+			default:
+				p[a.member] = nil
 			}
 		}
 	}
@@ -362,8 +398,11 @@ func putRouteTable(t *tctx, id string) error {
 	} else {
 		p["disableBgpRoutePropagation"] = false
 	}
-	_ = op
 	if !t.argSet("route") {
+		return nil
+	}
+	if t.get("route").unknown() {
+		op.Unknown = append(op.Unknown, "properties.routes")
 		return nil
 	}
 	names := map[string]bool{}
@@ -407,8 +446,12 @@ func putRoute(t *tctx, id string, r val) {
 
 func putNSG(t *tctx, id string) error {
 	b := base(id, typeNSG, t, true)
-	t.op(OpPut, id, b)
+	op := t.op(OpPut, id, b)
 	if !t.argSet("security_rule") {
+		return nil
+	}
+	if t.get("security_rule").unknown() {
+		op.Unknown = append(op.Unknown, "properties.securityRules")
 		return nil
 	}
 	names := map[string]bool{}
@@ -540,4 +583,13 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// dropNulls removes null members (a put has nothing to remove).
+func dropNulls(m map[string]any) {
+	for k, v := range m {
+		if v == nil {
+			delete(m, k)
+		}
+	}
 }

@@ -62,7 +62,7 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 		return nil, err
 	}
 	var p tfjson.Plan
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf")), &p); err != nil {
 		return nil, fmt.Errorf("not a valid plan JSON: %v; %s", err, showHint)
 	}
 	return translate(&p, opts), nil
@@ -129,6 +129,8 @@ func precheck(data []byte) error {
 		return fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", showHint)
 	case fv == "":
 		return fmt.Errorf("not a plan JSON: format_version is missing: %s", showHint)
+	case !hasChanges && !hasPlanned && !hasConfig && head["provider_schemas"] != nil:
+		return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", showHint)
 	case hasValues && !hasChanges && !hasPlanned && !hasConfig:
 		return fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", showHint)
 	}

@@ -55,14 +55,18 @@ type ctx struct {
 	// deletedPeerings are the remote VNet ids of the peerings the plan
 	// deletes, by peering id (lower case).
 	deletedPeerings map[string]string
-	out             *Plan
+	// idCache are the resolved ids by address; inCycle is set while a
+	// reference cycle is being unwound.
+	idCache map[string]cachedID
+	inCycle bool
+	out     *Plan
 }
 
 // translate is Parse after the file is known to be a plan JSON.
 func translate(p *tfjson.Plan, opts Options) *Plan {
 	c := &ctx{plan: p, opts: opts, byAddr: map[string]*change{}, subs: map[string]string{}, resolving: map[string]bool{},
-		deletedPeerings: map[string]string{},
-		out:             &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
+		deletedPeerings: map[string]string{}, idCache: map[string]cachedID{},
+		out: &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
 	c.index()
 	unsupported := map[string]bool{}
 	for _, ch := range c.changes {
@@ -71,6 +75,9 @@ func translate(p *tfjson.Plan, opts Options) *Plan {
 			continue
 		}
 		if !azureProvider(ch.rc) {
+			continue
+		}
+		if offPath(ch) {
 			continue
 		}
 		tr, ok := translators[ch.rc.Type]
@@ -266,7 +273,7 @@ func (c *ctx) translateChange(ch *change, tr translator) {
 // deleteOps are the ops of a change that deletes its resource.
 func (c *ctx) deleteOps(ch *change, tr translator) ([]Op, error) {
 	id := knownString(ch.before.at("id"))
-	if id == "" || !validID(id) {
+	if id == "" || !validID(id) || idFromArgs[ch.rc.Type] {
 		var err error
 		if id, err = c.idFor(ch, tr, ch.before); err != nil {
 			return nil, err
@@ -298,10 +305,18 @@ func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
 	}
 	key := ch.rc.Address + "#" + ch.rc.DeposedKey
 	if c.resolving[key] {
+		// Results found while a cycle is open are not cached: they may
+		// depend on where the walk entered the cycle.
+		c.inCycle = true
 		return "", fmt.Errorf("its id depends on itself through references")
 	}
 	c.resolving[key] = true
-	defer delete(c.resolving, key)
+	defer func() {
+		delete(c.resolving, key)
+		if len(c.resolving) == 0 {
+			c.inCycle = false
+		}
+	}()
 	id, err := tr.id(c.newT(ch, v))
 	if err != nil {
 		return "", err
@@ -320,6 +335,22 @@ var idFromArgs = map[string]bool{}
 // idOfAddress is the ARM id of the resource at a plan address: its known
 // id, or the id its translator builds from its planned arguments.
 func (c *ctx) idOfAddress(addr string) (string, bool) {
+	if r, ok := c.idCache[addr]; ok {
+		return r.id, r.ok
+	}
+	id, ok := c.computeIDOfAddress(addr)
+	if !c.inCycle {
+		c.idCache[addr] = cachedID{id, ok}
+	}
+	return id, ok
+}
+
+type cachedID struct {
+	id string
+	ok bool
+}
+
+func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
 	ch, ok := c.byAddr[addr]
 	if !ok {
 		return "", false
@@ -346,13 +377,33 @@ func (c *ctx) idOfAddress(addr string) (string, bool) {
 // whose changes are not translated (they are not on the pull path).
 var idOnly = map[string]translator{}
 
+// providerConfig is the provider block of a resource: by its
+// configuration's key, else the only block of its provider.
+func (c *ctx) providerConfig(ch *change) *tfjson.ProviderConfig {
+	if pc, ok := c.plan.Config.ProviderConfigs[ch.providerKey]; ok && ch.providerKey != "" {
+		return pc
+	}
+	var found *tfjson.ProviderConfig
+	n := 0
+	for _, pc := range c.plan.Config.ProviderConfigs {
+		if pc != nil && ch.rc.ProviderName != "" && strings.EqualFold(pc.FullName, ch.rc.ProviderName) {
+			found = pc
+			n++
+		}
+	}
+	if n == 1 {
+		return found
+	}
+	return nil
+}
+
 // subscriptionFor is the subscription of a resource whose id is built from
 // names.
 func (c *ctx) subscriptionFor(ch *change) (string, error) {
 	// The azurerm provider block that manages the resource, when it sets
 	// subscription_id to a constant.
-	if c.plan.Config != nil && ch.providerKey != "" {
-		if pc, ok := c.plan.Config.ProviderConfigs[ch.providerKey]; ok && pc != nil {
+	if c.plan.Config != nil {
+		if pc := c.providerConfig(ch); pc != nil {
 			if e, ok := pc.Expressions["subscription_id"]; ok && e != nil && e.ExpressionData != nil {
 				if s, ok := e.ConstantValue.(string); ok && isGUID(s) {
 					return s, nil
@@ -383,9 +434,13 @@ var guidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 func isGUID(s string) bool { return guidRe.MatchString(s) }
 
+// maxIDLength bounds the ARM ids translation builds.
+const maxIDLength = 2048
+
 // validID reports whether s parses as an ARM resource id.
 func validID(s string) bool {
-	if s == "" {
+	// ARM ids are far shorter than this; a longer one is not an id.
+	if s == "" || len(s) > maxIDLength {
 		return false
 	}
 	_, err := ids.Parse(s)
@@ -496,4 +551,48 @@ func settlePeerings(ops []Op, deletedRemote map[string]string) {
 			}
 		}
 	}
+}
+
+// offPathTypes are azurerm types whose changes cannot change how a node
+// reaches a registry, resolves its names, or whether it may pull:
+// monitoring, secrets, user storage and budgets. Their changes are
+// neither translated nor reported as unsupported.
+var offPathTypes = map[string]bool{
+	"azurerm_storage_account":                          true,
+	"azurerm_storage_container":                        true,
+	"azurerm_storage_blob":                             true,
+	"azurerm_storage_share":                            true,
+	"azurerm_storage_queue":                            true,
+	"azurerm_storage_table":                            true,
+	"azurerm_log_analytics_workspace":                  true,
+	"azurerm_log_analytics_solution":                   true,
+	"azurerm_application_insights":                     true,
+	"azurerm_monitor_diagnostic_setting":               true,
+	"azurerm_monitor_action_group":                     true,
+	"azurerm_monitor_metric_alert":                     true,
+	"azurerm_monitor_activity_log_alert":               true,
+	"azurerm_monitor_scheduled_query_rules_alert_v2":   true,
+	"azurerm_monitor_data_collection_rule":             true,
+	"azurerm_monitor_data_collection_rule_association": true,
+	"azurerm_network_watcher_flow_log":                 true,
+	"azurerm_key_vault_secret":                         true,
+	"azurerm_key_vault_key":                            true,
+	"azurerm_key_vault_certificate":                    true,
+	"azurerm_consumption_budget_resource_group":        true,
+	"azurerm_consumption_budget_subscription":          true,
+	"azurerm_portal_dashboard":                         true,
+}
+
+// offPath reports whether a change is off the pull path: an off-path
+// type, or a resource group that is only updated (its tags; deleting one
+// deletes everything in it and is not off the path).
+func offPath(ch *change) bool {
+	if offPathTypes[ch.rc.Type] {
+		return true
+	}
+	if ch.rc.Type == "azurerm_resource_group" {
+		acts := ch.rc.Change.Actions
+		return acts.Update() || acts.Create()
+	}
+	return false
 }

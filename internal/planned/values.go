@@ -277,19 +277,29 @@ func (t *tctx) refIDs(path ...any) ([]string, bool) {
 		out := []string{}
 		all := true
 		refs := t.refs(path...)
-		for i, e := range v.list() {
+		elems := v.list()
+		unknownElems := 0
+		for _, e := range elems {
+			if e.str() == "" && e.unknown() {
+				unknownElems++
+			}
+		}
+		// The unknown elements line up with the references only when
+		// there are as many of each (every unknown element is a plain
+		// reference to one resource).
+		aligned := unknownElems == len(refs)
+		next := 0
+		for _, e := range elems {
 			if s := e.str(); s != "" {
 				out = append(out, s)
 				continue
 			}
-			if e.unknown() && len(refs) > 0 {
-				// Elements line up with the references only when every
-				// element is a plain reference.
-				if i < len(refs) {
-					if id, ok := t.c.resolveRef(t.ch, refs[i]); ok {
-						out = append(out, id)
-						continue
-					}
+			if e.unknown() && aligned && next < len(refs) {
+				id, ok := t.c.resolveRef(t.ch, refs[next])
+				next++
+				if ok {
+					out = append(out, id)
+					continue
 				}
 			}
 			all = false

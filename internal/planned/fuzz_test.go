@@ -1,0 +1,86 @@
+package planned
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+)
+
+// checkOps asserts what the overlay relies on for every op: an address,
+// an ARM id that parses, a known kind, a body for puts and patches and
+// none for deletes, and a body that is JSON.
+func checkOps(t testing.TB, p *Plan) {
+	t.Helper()
+	for _, op := range p.Ops {
+		if op.Address == "" || op.Type == "" {
+			t.Errorf("op without address or type: %+v", op)
+		}
+		if _, err := ids.Parse(op.ID); err != nil {
+			t.Errorf("%s: op id %q does not parse: %v", op.Address, op.ID, err)
+		}
+		switch op.Kind {
+		case OpPut, OpPatch:
+			if op.Body == nil {
+				t.Errorf("%s: %s of %s without a body", op.Address, op.Kind, op.ID)
+			}
+		case OpDelete:
+			if op.Body != nil {
+				t.Errorf("%s: delete of %s with a body", op.Address, op.ID)
+			}
+		default:
+			t.Errorf("%s: op kind %q", op.Address, op.Kind)
+		}
+		if _, err := json.Marshal(op.Body); err != nil {
+			t.Errorf("%s: body is not JSON: %v", op.Address, err)
+		}
+		for _, u := range op.Unknown {
+			if u == "" {
+				t.Errorf("%s: empty unknown path", op.Address)
+			}
+		}
+	}
+	for _, pr := range p.Untranslatable {
+		if pr.Address == "" || pr.Reason == "" {
+			t.Errorf("problem without address or reason: %+v", pr)
+		}
+	}
+}
+
+// FuzzParse: no input makes Parse panic, and every plan it accepts gives
+// ops the overlay can apply.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, spec := range fuzzSeeds() {
+		f.Add(planJSON(f, spec))
+	}
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"azurerm_subnet.a","mode":"managed","type":"azurerm_subnet","change":{"actions":["create"],"after":{"name":"a/b"}}}]}`))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"azapi_resource.a","mode":"managed","type":"azapi_resource","change":{"actions":["create"],"after":{"type":"@","parent_id":"/","name":"x","body":"[1]"}}}]}`))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[null,{"change":null},{"address":"x","mode":"managed","change":{"actions":["delete","create"],"before":[],"after":7,"after_unknown":"x"}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse(data, Options{DefaultSubscriptionID: sub1})
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		checkOps(t, p)
+	})
+}
+
+// fuzzSeeds are the test plans of the translation tests.
+func fuzzSeeds() []planSpec {
+	var out []planSpec
+	for _, c := range translationCases() {
+		out = append(out, c.spec)
+	}
+	return out
+}
