@@ -461,7 +461,7 @@ func translationCases() []translationCase {
 					"private_service_connection": []any{map[string]any{"name": "pe-acr", "is_manual_connection": false, "private_connection_resource_id": acrID, "subresource_names": []any{"registry"}}},
 					"private_dns_zone_group":     []any{map[string]any{"name": "default", "private_dns_zone_ids": []any{zoneID, nil}}}},
 				unknown: map[string]any{"id": true, "private_dns_zone_group": []any{map[string]any{"id": true, "private_dns_zone_ids": []any{false, true}}}},
-				expr: map[string]any{"private_dns_zone_group": []any{map[string]any{"private_dns_zone_ids": refExpr("azurerm_private_dns_zone.data.id", "azurerm_private_dns_zone.data")}}}},
+				expr:    map[string]any{"private_dns_zone_group": []any{map[string]any{"private_dns_zone_ids": refExpr("azurerm_private_dns_zone.data.id", "azurerm_private_dns_zone.data")}}}},
 		}, providerSub: sub1}, check: func(t *testing.T, p *Plan) {
 			zg := opFor(t, p, OpPut, peID+"/privateDnsZoneGroups/default")
 			want(t, zg, map[string]any{"properties.privateDnsZoneConfigs.#0.properties.privateDnsZoneId": zoneID,
