@@ -349,8 +349,15 @@ type resolved struct {
 	unknown *PlannedValueUnknownError
 }
 
+// fetcher reads a resource as Azure (or the snapshot) has it; nil when it
+// cannot be read.
+type fetcher func(id string) map[string]any
+
 // resolve applies ops (on id itself) and child ops to base (nil: absent).
-func resolve(id armPath, base map[string]any, own []planned.Op, children map[string][]planned.Op) resolved {
+// fetch reads what a planned peering's state depends on (see
+// completePeering); nil fetches nothing.
+func resolve(id armPath, base map[string]any, own []planned.Op, children map[string][]planned.Op, fetch fetcher) resolved {
+	before := base
 	out := resolved{body: base}
 	var unknown []string
 	var unknownAt []string
@@ -381,6 +388,9 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 		}
 		note(op)
 	}
+	if out.body != nil && id.typ() == peeringType {
+		completePeering(id, before, out.body, fetch)
+	}
 	if out.body != nil {
 		for prop, ops := range children {
 			props, _ := out.body["properties"].(map[string]any)
@@ -409,7 +419,7 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 					}
 				}
 				cp, _ := parseARMPath(cops[0].ID)
-				c := resolve(cp, cloneMap(cbase), cops, nil)
+				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
 				for _, op := range c.served {
 					note(op)
 				}
@@ -434,6 +444,92 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 		out.unknown = &PlannedValueUnknownError{ID: id.id(), Address: strings.Join(slices.Compact(unknownAt), ", "), Members: slices.Compact(unknown)}
 	}
 	return out
+}
+
+const peeringType = "microsoft.network/virtualnetworks/virtualnetworkpeerings"
+
+// peeringReport are the members of a peering that are Azure's report of
+// both sides, not settings of this one.
+var peeringReport = []string{"peeringState", "peeringSyncLevel", "remoteAddressSpace", "remoteVirtualNetworkAddressSpace", "provisioningState"}
+
+// completePeering fills the report members a planned peering leaves out
+// (docs/design/what-if.md, Peerings): from the peering as it is, when it
+// exists and still points at the same remote VNet; otherwise from the
+// remote VNet as Azure has it: Connected (and in sync) when that VNet has a
+// peering back that is not Disconnected, Initiated otherwise.
+func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
+	props, _ := body["properties"].(map[string]any)
+	if props == nil {
+		return
+	}
+	if _, set := props["peeringState"]; set {
+		return
+	}
+	remote := refID(props["remoteVirtualNetwork"])
+	if bprops, _ := before["properties"].(map[string]any); bprops != nil && strings.EqualFold(refID(bprops["remoteVirtualNetwork"]), remote) {
+		for _, k := range peeringReport {
+			if _, set := props[k]; !set && bprops[k] != nil {
+				props[k] = cloneValue(bprops[k])
+			}
+		}
+		return
+	}
+	props["peeringState"] = "Initiated"
+	if _, set := props["provisioningState"]; !set {
+		props["provisioningState"] = "Succeeded"
+	}
+	if remote == "" || fetch == nil {
+		return
+	}
+	vnet := fetch(remote)
+	vprops, _ := vnet["properties"].(map[string]any)
+	if vprops == nil {
+		return
+	}
+	local := id.parent()
+	peerings, _ := vprops["virtualNetworkPeerings"].([]any)
+	for _, p := range peerings {
+		pm, _ := p.(map[string]any)
+		pp, _ := pm["properties"].(map[string]any)
+		if pp != nil && strings.EqualFold(refID(pp["remoteVirtualNetwork"]), local) && !strings.EqualFold(fmt.Sprint(pp["peeringState"]), "Disconnected") {
+			props["peeringState"], props["peeringSyncLevel"] = "Connected", "FullyInSync"
+		}
+	}
+	if space, ok := vprops["addressSpace"]; ok {
+		props["remoteAddressSpace"] = cloneValue(space)
+		props["remoteVirtualNetworkAddressSpace"] = cloneValue(space)
+	}
+}
+
+// refID is the id of an ARM reference ({"id": …}).
+func refID(v any) string {
+	m, _ := v.(map[string]any)
+	s, _ := m["id"].(string)
+	return s
+}
+
+// fetchWith reads resources through the rest of req's pipeline (the cache,
+// retries, the transport), as Azure or the snapshot has them.
+func fetchWith(req *policy.Request) fetcher {
+	return func(id string) map[string]any {
+		c := req.Clone(req.Raw().Context())
+		u := *c.Raw().URL
+		u.Path, u.RawPath = id, ""
+		c.Raw().URL = &u
+		resp, err := c.Next()
+		if err != nil {
+			return nil
+		}
+		body, ok := peekBody(resp)
+		if !ok || resp.StatusCode != http.StatusOK {
+			return nil
+		}
+		var m map[string]any
+		if json.Unmarshal(body, &m) != nil {
+			return nil
+		}
+		return m
+	}
 }
 
 // needsBase reports whether resolving id needs Azure's answer: a patch, or
@@ -489,7 +585,7 @@ func (o *Overlay) get(req *policy.Request, p armPath, ops []planned.Op) (*http.R
 		base = carryEmbedded(p, base, own[0].Body)
 		own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
 	}
-	r := resolve(p, base, own, children)
+	r := resolve(p, base, own, children, fetchWith(req))
 	ctx := req.Raw().Context()
 	noteServed(ctx, r.served)
 	if r.unknown != nil {
@@ -595,7 +691,7 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 			base = carryEmbedded(ip, m, own[0].Body)
 			own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
 		}
-		r := resolve(ip, cloneMap(m), own, children)
+		r := resolve(ip, cloneMap(m), own, children, fetchWith(req))
 		served = append(served, r.served...)
 		if r.unknown != nil {
 			unknown = append(unknown, r.unknown)
@@ -617,7 +713,7 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 		for _, k := range created {
 			own := opsFor(members, k)
 			ip, _ := parseARMPath(own[0].ID)
-			r := resolve(ip, nil, own, childOps(ops, ip))
+			r := resolve(ip, nil, own, childOps(ops, ip), fetchWith(req))
 			served = append(served, r.served...)
 			if r.unknown != nil {
 				unknown = append(unknown, r.unknown)
@@ -884,7 +980,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 				base = nil
 			}
 		}
-		r := resolve(ip, base, own, nil)
+		r := resolve(ip, base, own, nil, nil)
 		served = append(served, r.served...)
 		if r.unknown != nil {
 			noteServed(raw.Context(), served)
