@@ -48,7 +48,7 @@ func TestProviderSchemaMatchesModel(t *testing.T) {
 	for _, a := range nullModel().arguments() {
 		model = append(model, a.name)
 	}
-	if len(names) != len(model) || len(model) != 19 {
+	if len(names) != len(model) || len(model) != 20 {
 		t.Fatalf("schema has %d arguments, model %d", len(names), len(model))
 	}
 	for _, n := range model {
