@@ -84,6 +84,15 @@ type Facts struct {
 	// translate, and changes whose values could not be translated. Set by
 	// the what-if layer; empty without a plan.
 	PlanNotApplied []PlannedProblem
+
+	// PlanDrift names the node pools whose effective routes disagreed with
+	// the routes computed from configuration before the planned changes
+	// (COVERAGE_MODEL_DRIFT without the plan), mapped to what the drift was.
+	// After the plan their routes are computed (the effective table Azure
+	// has describes the network before it), and the disagreement says the
+	// computation misses something: their paths are unverified. Set by the
+	// what-if layer.
+	PlanDrift map[string]string
 }
 
 // DeclaredRegistry is a registry other than Azure Container Registry, as

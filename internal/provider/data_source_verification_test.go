@@ -91,7 +91,7 @@ func (c findingsCheck) CheckState(_ context.Context, req statecheck.CheckStateRe
 	if c.expect != nil {
 		var got []plannedOf
 		for _, f := range findings {
-			got = append(got, plannedOf{Code: string(f.Code), PlannedChange: f.PlannedChange})
+			got = append(got, plannedOf{Code: string(f.Code), NodePool: f.NodePool, PlannedChange: f.PlannedChange})
 		}
 		problems = append(problems, c.expect.plannedChangeProblems(got)...)
 	}

@@ -269,7 +269,8 @@ func checkPlannedChanges(t *testing.T, sc scenario, r goldenRead) {
 		m, _ := el.(map[string]any)
 		code, _ := m["code"].(string)
 		pc, _ := m["planned_change"].(string)
-		got = append(got, plannedOf{Code: code, PlannedChange: pc})
+		pool, _ := m["node_pool"].(string)
+		got = append(got, plannedOf{Code: code, NodePool: pool, PlannedChange: pc})
 	}
 	for _, p := range sc.Expect.plannedChangeProblems(got) {
 		t.Errorf("scenario %s: %s", sc.Name, p)

@@ -55,7 +55,8 @@ type scenarioExpect struct {
 	MustNotInclude []string `json:"must_not_include"`
 	Note           string   `json:"note"`
 	// PlannedChange maps finding codes to the planned_change every finding
-	// of that code carries (a scenario with plan.json); "" means null.
+	// of that code carries (a scenario with plan.json); "" means null. A key
+	// "CODE/pool" is for the findings of that code on that node pool only.
 	// Findings of codes not listed must have a null planned_change.
 	PlannedChange map[string]string `json:"planned_change"`
 }
@@ -132,8 +133,11 @@ func (e scenarioExpect) plannedChangeProblems(got []plannedOf) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range got {
-		want := e.PlannedChange[f.Code]
-		seen[f.Code] = true
+		want, key := e.PlannedChange[f.Code], f.Code
+		if w, ok := e.PlannedChange[f.Code+"/"+f.NodePool]; ok {
+			want, key = w, f.Code+"/"+f.NodePool
+		}
+		seen[key] = true
 		if f.PlannedChange != want {
 			out = append(out, fmt.Sprintf("%s: planned_change %q, want %q", f.Code, f.PlannedChange, want))
 		}
@@ -147,8 +151,9 @@ func (e scenarioExpect) plannedChangeProblems(got []plannedOf) []string {
 	return out
 }
 
-// plannedOf is a finding's code and planned_change ("" for null).
-type plannedOf struct{ Code, PlannedChange string }
+// plannedOf is a finding's code, node pool and planned_change ("" for
+// null).
+type plannedOf struct{ Code, NodePool, PlannedChange string }
 
 // snapshotPath returns the absolute path of the scenario's snapshot,
 // deriving it into a temporary directory when needed.

@@ -297,3 +297,29 @@ func planNotAppliedFinding(ps []model.PlannedProblem) model.Finding {
 		"Re-running the plan will not help: these changes are read as they are now every time."
 	return model.NewFinding(model.CoveragePlannedUnsupported, "", "", "", msg, fix)
 }
+
+// planDriftFindings: a pool whose effective routes disagreed with its
+// computed routes before the planned changes, and whose routes are computed
+// after them, gets COVERAGE_PLANNED_VALUE_UNKNOWN on every path: what Azure
+// will program after apply is unknown, and the computation is known to miss
+// something it programs now.
+func (r *run) planDriftFindings() []model.Finding {
+	if len(r.f.PlanDrift) == 0 {
+		return nil
+	}
+	var out []model.Finding
+	for i, p := range r.paths {
+		why, drifted := r.f.PlanDrift[p.NodePool]
+		if !drifted || p.RouteSource != RouteSourceComputed {
+			continue
+		}
+		if p.Verdict == model.Reachable {
+			r.paths[i].Verdict = model.Unverified
+		}
+		msg := fmt.Sprintf("Node pool %s → %s: after the planned changes its routes are computed from configuration, because the effective route table Azure has describes the network before them; but before the plan the effective routes disagreed with the computed ones (%s). What Azure will program for %s after apply is unknown, so the path is unverified, never reachable.",
+			p.NodePool, p.Host, why, p.Host)
+		fix := "Explain the drift first (see COVERAGE_MODEL_DRIFT without planned_changes_file: routes learned over BGP, a change still propagating), or verify again after apply, when the effective route table describes the planned network. Granting permissions will not help."
+		out = append(out, model.NewFinding(model.CoveragePlannedUnknown, p.NodePool, p.Host, "", msg, fix))
+	}
+	return out
+}

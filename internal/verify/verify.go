@@ -93,6 +93,7 @@ func Verify(f model.Facts, tracer Tracer) Result {
 	if len(f.PlanNotApplied) > 0 {
 		r.findings = append(r.findings, planNotAppliedFinding(f.PlanNotApplied))
 	}
+	r.findings = append(r.findings, r.planDriftFindings()...)
 
 	res := Result{Findings: sortFindings(r.findings), Paths: r.paths}
 	res.Verdict = model.VerdictOf(res.Findings)

@@ -75,9 +75,21 @@ func Verify(ctx context.Context, overlay *azure.Overlay, read Facts) (verify.Res
 		return res, nil
 	}
 
-	before, err := present(azure.WithoutPlan(ctx), read)
+	before, drift, err := present(azure.WithoutPlan(ctx), read)
 	if err != nil {
 		return verify.Result{}, err
+	}
+	if len(drift) > 0 {
+		// Pools whose computed routes missed what Azure programmed before
+		// the plan cannot be trusted with computed routes after it.
+		f.PlanDrift = drift
+		res = verify.Run(f)
+		open = open[:0]
+		for i, fd := range res.Findings {
+			if fd.PlannedChange == "" && fd.Code != model.CoveragePlannedUnsupported {
+				open = append(open, i)
+			}
+		}
 	}
 	var caused []int
 	for _, i := range open {
@@ -95,7 +107,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, read Facts) (verify.Res
 		}
 	} else {
 		for _, c := range changes {
-			without, err := present(azure.WithoutPlannedChanges(ctx, c), read)
+			without, _, err := present(azure.WithoutPlannedChanges(ctx, c), read)
 			if err != nil {
 				return verify.Result{}, err
 			}
@@ -120,17 +132,27 @@ func Verify(ctx context.Context, overlay *azure.Overlay, read Facts) (verify.Res
 }
 
 // present verifies the facts read with ctx and returns the keys of the
-// findings.
-func present(ctx context.Context, read Facts) (map[string]bool, error) {
+// findings, and the pools with COVERAGE_MODEL_DRIFT (with the first such
+// finding's message).
+func present(ctx context.Context, read Facts) (map[string]bool, map[string]string, error) {
 	f, err := read(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := map[string]bool{}
+	var drift map[string]string
 	for _, fd := range verify.Run(f).Findings {
 		out[key(fd)] = true
+		if fd.Code == model.CoverageModelDrift && fd.NodePool != "" {
+			if drift == nil {
+				drift = map[string]string{}
+			}
+			if _, seen := drift[fd.NodePool]; !seen {
+				drift[fd.NodePool] = fd.Message
+			}
+		}
 	}
-	return out, nil
+	return out, drift, nil
 }
 
 // key identifies a finding across verifications of the same request: its
