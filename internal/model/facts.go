@@ -85,14 +85,13 @@ type Facts struct {
 	// the what-if layer; empty without a plan.
 	PlanNotApplied []PlannedProblem
 
-	// PlanDrift names the node pools whose effective routes disagreed with
-	// the routes computed from configuration before the planned changes
-	// (COVERAGE_MODEL_DRIFT without the plan), mapped to what the drift was.
-	// After the plan their routes are computed (the effective table Azure
-	// has describes the network before it), and the disagreement says the
-	// computation misses something: their paths are unverified. Set by the
-	// what-if layer.
-	PlanDrift map[string]string
+	// PlanDrift names the node pools whose computed routes cannot be
+	// trusted after the planned changes: before the plan their effective
+	// routes disagreed with the computed ones (COVERAGE_MODEL_DRIFT), or
+	// could not be read (Gap). After the plan their routes are computed (the
+	// effective table Azure has describes the network before it), so their
+	// paths are unverified. Set by the what-if layer.
+	PlanDrift map[string]PlanDrift
 }
 
 // DeclaredRegistry is a registry other than Azure Container Registry, as
@@ -133,4 +132,12 @@ func (f *Facts) RegistryCloud() Cloud {
 type PlannedProblem struct {
 	Address string
 	Reason  string
+}
+
+// PlanDrift is why a pool's computed routes are not trusted after the
+// planned changes: the drift before the plan, in words, or the failed read
+// of its effective route table.
+type PlanDrift struct {
+	Why string
+	Gap *Gap
 }

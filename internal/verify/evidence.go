@@ -309,13 +309,20 @@ func (r *run) planDriftFindings() []model.Finding {
 	}
 	var out []model.Finding
 	for i, p := range r.paths {
-		why, drifted := r.f.PlanDrift[p.NodePool]
+		drift, drifted := r.f.PlanDrift[p.NodePool]
 		if !drifted || p.RouteSource != RouteSourceComputed {
 			continue
 		}
 		if p.Verdict == model.Reachable {
 			r.paths[i].Verdict = model.Unverified
 		}
+		if drift.Gap != nil {
+			r.used[drift.Gap.ResourceID.Key()] = true
+			out = append(out, gapFinding(*drift.Gap, p.NodePool, p.Host, "the effective routes of node pool "+p.NodePool+
+				" before the planned changes, which say whether its routes computed after them can be trusted"))
+			continue
+		}
+		why := drift.Why
 		msg := fmt.Sprintf("Node pool %s → %s: after the planned changes its routes are computed from configuration, because the effective route table Azure has describes the network before them; but before the plan the effective routes disagreed with the computed ones (%s). What Azure will program for %s after apply is unknown, so the path is unverified, never reachable.",
 			p.NodePool, p.Host, why, p.Host)
 		fix := "Explain the drift first (see COVERAGE_MODEL_DRIFT without planned_changes_file: routes learned over BGP, a change still propagating), or verify again after apply, when the effective route table describes the planned network. Granting permissions will not help."

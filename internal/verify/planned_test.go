@@ -106,7 +106,7 @@ func TestPlanDrift(t *testing.T) {
 	f := baselineFacts()
 	base := Run(f)
 	pool := base.Paths[0].NodePool
-	f.PlanDrift = map[string]string{pool: "route 10.0.0.0/8 None"}
+	f.PlanDrift = map[string]model.PlanDrift{pool: {Why: "route 10.0.0.0/8 None"}}
 	res := Run(f)
 	got := findingsWith(res, model.CoveragePlannedUnknown)
 	if len(got) == 0 {
@@ -131,5 +131,22 @@ func TestPlanDrift(t *testing.T) {
 	}
 	if len(findingsWith(base, model.CoveragePlannedUnknown)) != 0 {
 		t.Error("COVERAGE_PLANNED_VALUE_UNKNOWN without drift")
+	}
+}
+
+// A pool whose effective routes could not be read before the plan is
+// unverified after it with the evidence finding of that read.
+func TestPlanDriftUnread(t *testing.T) {
+	f := baselineFacts()
+	pool := Run(f).Paths[0].NodePool
+	gap := model.Gap{ResourceID: aksSubnetID + "/effectiveRouteTable", Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/networkInterfaces/effectiveRouteTable/action"}
+	f.PlanDrift = map[string]model.PlanDrift{pool: {Gap: &gap}}
+	res := Run(f)
+	got := findingsWith(res, model.EvidencePermissionDenied)
+	if len(got) == 0 || got[0].NodePool != pool || !got[0].ResourceID.Equal(gap.ResourceID) {
+		t.Fatalf("findings %+v, want EVIDENCE_PERMISSION_DENIED on the effective route table for pool %s", got, pool)
+	}
+	if res.Verdict != model.Unverified {
+		t.Errorf("verdict %s", res.Verdict)
 	}
 }

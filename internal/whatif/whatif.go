@@ -132,27 +132,53 @@ func Verify(ctx context.Context, overlay *azure.Overlay, read Facts) (verify.Res
 }
 
 // present verifies the facts read with ctx and returns the keys of the
-// findings, and the pools with COVERAGE_MODEL_DRIFT (with the first such
-// finding's message).
-func present(ctx context.Context, read Facts) (map[string]bool, map[string]string, error) {
+// findings, and the pools whose computed routes the effective routes
+// contradicted (COVERAGE_MODEL_DRIFT) or whose effective routes could not
+// be read.
+func present(ctx context.Context, read Facts) (map[string]bool, map[string]model.PlanDrift, error) {
 	f, err := read(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := map[string]bool{}
-	var drift map[string]string
+	drift := map[string]model.PlanDrift{}
 	for _, fd := range verify.Run(f).Findings {
 		out[key(fd)] = true
 		if fd.Code == model.CoverageModelDrift && fd.NodePool != "" {
-			if drift == nil {
-				drift = map[string]string{}
-			}
 			if _, seen := drift[fd.NodePool]; !seen {
-				drift[fd.NodePool] = fd.Message
+				drift[fd.NodePool] = model.PlanDrift{Why: fd.Message}
 			}
 		}
 	}
+	for _, p := range f.Pools {
+		if _, seen := drift[p.Name]; seen {
+			continue
+		}
+		for _, nic := range p.NICIDs {
+			if gap, ok := effectiveGap(f, nic); ok {
+				drift[p.Name] = model.PlanDrift{Gap: &gap}
+				break
+			}
+		}
+	}
+	if len(drift) == 0 {
+		drift = nil
+	}
 	return out, drift, nil
+}
+
+// effectiveGap is the failed read of a NIC's effective route table.
+func effectiveGap(f model.Facts, nic model.ResourceID) (model.Gap, bool) {
+	id := model.ResourceID(string(nic) + "/effectiveRouteTable")
+	if g, ok := f.Gaps.Lookup(id); ok {
+		return g, true
+	}
+	if f.Network != nil {
+		if g, ok := f.Network.Gaps.Lookup(id); ok {
+			return g, true
+		}
+	}
+	return model.Gap{}, false
 }
 
 // key identifies a finding across verifications of the same request: its
