@@ -239,10 +239,38 @@ func (o *Overlay) Do(req *policy.Request) (*http.Response, error) {
 	if !ok {
 		return req.Next()
 	}
+	if gone, found := deletedAncestor(ops, raw.URL.Path); found {
+		// What lives in a resource the plan deletes goes with it.
+		noteServed(raw.Context(), []planned.Op{gone})
+		return notFound(raw, p), nil
+	}
 	if p.collection() {
 		return o.list(req, p, ops)
 	}
 	return o.get(req, p, ops)
+}
+
+// deletedAncestor is the op that deletes a resource path lies in (not
+// path itself), when the plan deletes one and does not put it back.
+func deletedAncestor(ops []planned.Op, path string) (planned.Op, bool) {
+	lp := strings.ToLower(strings.TrimSuffix(path, "/"))
+	var del planned.Op
+	found := false
+	for _, op := range ops {
+		id := strings.ToLower(op.ID)
+		if id == "" || !strings.HasPrefix(lp, id+"/") {
+			continue
+		}
+		switch op.Kind {
+		case planned.OpDelete:
+			del, found = op, true
+		case planned.OpPut:
+			if found && strings.EqualFold(del.ID, op.ID) {
+				found = false
+			}
+		}
+	}
+	return del, found
 }
 
 // armPath is an ARM path split at its last /providers/: the scope (a

@@ -426,3 +426,22 @@ func TestRecordFileKeepsWhatAzureAnswered(t *testing.T) {
 		t.Errorf("arm_requests = %d, want 1", s.Requests())
 	}
 }
+
+func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm, planned.Op{Address: "azurerm_private_dns_zone.acr", Kind: planned.OpDelete, ID: ovZone})
+	f, _ := cl.PrivateDNS(ovSub)
+	if _, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); !IsNotFound(err) {
+		t.Errorf("a link of a deleted zone: err = %v, want 404", err)
+	}
+	if _, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background()); !IsNotFound(err) {
+		t.Errorf("the links of a deleted zone: err = %v, want 404", err)
+	}
+	// Without the plan the link is there.
+	if _, err := f.NewVirtualNetworkLinksClient().Get(WithoutPlan(context.Background()), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); err != nil {
+		t.Errorf("without the plan: %v", err)
+	}
+	if arm.count() != 1 {
+		t.Errorf("requests = %d, want 1 (only the read without the plan)", arm.count())
+	}
+}
