@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
@@ -67,8 +68,10 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse(data, Options{DefaultSubscriptionID: sub1})
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error")
+			// Parse turns a panic into an error so that the provider never
+			// crashes; here it is a failure.
+			if err.Error() == "" || strings.Contains(err.Error(), internalErrorText) {
+				t.Fatalf("Parse: %v", err)
 			}
 			return
 		}

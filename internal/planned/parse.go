@@ -41,6 +41,9 @@ func (o Options) cloud() model.Cloud {
 // (azurerm v2 and older) predate the attribute names translated here.
 const SupportedFormatVersions = "1.x"
 
+// internalErrorText marks the error of a translation that panicked.
+const internalErrorText = "internal error"
+
 // showHint is how a user makes the file Parse wants.
 const showHint = "run `terraform show -json tfplan > plan.json` (or `tofu show -json tfplan > plan.json`) on the saved plan and give that file"
 
@@ -55,7 +58,7 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 		// Translation walks arbitrary JSON: a bug on some shape must be a
 		// clear error, never a crash of the provider.
 		if r := recover(); r != nil {
-			plan, err = nil, fmt.Errorf("the plan could not be translated (internal error: %v); %s", r, "please report this with the plan's resource types")
+			plan, err = nil, fmt.Errorf("the plan could not be translated (%s: %v); please report this with the plan's resource types", internalErrorText, r)
 		}
 	}()
 	if err := precheck(data); err != nil {
