@@ -41,6 +41,7 @@ const (
 	pkgPlanned    = internalPkg + "planned"
 	pkgPipeline   = internalPkg + "pipeline"
 	pkgTestsupprt = internalPkg + "testsupport"
+	pkgWhatif     = internalPkg + "whatif"
 )
 
 type importRule struct {
@@ -64,24 +65,26 @@ var importRules = []importRule{
 		"security is pure evaluation over model", false},
 	{"internal/verify", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, sdk, pluginFw}, io...),
 		"verify is pure evaluation over model (with routing and security): no I/O, no SDK", false},
-	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider},
+	{"internal/gather", []string{pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider, pkgWhatif},
 		"gather reads facts into model; evaluation is verify's, routing's and security's, and the provider calls both",
 		// gather's scenario tests judge what was read by the verdict it
 		// leads to, as the provider does.
 		true},
-	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider, pluginFw + "framework"},
+	{"internal/azure", []string{pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgProvider, pkgWhatif, pluginFw + "framework"},
 		"azure is the session under gather: credentials, clients, cache, snapshot, guard, retries", false},
 	{"internal/provider", []string{pkgRouting, pkgSecurity, pkgFirewall, resourceMgr},
 		"provider is framework glue: it validates arguments, calls gather and verify, and maps results to state", false},
+	{"internal/whatif", []string{pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, resourceMgr, pluginFw},
+		"whatif compares verifications of the network before and after a saved plan: above gather and verify, below the provider, no SDK of its own", false},
 	{"internal/ids", []string{internalPkg, sdk},
 		"ids parses resource ids for argument validation, below every other package", false},
 	{"internal/testsupport", []string{pkgProvider},
 		"test support generates fixtures; it does not drive the provider", false},
-	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, sdk},
+	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgWhatif, sdk},
 		"the binary only serves the provider", false},
 	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false},
-	{"internal/pipeline", append([]string{pkgAzure, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, sdk, pluginFw}, io...),
+	{"internal/pipeline", append([]string{pkgAzure, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pkgWhatif, sdk, pluginFw}, io...),
 		"pipeline alternates gather's reads and verify's evaluation; it reads nothing itself and holds no rule",
 		// its tests build a Reader over a snapshot, as the provider does.
 		true},

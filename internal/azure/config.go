@@ -52,6 +52,10 @@ type Config struct {
 	SnapshotFile string // snapshot_file: answer every read from this snapshot
 	RecordFile   string // record_file: write what live Azure answered here
 
+	// PlannedChangesFile is planned_changes_file: the JSON of a saved plan;
+	// every read answers as Azure will after that plan is applied.
+	PlannedChangesFile string
+
 	// ProviderVersion goes into the User-Agent as pullpath/<version>.
 	ProviderVersion string
 
@@ -87,6 +91,7 @@ const (
 	argEnvironment        = "environment"
 	argSnapshotFile       = "snapshot_file"
 	argRecordFile         = "record_file"
+	argPlannedChanges     = "planned_changes_file"
 )
 
 // ArgumentError is a configuration problem of one provider argument, or of
@@ -150,6 +155,7 @@ var bindings = []binding{
 	{arg: argEnvironment, envs: []string{"ARM_ENVIRONMENT"}, str: func(c *Config) *string { return &c.Environment }},
 	{arg: argSnapshotFile, envs: []string{"PULLPATH_SNAPSHOT_FILE"}, str: func(c *Config) *string { return &c.SnapshotFile }},
 	{arg: argRecordFile, envs: []string{"PULLPATH_RECORD_FILE"}, str: func(c *Config) *string { return &c.RecordFile }},
+	{arg: argPlannedChanges, envs: []string{"PULLPATH_PLANNED_CHANGES_FILE"}, str: func(c *Config) *string { return &c.PlannedChangesFile }},
 }
 
 // argRef names an argument with its environment variables, the way every
@@ -347,10 +353,10 @@ func (c Config) offline() bool { return c.SnapshotFile != "" }
 func (c Config) String() string {
 	return fmt.Sprintf("azure.Config{subscription_id=%q tenant_id=%q client_id=%q client_secret=%s client_certificate_path=%q client_certificate_password=%s "+
 		"use_cli=%s use_msi=%s use_oidc=%s oidc_token=%s oidc_token_file_path=%q oidc_request_url=%s oidc_request_token=%s ado_pipeline_service_connection_id=%q "+
-		"use_aks_workload_identity=%s environment=%q snapshot_file=%q record_file=%q}",
+		"use_aks_workload_identity=%s environment=%q snapshot_file=%q record_file=%q planned_changes_file=%q}",
 		c.SubscriptionID, c.TenantID, c.ClientID, redacted(c.ClientSecret), c.ClientCertificatePath, redacted(c.ClientCertificatePassword),
 		triString(c.UseCLI), triString(c.UseMSI), triString(c.UseOIDC), redacted(c.OIDCToken), c.OIDCTokenFilePath, redacted(c.OIDCRequestURL), redacted(c.OIDCRequestToken), c.ADOServiceConnectionID,
-		triString(c.UseAKSWorkloadIdentity), c.Environment, c.SnapshotFile, c.RecordFile)
+		triString(c.UseAKSWorkloadIdentity), c.Environment, c.SnapshotFile, c.RecordFile, c.PlannedChangesFile)
 }
 
 // GoString keeps %#v from printing the secret fields.

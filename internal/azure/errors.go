@@ -13,9 +13,16 @@ import (
 
 // Gap classifies a failed read of a resource into the evidence it leaves
 // missing: refused (403, naming the permission the read needs), absent (404),
-// or unavailable (throttling, 5xx, timeouts, anything else after retries).
+// or unavailable (throttling, 5xx, timeouts, anything else after retries);
+// a read the planned changes leave unknown until apply
+// (PlannedValueUnknownError) is model.GapPlannedUnknown, naming the change.
 func Gap(id model.ResourceID, permission string, err error) model.Gap {
 	gap := model.Gap{ResourceID: id, Kind: model.GapUnavailable, Permission: permission, Detail: errorDetail(err)}
+	var unknown *PlannedValueUnknownError
+	if errors.As(err, &unknown) {
+		gap.Kind, gap.Permission, gap.Planned = model.GapPlannedUnknown, "", unknown.Address
+		return gap
+	}
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
 		switch re.StatusCode {

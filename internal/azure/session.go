@@ -34,6 +34,7 @@ type Session struct {
 	cache    *ReadCache
 	armScope string // the token scope of the ARM clients
 
+	overlay    *Overlay           // nil without planned_changes_file
 	recorder   *snapshot.Recorder // nil unless recording
 	replay     *snapshot.Replay   // nil unless offline
 	recordPath string
@@ -46,7 +47,8 @@ type Session struct {
 //
 // The pipeline, in the order a request meets it:
 //
-//	per call:  ReadOnlyGuard → ReadCache (one read per resource per session)
+//	per call:  ReadOnlyGuard → Overlay (planned_changes_file) → ReadCache
+//	           (one read per resource per session)
 //	           → retry policy (Retry-After, deadline-aware)
 //	per try:   bearer token (SDK) → ReadOnlyGuard → request log (TRACE, no headers)
 //	transport: counter → recorder (record mode) → HTTP client, or counter → replay
@@ -68,6 +70,14 @@ func NewSession(cfg Config) (*Session, error) {
 	// The scope exactly as azcore's ARM bearer-token policy asks for it, so
 	// that SignIn's token is the one the clients then take from the cache.
 	s.armScope = cl.Services[cloud.ResourceManager].Audience + "/.default"
+
+	if cfg.PlannedChangesFile != "" {
+		plan, err := loadPlan(cfg.PlannedChangesFile, cfg.SubscriptionID)
+		if err != nil {
+			return nil, argError(argPlannedChanges, "%s: %w", argRef(argPlannedChanges), err)
+		}
+		s.overlay = NewOverlay(plan)
+	}
 
 	var transport policy.Transporter
 	var credential CredentialSource
@@ -102,11 +112,25 @@ func NewSession(cfg Config) (*Session, error) {
 		Transport:        countingTransport{inner: transport, total: &s.requests},
 		ApplicationID:    applicationID(cfg.ProviderVersion),
 		Retry:            SDKRetryOptions(),
-		PerCallPolicies:  []policy.Policy{ReadOnlyGuard{}, s.cache, NewRetryPolicy(RetryConfig{})},
+		PerCallPolicies:  perCall(s.overlay, s.cache),
 		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}},
 	})
 	return s, nil
 }
+
+// perCall is the per-call pipeline: the guard, the overlay when there is a
+// plan, the cache, retries. The overlay is above the cache so that the
+// cache (and record_file) keep what Azure answered, never planned answers.
+func perCall(o *Overlay, cache *ReadCache) []policy.Policy {
+	out := []policy.Policy{ReadOnlyGuard{}}
+	if o != nil {
+		out = append(out, o)
+	}
+	return append(out, cache, NewRetryPolicy(RetryConfig{}))
+}
+
+// Overlay is the planned_changes_file overlay; nil without one.
+func (s *Session) Overlay() *Overlay { return s.overlay }
 
 // CachedReads is the number of reads answered by the session's cache
 // instead of a request (see ReadCache).

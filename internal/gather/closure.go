@@ -2,6 +2,7 @@ package gather
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -217,8 +218,12 @@ func (r *Reader) IncludeNICs(ctx context.Context, n *model.Network, nicIDs []mod
 		}
 		cp := *nic
 		if withEffective {
-			if routes, err := r.EffectiveRoutes(ctx, id); err == nil {
+			routes, err := r.EffectiveRoutes(ctx, id)
+			switch {
+			case err == nil:
 				cp.Effective = routes
+			case errors.Is(err, ErrEffectiveRoutesPlanned):
+				cp.EffectivePlanned = true
 			}
 		}
 		mu.Lock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -214,30 +215,51 @@ func (r *Reader) EffectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 		return nil, ErrNoEffectiveRouteAPI
 	}
 	action := child(nicID, "effectiveRouteTable")
-	return read(r, "effective", action, permEffectiveRoutes, func() ([]model.Route, error) {
-		a, err := parseTyped(nicID, "Microsoft.Network", "networkInterfaces")
-		if err != nil {
-			return nil, err
+	return once(r, memoKey("effective", action), func() ([]model.Route, error) {
+		routes, err := r.effectiveRoutes(ctx, nicID)
+		switch {
+		case err == nil:
+			return routes, nil
+		case azure.IsPlannedStale(err):
+			// Not a gap: the table Azure has describes the network before
+			// the planned changes; the caller computes the routes.
+			return nil, fmt.Errorf("%w: %w", ErrEffectiveRoutesPlanned, err)
+		default:
+			return nil, r.fail(action, permEffectiveRoutes, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
-		if err != nil {
-			return nil, err
-		}
-		release, err := r.acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		poller, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(ctx, a.ResourceGroup, a.Names[0], nil)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := poller.PollUntilDone(ctx, pollOptions())
-		if err != nil {
-			return nil, err
-		}
-		return effectiveRoutesFromSDK(nicID, resp.Value)
 	})
+}
+
+// ErrEffectiveRoutesPlanned is returned by EffectiveRoutes when the planned
+// changes (planned_changes_file) alter the network the effective route
+// table describes: its answer would be the routes before the plan, so the
+// routes are computed from the planned configuration instead.
+var ErrEffectiveRoutesPlanned = errors.New("the planned changes alter the network, so the effective route table Azure has now does not describe it")
+
+// effectiveRoutes asks Azure for the effective route table of a NIC.
+func (r *Reader) effectiveRoutes(ctx context.Context, nicID model.ResourceID) ([]model.Route, error) {
+	a, err := parseTyped(nicID, "Microsoft.Network", "networkInterfaces")
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.clients.Network(a.Subscription)
+	if err != nil {
+		return nil, err
+	}
+	release, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	poller, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(ctx, a.ResourceGroup, a.Names[0], nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := poller.PollUntilDone(ctx, pollOptions())
+	if err != nil {
+		return nil, err
+	}
+	return effectiveRoutesFromSDK(nicID, resp.Value)
 }
 
 // Gateway reads a virtual network gateway with its learned routes

@@ -200,6 +200,10 @@ func (r *Reader) poolRouteSet(ctx context.Context, cl *model.Cluster, p *model.N
 				set.NIC, set.Effective, set.Source, set.NodeNIC = nic, routes, nic.PrivateIPs[0], nic
 				return set
 			}
+			if errors.Is(err, ErrEffectiveRoutesPlanned) {
+				set.Computed = model.ComputedPlanned
+				return set
+			}
 			set.EffectiveGaps = append(set.EffectiveGaps, model.EffectiveRoutesGap{NIC: nic, Gap: r.effectiveRoutesGap(nic.ID, err)})
 		}
 		set.Computed = model.ComputedEffectiveUnread
@@ -284,6 +288,8 @@ func (r *Reader) nicRouteSet(ctx context.Context, nicID model.ResourceID) (model
 			set.Effective = routes
 		case errors.Is(err, ErrNoEffectiveRouteAPI):
 			set.Computed = model.ComputedNoEffectiveAPI
+		case errors.Is(err, ErrEffectiveRoutesPlanned):
+			set.Computed = model.ComputedPlanned
 		default:
 			set.EffectiveGaps = []model.EffectiveRoutesGap{{NIC: nic, Gap: r.effectiveRoutesGap(nic.ID, err)}}
 			set.Computed = model.ComputedEffectiveUnread

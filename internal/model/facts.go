@@ -78,6 +78,20 @@ type Facts struct {
 	// the pool and host whose conclusion it undermined, or, when no rule
 	// consumed it, once without a pool.
 	Gaps Gaps
+
+	// PlanNotApplied are the planned changes (planned_changes_file) that are
+	// read as they are now: resources of types the provider does not
+	// translate, and changes whose values could not be translated. Set by
+	// the what-if layer; empty without a plan.
+	PlanNotApplied []PlannedProblem
+
+	// PlanDrift names the node pools whose computed routes cannot be
+	// trusted after the planned changes: before the plan their effective
+	// routes disagreed with the computed ones (COVERAGE_MODEL_DRIFT), or
+	// could not be read (Gap). After the plan their routes are computed (the
+	// effective table Azure has describes the network before it), so their
+	// paths are unverified. Set by the what-if layer.
+	PlanDrift map[string]PlanDrift
 }
 
 // DeclaredRegistry is a registry other than Azure Container Registry, as
@@ -110,4 +124,20 @@ func (f *Facts) RegistryCloud() Cloud {
 		}
 	}
 	return PublicCloud
+}
+
+// PlannedProblem is a planned change that is not applied to what is read:
+// its resource address and why (an unsupported type, or what could not be
+// translated).
+type PlannedProblem struct {
+	Address string
+	Reason  string
+}
+
+// PlanDrift is why a pool's computed routes are not trusted after the
+// planned changes: the drift before the plan, in words, or the failed read
+// of its effective route table.
+type PlanDrift struct {
+	Why string
+	Gap *Gap
 }

@@ -48,6 +48,8 @@ const (
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
+	CoveragePlannedUnknown      Code = "COVERAGE_PLANNED_VALUE_UNKNOWN"
+	CoveragePlannedUnsupported  Code = "COVERAGE_PLANNED_CHANGE_UNSUPPORTED"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -144,6 +146,8 @@ var Catalogue = map[Code]CodeInfo{
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
 	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
+	CoveragePlannedUnknown:      {SeverityWarning, ConditionCoverage, OwnerOperator, true},
+	CoveragePlannedUnsupported:  {SeverityWarning, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},
@@ -161,6 +165,11 @@ type Finding struct {
 	ResourceID  ResourceID
 	Message     string
 	Remediation string
+	// PlannedChange is the address of the planned change (or changes,
+	// ", "-joined) that causes the finding: it appears only with the plan
+	// of planned_changes_file. Empty without a plan or when the finding
+	// does not depend on it.
+	PlannedChange string
 }
 
 // NewFinding fills severity, condition and owner from the catalogue.

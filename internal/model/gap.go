@@ -12,6 +12,9 @@ const (
 	GapNotFound GapKind = "not_found"
 	// GapUnavailable: the read kept failing (5xx, throttling, timeout).
 	GapUnavailable GapKind = "unavailable"
+	// GapPlannedUnknown: a planned change (planned_changes_file) sets a
+	// value of the resource that is known only after apply.
+	GapPlannedUnknown GapKind = "planned_unknown"
 )
 
 // Gap is a read that failed: the evidence that a conclusion lacks.
@@ -23,6 +26,9 @@ type Gap struct {
 	Permission string
 	// Detail is the error Azure gave, for the message.
 	Detail string
+	// Planned is the address of the planned change behind a
+	// GapPlannedUnknown (several: ", "-joined).
+	Planned string
 }
 
 // Gaps are the failed reads, keyed by resource id key.

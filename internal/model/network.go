@@ -292,6 +292,9 @@ type NIC struct {
 	// Effective is the real effective route table when Azure gave one
 	// (standalone NICs of running VMs); nil otherwise.
 	Effective []Route
+	// EffectivePlanned: the planned changes (planned_changes_file) alter
+	// the network, so the effective route table Azure has was not used.
+	EffectivePlanned bool
 }
 
 // Gateway is a virtual network gateway (VPN or ExpressRoute).

@@ -86,6 +86,7 @@ const (
 	ComputedEffectiveUnread ComputedReason = "effective_unread" // the effective route table could not be read (EffectiveGaps)
 	ComputedNoNICInSubnet   ComputedReason = "no_nic_in_subnet" // a VirtualMachines pool whose NICs are all in other subnets
 	ComputedNICsUnread      ComputedReason = "nics_unread"      // a VirtualMachines pool whose VMs' NICs could not be read
+	ComputedPlanned         ComputedReason = "planned"          // the planned changes alter the network the effective route table describes
 	ComputedNoRunningNode   ComputedReason = "no_running_node"  // a VirtualMachines pool without a NIC to ask
 	ComputedNoNodes         ComputedReason = "no_nodes"         // a scale-set pool at zero nodes
 	ComputedScaleSetPool    ComputedReason = "scale_set_pool"   // scale-set instance NICs have no effective-route API

@@ -34,9 +34,20 @@ type Rounds int
 // request, or ctx ended), or ctx's when it ended during the rounds; the
 // facts read so far come with it.
 func Verification(ctx context.Context, r *gather.Reader, q gather.VerificationRequest) (verify.Result, model.Facts, Rounds, error) {
+	return VerificationPrepared(ctx, r, q, nil)
+}
+
+// VerificationPrepared is Verification with prepare (when not nil) applied
+// to the facts once they are read, before the first evaluation: what the
+// request adds that Azure does not say (the planned changes read as they
+// are now, pools whose routes the plan makes unverifiable).
+func VerificationPrepared(ctx context.Context, r *gather.Reader, q gather.VerificationRequest, prepare func(*model.Facts)) (verify.Result, model.Facts, Rounds, error) {
 	f, err := r.VerificationFacts(ctx, q)
 	if err != nil {
 		return verify.Result{}, f, 0, err
+	}
+	if prepare != nil {
+		prepare(&f)
 	}
 	res := verify.Run(f)
 	rounds := Rounds(1)

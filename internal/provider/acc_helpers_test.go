@@ -101,6 +101,15 @@ func resourceProps(t *testing.T, snap map[string]any, id string) map[string]any 
 	return nil
 }
 
+// providerConfigWithPlan is providerConfig with planned_changes_file (none
+// when plan is "").
+func providerConfigWithPlan(snapshot, plan string) string {
+	if plan == "" {
+		return providerConfig(snapshot)
+	}
+	return fmt.Sprintf("provider \"pullpath\" {\n  snapshot_file        = %q\n  planned_changes_file = %q\n}\n", snapshot, plan)
+}
+
 // providerConfig is a provider block answering from a snapshot.
 func providerConfig(snapshot string) string {
 	return fmt.Sprintf("provider \"pullpath\" {\n  snapshot_file = %q\n}\n", snapshot)

@@ -22,8 +22,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/whatif"
 )
 
 var (
@@ -229,6 +230,11 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						"empty."),
 					"message":     computedStr("What is wrong, with the concrete names, addresses and prefixes."),
 					"remediation": computedStr("What to change, and what will not help."),
+					"planned_change": computedStr("The address of the planned change that causes this finding " +
+						"(`azurerm_private_dns_zone_virtual_network_link.spoke`), when the provider has `planned_changes_file`: " +
+						"the finding appears only with the plan applied, and disappears when that change is left out. Several " +
+						"changes that each cause it are joined with \", \" in sorted order. Null without a plan, and for a " +
+						"finding the network has already, before the plan."),
 				}},
 			},
 			"paths": schema.ListNestedAttribute{
@@ -379,7 +385,17 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 
 	ctx, requests := azure.CountRequests(ctx)
-	res, _, _, err := pipeline.Verification(ctx, run.reader, q)
+	// The first read uses the run's reader; blaming findings on planned
+	// changes reads the network again with fresh readers (whatif.Verify),
+	// each in the rounds of pipeline.Verification.
+	first := run.reader
+	res, err := whatif.Verify(ctx, run.session.Overlay(), whatif.ReaderCheck(func() *gather.Reader {
+		if r := first; r != nil {
+			first = nil
+			return r
+		}
+		return run.newReader()
+	}, q))
 	if err != nil {
 		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
 		return

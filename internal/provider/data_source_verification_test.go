@@ -54,6 +54,10 @@ output "codes" {
 type findingsCheck struct {
 	include, exclude []string
 	record           func(codes []model.Finding)
+	// expect, when set, checks each finding's planned_change against
+	// expect.json (scenarios with plan.json, and every other scenario: no
+	// planned_change at all).
+	expect *scenarioExpect
 }
 
 func (c findingsCheck) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
@@ -84,6 +88,13 @@ func (c findingsCheck) CheckState(_ context.Context, req statecheck.CheckStateRe
 			problems = append(problems, "unexpected "+code)
 		}
 	}
+	if c.expect != nil {
+		var got []plannedOf
+		for _, f := range findings {
+			got = append(got, plannedOf{Code: string(f.Code), NodePool: f.NodePool, PlannedChange: f.PlannedChange})
+		}
+		problems = append(problems, c.expect.plannedChangeProblems(got)...)
+	}
 	if len(problems) > 0 {
 		resp.Error = fmt.Errorf("findings: %s (codes: %s)", strings.Join(problems, ", "), strings.Join(codes, ", "))
 	}
@@ -107,6 +118,7 @@ func stateFindings(state *tfjson.State) ([]model.Finding, error) {
 				Code: model.Code(s("code")), Severity: model.Severity(s("severity")), Condition: model.Condition(s("condition")),
 				Owner: model.Owner(s("owner")), NodePool: s("node_pool"), Endpoint: s("endpoint"),
 				ResourceID: model.ResourceID(s("resource_id")), Message: s("message"), Remediation: s("remediation"),
+				PlannedChange: s("planned_change"),
 			})
 		}
 		return out, nil
@@ -167,7 +179,12 @@ func TestAccVerificationScenarios(t *testing.T) {
 					defer mu.Unlock()
 					fired[sc.Name] = fs
 				}
-				enforced := resource.TestStep{Config: verificationConfig(snap, sc.Body, true)}
+				plan := sc.planPath(t)
+				config := func(enforce bool) string {
+					return strings.Replace(verificationConfig(snap, sc.Body, enforce), providerConfig(snap), providerConfigWithPlan(snap, plan), 1)
+				}
+				expect := sc.Expect
+				enforced := resource.TestStep{Config: config(true)}
 				if sc.Expect.Verdict == string(model.Unreachable) {
 					enforced.ExpectError = codesRegexp(sc.Expect.MustInclude)
 				} else {
@@ -179,7 +196,7 @@ func TestAccVerificationScenarios(t *testing.T) {
 					ProtoV6ProviderFactories: testAccProviderFactories,
 					Steps: []resource.TestStep{
 						{
-							Config: verificationConfig(snap, sc.Body, false),
+							Config: config(false),
 							ConfigStateChecks: []statecheck.StateCheck{
 								statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("verdict"), knownvalue.StringExact(sc.Expect.Verdict)),
 								statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("reachable"),
@@ -189,7 +206,7 @@ func TestAccVerificationScenarios(t *testing.T) {
 								statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("fail_on_unverified"), knownvalue.Bool(false)),
 								statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("summary"),
 									knownvalue.StringRegexp(regexp.MustCompile(`^Pull path verification: `+sc.Expect.Verdict))),
-								findingsCheck{include: sc.Expect.MustInclude, exclude: sc.Expect.MustNotInclude, record: record},
+								findingsCheck{include: sc.Expect.MustInclude, exclude: sc.Expect.MustNotInclude, record: record, expect: &expect},
 							},
 						},
 						enforced,

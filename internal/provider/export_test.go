@@ -46,6 +46,8 @@ type VerificationInput struct {
 	// and RecordFile is the provider's record_file.
 	Live       *LiveAzure
 	RecordFile string
+	// PlannedChangesFile is the provider's planned_changes_file.
+	PlannedChangesFile string
 }
 
 // LiveAzure is how [RunVerification] reaches live Azure: the HTTP client
@@ -88,6 +90,7 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		sessionCfg = azure.Config{SubscriptionID: l.SubscriptionID, TenantID: l.TenantID, ClientID: l.ClientID, ClientSecret: l.ClientSecret,
 			UseCLI: &noCLI, RecordFile: in.RecordFile, ProviderVersion: "test"}.WithTransport(l.Transport)
 	}
+	sessionCfg.PlannedChangesFile = in.PlannedChangesFile
 	session, err := azure.NewSession(sessionCfg)
 	if err != nil {
 		return VerificationOutcome{}, err

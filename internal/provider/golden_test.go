@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -135,6 +136,9 @@ func TestGoldenScenarioOutputs(t *testing.T) {
 // goldenOutputs reads the data sources of one scenario and serialises them.
 func goldenOutputs(t *testing.T, sc scenario) []byte {
 	in := scenarioInput(t, sc)
+	if in.PlannedChangesFile != "" {
+		goldenPlans.Store(in.Snapshot, in.PlannedChangesFile)
+	}
 	verification := map[string]any{"cluster_id": in.ClusterID}
 	if in.RegistryID != "" {
 		verification["registry_id"] = in.RegistryID
@@ -157,6 +161,7 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 	}
 
 	reads := []goldenRead{readDataSource(t, in.Snapshot, "pullpath_verification", verification)}
+	checkPlannedChanges(t, sc, reads[0])
 	for _, cfg := range append([]map[string]any{{"cluster_id": in.ClusterID, "destinations": goldenDestinations}}, goldenNodeRoutes[sc.Name]...) {
 		reads = append(reads, readDataSource(t, in.Snapshot, "pullpath_node_routes", cfg))
 	}
@@ -192,7 +197,7 @@ func readDataSource(t *testing.T, snapshot, typeName string, config map[string]a
 	if err != nil || len(schemas.Diagnostics) > 0 {
 		t.Fatalf("schema: %v %v", err, schemas.Diagnostics)
 	}
-	pcfg := dynamicValue(t, schemas.Provider.ValueType(), map[string]any{"snapshot_file": snapshot})
+	pcfg := dynamicValue(t, schemas.Provider.ValueType(), providerArgs(t, snapshot))
 	cresp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.9.0", Config: pcfg})
 	if err != nil || len(cresp.Diagnostics) > 0 {
 		t.Fatalf("configure: %v %v", err, diagsOf(cresp.Diagnostics))
@@ -235,6 +240,41 @@ func readDataSource(t *testing.T, snapshot, typeName string, config map[string]a
 		out.State = plain
 	}
 	return out
+}
+
+// providerArgs are the provider arguments of a golden read: snapshot_file,
+// and planned_changes_file when the scenario (whose snapshot it is) has a
+// plan.json.
+func providerArgs(t *testing.T, snapshot string) map[string]any {
+	args := map[string]any{"snapshot_file": snapshot}
+	if plan, ok := goldenPlans.Load(snapshot); ok {
+		args["planned_changes_file"] = plan
+	}
+	return args
+}
+
+// goldenPlans maps a scenario's snapshot path to its plan.json (set by
+// goldenOutputs before reading).
+var goldenPlans sync.Map
+
+// checkPlannedChanges holds the verification's findings to expect.json's
+// planned_change (see scenarioExpect): a wrong blame fails here too, not
+// only through the CLIs.
+func checkPlannedChanges(t *testing.T, sc scenario, r goldenRead) {
+	t.Helper()
+	state, _ := r.State.(map[string]any)
+	fs, _ := state["findings"].([]any)
+	var got []plannedOf
+	for _, el := range fs {
+		m, _ := el.(map[string]any)
+		code, _ := m["code"].(string)
+		pc, _ := m["planned_change"].(string)
+		pool, _ := m["node_pool"].(string)
+		got = append(got, plannedOf{Code: code, NodePool: pool, PlannedChange: pc})
+	}
+	for _, p := range sc.Expect.plannedChangeProblems(got) {
+		t.Errorf("scenario %s: %s", sc.Name, p)
+	}
 }
 
 func diagsOf(in []*tfprotov6.Diagnostic) []goldenDiag {

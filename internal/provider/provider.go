@@ -72,6 +72,7 @@ type providerModel struct {
 	Environment                    types.String `tfsdk:"environment"`
 	SnapshotFile                   types.String `tfsdk:"snapshot_file"`
 	RecordFile                     types.String `tfsdk:"record_file"`
+	PlannedChangesFile             types.String `tfsdk:"planned_changes_file"`
 	MaxConcurrentReads             types.Int64  `tfsdk:"max_concurrent_reads"`
 }
 
@@ -143,6 +144,14 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"record_file": str("Read live Azure and write everything read into this file, in the snapshot format "+
 				"(resources and read results only: no token, header or secret), after every data source read. "+
 				"Conflicts with `snapshot_file`. Falls back to `PULLPATH_RECORD_FILE`.", false, notEmpty),
+			"planned_changes_file": str("The JSON of a saved plan (`terraform show -json PLANFILE > plan.json`, or "+
+				"`tofu show -json`), usually of the configuration that owns the network: every data source then reads Azure as it will "+
+				"be after that plan is applied. What the plan creates or updates is read as planned, what it deletes is gone, "+
+				"everything else comes from Azure (or `snapshot_file`); `record_file` still records only what Azure answered. "+
+				"A planned value known only after apply makes what depends on it unverified (`COVERAGE_PLANNED_VALUE_UNKNOWN`); "+
+				"changes of resource types the provider does not translate are read as they are now "+
+				"(`COVERAGE_PLANNED_CHANGE_UNSUPPORTED`). Findings the plan causes name the change in `planned_change`. "+
+				"Falls back to `PULLPATH_PLANNED_CHANGES_FILE`.", false, notEmpty),
 			"max_concurrent_reads": schema.Int64Attribute{Optional: true, MarkdownDescription: fmt.Sprintf(
 				"How many ARM requests the provider has in flight at most, for all its data sources together "+
 					"(%d to %d, default %d). Reads that do not depend on each other run in parallel up to this bound, "+

@@ -51,6 +51,7 @@ func (m providerModel) arguments() []namedValue {
 		{"environment", m.Environment},
 		{"snapshot_file", m.SnapshotFile},
 		{"record_file", m.RecordFile},
+		{"planned_changes_file", m.PlannedChangesFile},
 		{"max_concurrent_reads", m.MaxConcurrentReads},
 	}
 }
@@ -95,6 +96,7 @@ func (m providerModel) toConfig(version string) azure.Config {
 		Environment:               m.Environment.ValueString(),
 		SnapshotFile:              m.SnapshotFile.ValueString(),
 		RecordFile:                m.RecordFile.ValueString(),
+		PlannedChangesFile:        m.PlannedChangesFile.ValueString(),
 		ProviderVersion:           version,
 	}
 }

@@ -71,6 +71,8 @@ type readRun struct {
 	session *azure.Session
 	reader  *gather.Reader
 	timeout time.Duration
+	// newReader returns another fresh reader with the same settings.
+	newReader func() *gather.Reader
 }
 
 // startRead checks that the provider can read, applies timeouts.read to ctx
@@ -106,13 +108,16 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 		return nil, ctx, cancel
 	}
 
-	reader := gather.New(b.data.session.Clients)
-	if b.data.concurrency > 0 {
-		reader.SetConcurrency(b.data.concurrency)
-	} else {
-		reader.SetLimiter(b.data.limiter)
+	newReader := func() *gather.Reader {
+		reader := gather.New(b.data.session.Clients)
+		if b.data.concurrency > 0 {
+			reader.SetConcurrency(b.data.concurrency)
+		} else {
+			reader.SetLimiter(b.data.limiter)
+		}
+		return reader
 	}
-	run := &readRun{session: b.data.session, reader: reader, timeout: timeout}
+	run := &readRun{session: b.data.session, reader: newReader(), timeout: timeout, newReader: newReader}
 	return run, ctx, func() {
 		run.finish(diags)
 		cancel()

@@ -433,7 +433,7 @@ func jsonOf(v any) string {
 // registry.addresses, dns_zone_subscription_ids, pull_credentials).
 func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	t.Helper()
-	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t)}
+	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t), PlannedChangesFile: sc.planPath(t)}
 	if m := regexp.MustCompile(`cluster_id\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
 		in.ClusterID = m[1]
 	}

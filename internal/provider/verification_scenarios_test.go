@@ -9,6 +9,10 @@ package provider_test
 //   - expect.json  verdict, must_include, must_not_include, note
 //   - snapshot.json an ARM snapshot (the public scenarios, copied from
 //     public scenarios), or
+//   - plan.json    optional: the JSON of a saved plan (terraform show -json),
+//     passed as the provider's planned_changes_file; expect.json's
+//     planned_change then says which codes the plan causes (see
+//     scenarioExpect)
 //   - derive.json  a scenario derived from another one: the base folder and
 //     a short list of edits of its snapshot (see deriveSpec). Derived
 //     snapshots are built in Go at test time, so a scenario stays a few
@@ -40,6 +44,8 @@ type scenario struct {
 	Expect scenarioExpect
 	// Derived is true for a derive.json folder.
 	Derived bool
+	// Plan is true when the folder has plan.json.
+	Plan bool
 }
 
 // scenarioExpect is expect.json.
@@ -48,6 +54,11 @@ type scenarioExpect struct {
 	MustInclude    []string `json:"must_include"`
 	MustNotInclude []string `json:"must_not_include"`
 	Note           string   `json:"note"`
+	// PlannedChange maps finding codes to the planned_change every finding
+	// of that code carries (a scenario with plan.json); "" means null. A key
+	// "CODE/pool" is for the findings of that code on that node pool only.
+	// Findings of codes not listed must have a null planned_change.
+	PlannedChange map[string]string `json:"planned_change"`
 }
 
 // discoverScenarios returns every folder with verify.tf, expect.json and a
@@ -76,6 +87,10 @@ func discoverScenarios(t *testing.T) []scenario {
 		if err := json.Unmarshal(raw, &sc.Expect); err != nil {
 			t.Fatalf("scenario %s: expect.json: %v", e.Name(), err)
 		}
+		sc.Plan = fileExists(filepath.Join(dir, "plan.json"))
+		if len(sc.Expect.PlannedChange) > 0 && !sc.Plan {
+			t.Fatalf("scenario %s: expect.json has planned_change but the folder has no plan.json", e.Name())
+		}
 		switch {
 		case fileExists(filepath.Join(dir, "snapshot.json")):
 		case fileExists(filepath.Join(dir, "derive.json")):
@@ -96,6 +111,49 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// planPath returns the absolute path of the scenario's plan.json, "" when
+// it has none.
+func (sc scenario) planPath(t *testing.T) string {
+	t.Helper()
+	if !sc.Plan {
+		return ""
+	}
+	p, err := filepath.Abs(filepath.Join(sc.Dir, "plan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// plannedChangeProblems compares the planned_change of findings (code →
+// value, "" for null) with expect.json: every finding of a listed code
+// carries its value, every other finding none.
+func (e scenarioExpect) plannedChangeProblems(got []plannedOf) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range got {
+		want, key := e.PlannedChange[f.Code], f.Code
+		if w, ok := e.PlannedChange[f.Code+"/"+f.NodePool]; ok {
+			want, key = w, f.Code+"/"+f.NodePool
+		}
+		seen[key] = true
+		if f.PlannedChange != want {
+			out = append(out, fmt.Sprintf("%s: planned_change %q, want %q", f.Code, f.PlannedChange, want))
+		}
+	}
+	for code := range e.PlannedChange {
+		if !seen[code] {
+			out = append(out, fmt.Sprintf("expect.json gives planned_change for %s, which does not fire", code))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// plannedOf is a finding's code, node pool and planned_change ("" for
+// null).
+type plannedOf struct{ Code, NodePool, PlannedChange string }
 
 // snapshotPath returns the absolute path of the scenario's snapshot,
 // deriving it into a temporary directory when needed.

@@ -34,6 +34,8 @@ type findingModel struct {
 	ResourceID  string `tfsdk:"resource_id"`
 	Message     string `tfsdk:"message"`
 	Remediation string `tfsdk:"remediation"`
+	// PlannedChange is null unless a planned change causes the finding.
+	PlannedChange types.String `tfsdk:"planned_change"`
 }
 
 // pathModel is one element of `paths`.
@@ -57,7 +59,7 @@ var (
 	findingAttrTypes = map[string]attr.Type{
 		"code": types.StringType, "severity": types.StringType, "condition": types.StringType, "owner": types.StringType,
 		"node_pool": types.StringType, "endpoint": types.StringType, "resource_id": types.StringType,
-		"message": types.StringType, "remediation": types.StringType,
+		"message": types.StringType, "remediation": types.StringType, "planned_change": types.StringType,
 	}
 	pathAttrTypes = map[string]attr.Type{
 		"node_pool": types.StringType, "host": types.StringType, "address": types.StringType, "resolver": types.StringType,
@@ -85,10 +87,19 @@ func findingsToModel(fs []model.Finding) []findingModel {
 		out = append(out, findingModel{
 			Code: string(f.Code), Severity: string(f.Severity), Condition: string(f.Condition), Owner: string(f.Owner),
 			NodePool: f.NodePool, Endpoint: f.Endpoint, ResourceID: string(f.ResourceID),
-			Message: f.Message, Remediation: f.Remediation,
+			Message: f.Message, Remediation: f.Remediation, PlannedChange: plannedChange(f),
 		})
 	}
 	return out
+}
+
+// plannedChange is the finding's planned_change: null unless a planned
+// change causes it.
+func plannedChange(f model.Finding) types.String {
+	if f.PlannedChange == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(f.PlannedChange)
 }
 
 // pathsToModel converts paths, keeping their order; hops is an empty list,
@@ -256,6 +267,9 @@ func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) d
 		f := group[0]
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s (%s, owner %s)\n\n%s\n\nFix: %s", f.Code, where(f), f.Owner, f.Message, f.Remediation)
+		if f.PlannedChange != "" {
+			fmt.Fprintf(&b, "\n\nAfter this plan: %s", f.PlannedChange)
+		}
 		if !f.ResourceID.IsZero() {
 			fmt.Fprintf(&b, "\n\nResource: %s", f.ResourceID)
 		}
@@ -294,14 +308,14 @@ func failureCounts(fs []model.Finding) string {
 // warningCauses groups the warnings by code, resource and remediation, in
 // the findings' order.
 func warningCauses(fs []model.Finding) [][]model.Finding {
-	type key struct{ code, resource, fix string }
+	type key struct{ code, resource, fix, planned string }
 	index := map[key]int{}
 	var out [][]model.Finding
 	for _, f := range fs {
 		if f.Severity != model.SeverityWarning {
 			continue
 		}
-		k := key{string(f.Code), f.ResourceID.Key(), f.Remediation}
+		k := key{string(f.Code), f.ResourceID.Key(), f.Remediation, f.PlannedChange}
 		if i, ok := index[k]; ok && !f.ResourceID.IsZero() {
 			out[i] = append(out[i], f)
 			continue

@@ -113,6 +113,8 @@ func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) mo
 	}
 	unverified := fmt.Sprintf("The conclusion%s depends on %s, so it is unverified, never reachable.", forWhom(pool, endpoint), what)
 	switch gap.Kind {
+	case model.GapPlannedUnknown:
+		return plannedUnknownFinding(gap, label, pool, endpoint, what)
 	case model.GapPermissionDenied:
 		perm := gap.Permission
 		if perm == "" {
@@ -258,4 +260,73 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// plannedUnknownFinding is COVERAGE_PLANNED_VALUE_UNKNOWN: the plan of
+// planned_changes_file sets a value the conclusion depends on that is known
+// only after apply (Gap.Detail names it, Gap.Planned the change).
+func plannedUnknownFinding(gap model.Gap, label, pool, endpoint, what string) model.Finding {
+	change := gap.Planned
+	if change == "" {
+		change = "a planned change"
+	}
+	msg := fmt.Sprintf("After the planned changes, %s (%s) depends on a value known only after apply: %s. The conclusion%s depends on %s, so it is unverified, never reachable.",
+		label, gap.ResourceID, gap.Detail, forWhom(pool, endpoint), what)
+	fix := fmt.Sprintf("Nothing is wrong yet. Verify again after %s is applied (the value is then known), or give the value literally in the configuration "+
+		"instead of from a resource created in the same plan (for example a private endpoint's address), so the plan shows it. "+
+		"Granting permissions or refreshing the plan file will not help: the value does not exist before apply.", change)
+	f := model.NewFinding(model.CoveragePlannedUnknown, pool, endpoint, gap.ResourceID, msg, fix)
+	f.PlannedChange = gap.Planned
+	return f
+}
+
+// planNotAppliedFinding is COVERAGE_PLANNED_CHANGE_UNSUPPORTED: the planned
+// changes read as they are now, listed with why.
+func planNotAppliedFinding(ps []model.PlannedProblem) model.Finding {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = p.Address
+		if p.Reason != "" {
+			parts[i] += " (" + p.Reason + ")"
+		}
+	}
+	msg := fmt.Sprintf("The plan in planned_changes_file changes %d resource(s) the provider does not apply to what it reads: %s. "+
+		"They are read as they are now, so whatever the plan does to them is not part of this verification.", len(ps), strings.Join(parts, "; "))
+	fix := "If these resources cannot affect the pull path (a storage account, a tag), nothing to do. If they can, verify again after apply, " +
+		"or express the change with a translated resource type (the azurerm types of the pull path, or azapi_resource with its ARM body). " +
+		"Re-running the plan will not help: these changes are read as they are now every time."
+	return model.NewFinding(model.CoveragePlannedUnsupported, "", "", "", msg, fix)
+}
+
+// planDriftFindings: a pool whose effective routes disagreed with its
+// computed routes before the planned changes, and whose routes are computed
+// after them, gets COVERAGE_PLANNED_VALUE_UNKNOWN on every path: what Azure
+// will program after apply is unknown, and the computation is known to miss
+// something it programs now.
+func (r *run) planDriftFindings() []model.Finding {
+	if len(r.f.PlanDrift) == 0 {
+		return nil
+	}
+	var out []model.Finding
+	for i, p := range r.paths {
+		drift, drifted := r.f.PlanDrift[p.NodePool]
+		if !drifted || p.RouteSource != RouteSourceComputed {
+			continue
+		}
+		if p.Verdict == model.Reachable {
+			r.paths[i].Verdict = model.Unverified
+		}
+		if drift.Gap != nil {
+			r.used[drift.Gap.ResourceID.Key()] = true
+			out = append(out, gapFinding(*drift.Gap, p.NodePool, p.Host, "the effective routes of node pool "+p.NodePool+
+				" before the planned changes, which say whether its routes computed after them can be trusted"))
+			continue
+		}
+		why := drift.Why
+		msg := fmt.Sprintf("Node pool %s → %s: after the planned changes its routes are computed from configuration, because the effective route table Azure has describes the network before them; but before the plan the effective routes disagreed with the computed ones (%s). What Azure will program for %s after apply is unknown, so the path is unverified, never reachable.",
+			p.NodePool, p.Host, why, p.Host)
+		fix := "Explain the drift first (see COVERAGE_MODEL_DRIFT without planned_changes_file: routes learned over BGP, a change still propagating), or verify again after apply, when the effective route table describes the planned network. Granting permissions will not help."
+		out = append(out, model.NewFinding(model.CoveragePlannedUnknown, p.NodePool, p.Host, "", msg, fix))
+	}
+	return out
 }

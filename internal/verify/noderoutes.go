@@ -461,6 +461,8 @@ func computedWhy(set *model.RouteSet) string {
 		return "it is the network interface of private endpoint " + pe + ", which has no effective route table"
 	case model.ComputedNoVM:
 		return "it is attached to no virtual machine, and Azure shows effective routes only for the network interface of a running VM"
+	case model.ComputedPlanned:
+		return "the planned changes (planned_changes_file) alter the network, and the effective route table Azure has now describes it before them"
 	case model.ComputedNoEffectiveAPI:
 		return "Azure has no effective-route API for it"
 	case model.ComputedSubnetGiven:

@@ -425,6 +425,22 @@ func poolRouteSource(pool *model.NodePool, n *model.Network) RouteSource {
 	return RouteSourceComputed
 }
 
+// poolEffectivePlanned: a NIC of the pool has an effective route table the
+// planned changes made stale.
+func poolEffectivePlanned(pool *model.NodePool, n *model.Network) bool {
+	for _, nic := range pool.NICs {
+		if nic != nil && nic.EffectivePlanned {
+			return true
+		}
+	}
+	for _, id := range pool.NICIDs {
+		if nic := n.NIC(id); nic != nil && nic.EffectivePlanned {
+			return true
+		}
+	}
+	return false
+}
+
 // routesComputedFinding says why the pool's routes are computed.
 func (r *run) routesComputedFinding(pc *poolCtx) model.Finding {
 	why := "Azure gave no effective route table for its NICs"
@@ -433,6 +449,9 @@ func (r *run) routesComputedFinding(pc *poolCtx) model.Finding {
 		why = "it has no nodes, so there is no NIC to ask"
 	case strings.EqualFold(pc.pool.Type, "VirtualMachineScaleSets"):
 		why = "it is a scale-set pool, and scale-set instance NICs have no effective-route API"
+	}
+	if poolEffectivePlanned(pc.pool, r.f.Network) {
+		why = "the planned changes (planned_changes_file) alter the network, and the effective route table Azure has for its NICs describes it before them"
 	}
 	subnet := string(pc.pool.SubnetID)
 	if pc.subnet != nil {

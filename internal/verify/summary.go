@@ -193,7 +193,7 @@ func writeFindings(b *strings.Builder, fs []model.Finding, withInfo bool) {
 		fmt.Fprintf(b, "[%s] %s — %s\n", o.owner, o.scope, plural(len(group), "finding"))
 		for _, c := range byCause(group) {
 			f := c[0]
-			fmt.Fprintf(b, "  %s %s — %s\n", strings.ToUpper(string(f.Severity)), f.Code, where(f))
+			fmt.Fprintf(b, "  %s %s — %s%s\n", strings.ToUpper(string(f.Severity)), f.Code, where(f), afterPlan(f))
 			fmt.Fprintf(b, "    %s\n", f.Message)
 			fmt.Fprintf(b, "    Fix: %s\n", f.Remediation)
 			if !f.ResourceID.IsZero() {
@@ -210,6 +210,14 @@ func writeFindings(b *strings.Builder, fs []model.Finding, withInfo bool) {
 	}
 }
 
+// afterPlan marks a finding the planned changes cause.
+func afterPlan(f model.Finding) string {
+	if f.PlannedChange == "" {
+		return ""
+	}
+	return " — after this plan: " + f.PlannedChange
+}
+
 // byCause groups findings that share code, resource and remediation (one
 // cause seen from several pools or hosts), keeping the order of first
 // appearance, so that the reader meets each cause once.
@@ -218,11 +226,12 @@ func byCause(fs []model.Finding) [][]model.Finding {
 		code     model.Code
 		resource string
 		fix      string
+		planned  string
 	}
 	index := map[key]int{}
 	var out [][]model.Finding
 	for _, f := range fs {
-		k := key{f.Code, f.ResourceID.Key(), f.Remediation}
+		k := key{f.Code, f.ResourceID.Key(), f.Remediation, f.PlannedChange}
 		if i, ok := index[k]; ok && !f.ResourceID.IsZero() {
 			out[i] = append(out[i], f)
 			continue

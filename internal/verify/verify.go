@@ -96,6 +96,10 @@ func Verify(f model.Facts, tracer Tracer) Result {
 	r.findings = append(r.findings, r.registryEvidence()...)
 	r.settleSpeculativeReads()
 	r.findings = append(r.findings, r.unusedGapFindings()...)
+	if len(f.PlanNotApplied) > 0 {
+		r.findings = append(r.findings, planNotAppliedFinding(f.PlanNotApplied))
+	}
+	r.findings = append(r.findings, r.planDriftFindings()...)
 
 	res := Result{Findings: sortFindings(r.findings), Paths: r.paths, Needs: r.needs}
 	model.SortEvidence(res.Needs)
@@ -103,6 +107,10 @@ func Verify(f model.Facts, tracer Tracer) Result {
 	res.Summary = summary(&f, res)
 	return res
 }
+
+// Summarize renders res.Summary again from the facts and the findings, for
+// a caller that changed the findings' PlannedChange after Verify.
+func Summarize(f model.Facts, res Result) string { return summary(&f, res) }
 
 // registryEvidence reports the registry facts every path depends on that
 // could not be read: its private endpoints and its replicas (each replica

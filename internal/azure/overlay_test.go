@@ -1,0 +1,447 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package azure
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
+)
+
+const (
+	ovSub    = "00000000-0000-0000-0000-000000000001"
+	ovRG     = "/subscriptions/" + ovSub + "/resourceGroups/rg-net"
+	ovVNet   = ovRG + "/providers/Microsoft.Network/virtualNetworks/vnet-spoke"
+	ovZone   = ovRG + "/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io"
+	ovLinkA  = ovZone + "/virtualNetworkLinks/link-spoke"
+	ovLinkB  = ovZone + "/virtualNetworkLinks/link-hub"
+	ovNIC    = ovRG + "/providers/Microsoft.Network/networkInterfaces/nic-1"
+	ovRT     = ovRG + "/providers/Microsoft.Network/routeTables/rt-spoke"
+	ovRecord = ovZone + "/A/myacr"
+)
+
+// mapARM answers GETs from a map of resource bodies by lower-case path (404
+// otherwise), lists of links and subnets, and a Resource Graph query; it
+// counts every request that reaches it.
+type mapARM struct {
+	mu     sync.Mutex
+	bodies map[string]string
+	graph  string
+	calls  []string
+}
+
+func (m *mapARM) Do(req *http.Request) (*http.Response, error) {
+	m.mu.Lock()
+	m.calls = append(m.calls, req.Method+" "+req.URL.Path)
+	m.mu.Unlock()
+	answer := func(code int, body string) *http.Response {
+		r := &http.Response{StatusCode: code, Status: http.StatusText(code), Header: http.Header{}, Request: req,
+			Body: io.NopCloser(strings.NewReader(body))}
+		r.Header.Set("Content-Type", "application/json")
+		return r
+	}
+	p := strings.ToLower(req.URL.Path)
+	if req.Method == http.MethodPost {
+		if strings.HasSuffix(p, "/resources") {
+			return answer(200, m.graph), nil
+		}
+		return answer(200, `{"value":[]}`), nil
+	}
+	if b, ok := m.bodies[p]; ok {
+		return answer(200, b), nil
+	}
+	return answer(404, `{"error":{"code":"ResourceNotFound","message":"not here"}}`), nil
+}
+
+func (m *mapARM) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.calls)
+}
+
+func newMapARM() *mapARM {
+	return &mapARM{bodies: map[string]string{
+		strings.ToLower(ovVNet): `{"id":"` + ovVNet + `","name":"vnet-spoke","properties":{"addressSpace":{"addressPrefixes":["10.1.0.0/16"]},` +
+			`"subnets":[{"id":"` + ovVNet + `/subnets/nodes","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","routeTable":{"id":"` + ovRT + `"}}}],` +
+			`"virtualNetworkPeerings":[{"id":"` + ovVNet + `/virtualNetworkPeerings/to-hub","name":"to-hub","properties":{"allowVirtualNetworkAccess":true}}]}}`,
+		strings.ToLower(ovVNet + "/subnets/nodes"):       `{"id":"` + ovVNet + `/subnets/nodes","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","routeTable":{"id":"` + ovRT + `"}}}`,
+		strings.ToLower(ovLinkA):                         `{"id":"` + ovLinkA + `","name":"link-spoke","properties":{"virtualNetwork":{"id":"` + ovVNet + `"}}}`,
+		strings.ToLower(ovZone + "/virtualNetworkLinks"): `{"value":[{"id":"` + ovLinkA + `","name":"link-spoke","properties":{"virtualNetwork":{"id":"` + ovVNet + `"}}}]}`,
+		strings.ToLower(ovZone + "/ALL"):                 `{"value":[]}`,
+	}, graph: `{"totalRecords":1,"count":1,"resultTruncated":"false","data":[{"id":"` + ovLinkA + `","vnetId":"` + strings.ToLower(ovVNet) + `"}]}`}
+}
+
+// overlayClients builds clients whose per-call pipeline is the session's
+// with an overlay of ops: guard, overlay, cache, retry.
+func overlayClients(t *testing.T, arm *mapARM, ops ...planned.Op) (*Clients, *Overlay) {
+	t.Helper()
+	o := NewOverlay(&planned.Plan{FormatVersion: "1.2", Ops: ops})
+	cl := NewClients(Options{
+		Credential:       func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
+		Transport:        arm,
+		Retry:            SDKRetryOptions(),
+		PerCallPolicies:  perCall(o, NewReadCache()),
+		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
+	})
+	return cl, o
+}
+
+func TestOverlayVNetEmbedsPlannedChildren(t *testing.T) {
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm,
+		planned.Op{Address: "azurerm_subnet.pe", Type: "azurerm_subnet", Kind: planned.OpPut, ID: ovVNet + "/subnets/pe",
+			Body: map[string]any{"id": ovVNet + "/subnets/pe", "name": "pe", "properties": map[string]any{"addressPrefix": "10.1.1.0/24"}}},
+		planned.Op{Address: "azurerm_virtual_network_peering.to_hub", Type: "azurerm_virtual_network_peering", Kind: planned.OpDelete, ID: ovVNet + "/virtualNetworkPeerings/to-hub"},
+		planned.Op{Address: "azurerm_subnet_route_table_association.nodes", Type: "azurerm_subnet_route_table_association", Kind: planned.OpPatch, ID: ovVNet + "/subnets/nodes",
+			Body: map[string]any{"properties": map[string]any{"routeTable": nil}}},
+	)
+	f, err := cl.Network(ovSub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, served := TrackPlannedChanges(context.Background())
+	resp, err := f.NewVirtualNetworksClient().Get(ctx, "rg-net", "vnet-spoke", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range resp.Properties.Subnets {
+		names = append(names, *s.Name)
+		if *s.Name == "nodes" && s.Properties.RouteTable != nil {
+			t.Errorf("subnet nodes keeps its route table although the plan removes the association")
+		}
+	}
+	if !slices.Equal(names, []string{"nodes", "pe"}) {
+		t.Errorf("subnets = %v, want [nodes pe] (the existing one patched, the planned one added)", names)
+	}
+	if len(resp.Properties.VirtualNetworkPeerings) != 0 {
+		t.Errorf("the deleted peering is still embedded: %d peerings", len(resp.Properties.VirtualNetworkPeerings))
+	}
+	if got := served(); len(got) != 3 {
+		t.Errorf("served changes = %v, want all three", got)
+	}
+	if arm.count() != 1 {
+		t.Errorf("requests = %d, want 1 (the VNet as Azure has it)", arm.count())
+	}
+
+	// Without the plan, the same read is what Azure has, from the cache.
+	base, err := f.NewVirtualNetworksClient().Get(WithoutPlan(context.Background()), "rg-net", "vnet-spoke", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(base.Properties.Subnets) != 1 || len(base.Properties.VirtualNetworkPeerings) != 1 || base.Properties.Subnets[0].Properties.RouteTable == nil {
+		t.Errorf("baseline read shows planned changes: %d subnets, %d peerings", len(base.Properties.Subnets), len(base.Properties.VirtualNetworkPeerings))
+	}
+	if arm.count() != 1 {
+		t.Errorf("requests = %d after the baseline read, want 1: the cache keeps what Azure answered", arm.count())
+	}
+
+	// The subnet read on its own gets the same patch.
+	sn, err := f.NewSubnetsClient().Get(context.Background(), "rg-net", "vnet-spoke", "nodes", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sn.Properties.RouteTable != nil || *sn.Properties.AddressPrefix != "10.1.0.0/24" {
+		t.Errorf("patched subnet = %+v", sn.Properties)
+	}
+}
+
+func TestOverlayDeleteIsNotFoundAndMaskable(t *testing.T) {
+	arm := newMapARM()
+	del := planned.Op{Address: "azurerm_private_dns_zone_virtual_network_link.spoke", Type: "azurerm_private_dns_zone_virtual_network_link", Kind: planned.OpDelete, ID: ovLinkA}
+	add := planned.Op{Address: "azurerm_private_dns_zone_virtual_network_link.hub", Type: "azurerm_private_dns_zone_virtual_network_link", Kind: planned.OpPut, ID: ovLinkB,
+		Body: map[string]any{"id": ovLinkB, "name": "link-hub", "properties": map[string]any{"virtualNetwork": map[string]any{"id": ovRG + "/providers/Microsoft.Network/virtualNetworks/vnet-hub"}}}}
+	cl, _ := overlayClients(t, arm, del, add)
+	f, err := cl.PrivateDNS(ovSub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := f.NewVirtualNetworkLinksClient()
+	_, err = links.Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil)
+	if !IsNotFound(err) {
+		t.Fatalf("deleted link: err = %v, want ARM's 404", err)
+	}
+	var re *azcore.ResponseError
+	if errors.As(err, &re) && re.ErrorCode != "ResourceNotFound" {
+		t.Errorf("error code %q, want ResourceNotFound", re.ErrorCode)
+	}
+	if g := Gap(model.ResourceID(ovLinkA), "p", err); g.Kind != model.GapNotFound {
+		t.Errorf("gap kind %s, want not_found", g.Kind)
+	}
+	// Leaving the deletion out (leave-one-out) shows the link again.
+	if _, err := links.Get(WithoutPlannedChanges(context.Background(), del.Address), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); err != nil {
+		t.Errorf("with the deletion masked: %v", err)
+	}
+
+	// The list: the deleted link removed, the created one appended.
+	var got []string
+	pager := links.NewListPager("rg-net", "privatelink.azurecr.io", nil)
+	for pager.More() {
+		page, err := pager.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range page.Value {
+			got = append(got, *l.Name)
+		}
+	}
+	if !slices.Equal(got, []string{"link-hub"}) {
+		t.Errorf("links after the plan = %v, want [link-hub]", got)
+	}
+	got = nil
+	pager = links.NewListPager("rg-net", "privatelink.azurecr.io", nil)
+	for pager.More() {
+		page, err := pager.NextPage(WithoutPlannedChanges(context.Background(), add.Address))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range page.Value {
+			got = append(got, *l.Name)
+		}
+	}
+	if len(got) != 0 {
+		t.Errorf("links with only the deletion = %v, want none", got)
+	}
+}
+
+func TestOverlayUntouchedReadsPassThrough(t *testing.T) {
+	with, without := newMapARM(), newMapARM()
+	clWith, _ := overlayClients(t, with, planned.Op{Address: "azurerm_route_table.other", Kind: planned.OpPut,
+		ID: ovRG + "/providers/Microsoft.Network/routeTables/other", Body: map[string]any{"id": ovRG + "/providers/Microsoft.Network/routeTables/other"}})
+	clWithout, _ := overlayClients(t, without)
+	var bodies []string
+	for _, cl := range []*Clients{clWith, clWithout} {
+		f, _ := cl.PrivateDNS(ovSub)
+		l, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(l)
+		bodies = append(bodies, string(b))
+	}
+	if bodies[0] != bodies[1] {
+		t.Errorf("an untouched read differs with a plan:\n%s\n%s", bodies[0], bodies[1])
+	}
+	if with.count() != without.count() {
+		t.Errorf("requests with a plan %d, without %d", with.count(), without.count())
+	}
+}
+
+func TestOverlayUnknownValueIsAPlannedGap(t *testing.T) {
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm, planned.Op{Address: "azurerm_private_dns_a_record.acr", Type: "azurerm_private_dns_a_record", Kind: planned.OpPut, ID: ovRecord,
+		Body:    map[string]any{"id": ovRecord, "name": "myacr", "properties": map[string]any{"ttl": 10}},
+		Unknown: []string{"properties.aRecords"}})
+	f, _ := cl.PrivateDNS(ovSub)
+	_, err := f.NewRecordSetsClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "A", "myacr", nil)
+	var u *PlannedValueUnknownError
+	if !errors.As(err, &u) {
+		t.Fatalf("err = %v, want PlannedValueUnknownError", err)
+	}
+	g := Gap(model.ResourceID(ovRecord), "Microsoft.Network/privateDnsZones/A/read", err)
+	if g.Kind != model.GapPlannedUnknown || g.Planned != "azurerm_private_dns_a_record.acr" || !strings.Contains(g.Detail, "properties.aRecords") {
+		t.Errorf("gap = %+v, want planned_unknown naming the address and the attribute", g)
+	}
+	// The zone's record list holds it too: the list is unknown as well.
+	pager := f.NewRecordSetsClient().NewListPager("rg-net", "privatelink.azurecr.io", nil)
+	if _, err := pager.NextPage(context.Background()); !errors.As(err, &u) {
+		t.Errorf("record list: err = %v, want PlannedValueUnknownError", err)
+	}
+	// A known record is fine.
+	arm2 := newMapARM()
+	cl2, _ := overlayClients(t, arm2, planned.Op{Address: "azurerm_private_dns_a_record.acr", Kind: planned.OpPut, ID: ovRecord,
+		Body: map[string]any{"id": ovRecord, "name": "myacr", "properties": map[string]any{"ttl": 10, "aRecords": []any{map[string]any{"ipv4Address": "10.1.1.4"}}}}})
+	f2, _ := cl2.PrivateDNS(ovSub)
+	page, err := f2.NewRecordSetsClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background())
+	if err != nil || len(page.Value) != 1 || *page.Value[0].Properties.ARecords[0].IPv4Address != "10.1.1.4" {
+		t.Errorf("record list with a created record: %v %+v", err, page.Value)
+	}
+}
+
+func TestOverlayEffectiveRoutesStaleOnlyForRoutingChanges(t *testing.T) {
+	rt := planned.Op{Address: "azurerm_route.blackhole", Type: "azurerm_route", Kind: planned.OpPut, ID: ovRT + "/routes/default",
+		Body: map[string]any{"id": ovRT + "/routes/default", "properties": map[string]any{"addressPrefix": "0.0.0.0/0", "nextHopType": "None"}}}
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm, rt)
+	f, _ := cl.Network(ovSub)
+	_, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(context.Background(), "rg-net", "nic-1", nil)
+	if !IsPlannedStale(err) {
+		t.Fatalf("effective routes with a planned route: err = %v, want PlannedStaleError", err)
+	}
+	if arm.count() != 0 {
+		t.Errorf("the stale action was sent (%d requests)", arm.count())
+	}
+	// A plan that only changes DNS leaves the action alone.
+	arm2 := newMapARM()
+	cl2, _ := overlayClients(t, arm2, planned.Op{Address: "azurerm_private_dns_zone_virtual_network_link.spoke", Kind: planned.OpDelete, ID: ovLinkA})
+	f2, _ := cl2.Network(ovSub)
+	if _, err := f2.NewInterfacesClient().BeginGetEffectiveRouteTable(context.Background(), "rg-net", "nic-1", nil); err != nil {
+		t.Errorf("effective routes with a DNS-only plan: %v", err)
+	}
+	if arm2.count() != 1 {
+		t.Errorf("requests = %d, want 1", arm2.count())
+	}
+}
+
+func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
+	hub := ovRG + "/providers/Microsoft.Network/virtualNetworks/vnet-hub"
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm,
+		planned.Op{Address: "azurerm_private_dns_zone_virtual_network_link.spoke", Kind: planned.OpDelete, ID: ovLinkA},
+		planned.Op{Address: "azurerm_private_dns_zone_virtual_network_link.hub", Kind: planned.OpPut, ID: ovLinkB,
+			Body: map[string]any{"id": ovLinkB, "properties": map[string]any{"virtualNetwork": map[string]any{"id": hub}}}})
+	c, err := cl.ResourceGraph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(ctx context.Context, vnets ...string) []string {
+		t.Helper()
+		var quoted []string
+		for _, v := range vnets {
+			quoted = append(quoted, "'"+strings.ToLower(v)+"'")
+		}
+		q := "resources\n| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n| where vnetId in (" + strings.Join(quoted, ", ") + ")\n| project id, vnetId"
+		resp, err := c.Resources(ctx, armresourcegraph.QueryRequest{Query: &q, Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, row := range resp.Data.([]any) {
+			ids = append(ids, row.(map[string]any)["id"].(string))
+		}
+		return ids
+	}
+	if got := query(context.Background(), ovVNet, hub); !slices.Equal(got, []string{ovLinkB}) {
+		t.Errorf("links after the plan = %v, want only the planned hub link", got)
+	}
+	if got := query(context.Background(), ovVNet); len(got) != 0 {
+		t.Errorf("links of the spoke after the plan = %v, want none (deleted; the hub link is for another VNet)", got)
+	}
+	if got := query(WithoutPlan(context.Background()), ovVNet); !slices.Equal(got, []string{ovLinkA}) {
+		t.Errorf("links without the plan = %v, want the spoke link", got)
+	}
+}
+
+func TestMergePatch(t *testing.T) {
+	target := map[string]any{"a": 1.0, "b": map[string]any{"c": 2.0, "d": 3.0}, "e": []any{1.0}}
+	patch := map[string]any{"a": nil, "b": map[string]any{"c": 5.0}, "e": []any{2.0}, "f": "x"}
+	got, _ := json.Marshal(mergePatch(target, patch))
+	if string(got) != `{"b":{"c":5,"d":3},"e":[2],"f":"x"}` {
+		t.Errorf("mergePatch = %s", got)
+	}
+	if b, _ := json.Marshal(target); string(b) != `{"a":1,"b":{"c":2,"d":3},"e":[1]}` {
+		t.Errorf("mergePatch changed its target: %s", b)
+	}
+}
+
+func TestPlannedChangesFileErrorsNameTheArgument(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"not-json.json": "this is not a plan",
+		"state.json":    `{"format_version":"1.0","terraform_version":"1.9.8","values":{"root_module":{}}}`,
+		"future.json":   `{"format_version":"9.0","resource_changes":[]}`,
+		"missing.json":  "",
+	} {
+		p := dir + "/" + name
+		if content != "" {
+			if err := writeFile(p, content); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json", PlannedChangesFile: p})
+		var ae *ArgumentError
+		if !errors.As(err, &ae) || ae.Argument != "planned_changes_file" {
+			t.Errorf("%s: err = %v, want an ArgumentError on planned_changes_file", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "PULLPATH_PLANNED_CHANGES_FILE") {
+			t.Errorf("%s: message does not name the file and the argument: %v", name, err)
+		}
+	}
+	s, err := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json", PlannedChangesFile: "../planned/testdata/plan_v4_network.json"})
+	if err != nil {
+		t.Fatalf("a plan JSON: %v", err)
+	}
+	if s.Overlay() == nil || len(s.Overlay().Addresses()) == 0 {
+		t.Errorf("the session has no overlay for a plan with changes")
+	}
+	if s2, _ := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json"}); s2.Overlay() != nil {
+		t.Errorf("an overlay without planned_changes_file")
+	}
+}
+
+func writeFile(p, s string) error { return os.WriteFile(p, []byte(s), 0o600) }
+
+func TestRecordFileKeepsWhatAzureAnswered(t *testing.T) {
+	dir := t.TempDir()
+	plan := `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[{"address":"azurerm_private_dns_zone_virtual_network_link.spoke",` +
+		`"mode":"managed","type":"azurerm_private_dns_zone_virtual_network_link","name":"spoke","provider_name":"registry.terraform.io/hashicorp/azurerm",` +
+		`"change":{"actions":["delete"],"before":{"id":"` + ovLinkA + `","name":"link-spoke","private_dns_zone_name":"privatelink.azurecr.io",` +
+		`"resource_group_name":"rg-net","virtual_network_id":"` + ovVNet + `"},"after":null}}]}`
+	if err := writeFile(dir+"/plan.json", plan); err != nil {
+		t.Fatal(err)
+	}
+	arm := newMapARM()
+	s, err := NewSession(Config{SubscriptionID: ovSub, RecordFile: dir + "/rec.json", PlannedChangesFile: dir + "/plan.json", transport: arm,
+		credentialSource: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := s.Clients.PrivateDNS(ovSub)
+	page, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Value) != 0 {
+		t.Errorf("the planned deletion is not applied: %d links", len(page.Value))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(dir + "/rec.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rec), "link-spoke") {
+		t.Errorf("the recording lacks the link Azure answered with:\n%s", rec)
+	}
+	if s.Requests() != 1 {
+		t.Errorf("arm_requests = %d, want 1", s.Requests())
+	}
+}
+
+func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm, planned.Op{Address: "azurerm_private_dns_zone.acr", Kind: planned.OpDelete, ID: ovZone})
+	f, _ := cl.PrivateDNS(ovSub)
+	if _, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); !IsNotFound(err) {
+		t.Errorf("a link of a deleted zone: err = %v, want 404", err)
+	}
+	if _, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background()); !IsNotFound(err) {
+		t.Errorf("the links of a deleted zone: err = %v, want 404", err)
+	}
+	// Without the plan the link is there.
+	if _, err := f.NewVirtualNetworkLinksClient().Get(WithoutPlan(context.Background()), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); err != nil {
+		t.Errorf("without the plan: %v", err)
+	}
+	if arm.count() != 1 {
+		t.Errorf("requests = %d, want 1 (only the read without the plan)", arm.count())
+	}
+}
