@@ -171,6 +171,7 @@ func WithoutPlannedChanges(ctx context.Context, addresses ...string) context.Con
 type servedChanges struct {
 	mu   sync.Mutex
 	seen map[string]bool
+	subs map[string]string // lower-case subscription id → as requested
 }
 
 type servedKey struct{}
@@ -179,7 +180,7 @@ type servedKey struct{}
 // overlay applied to its reads, and a function that returns their
 // addresses, sorted.
 func TrackPlannedChanges(ctx context.Context) (context.Context, func() []string) {
-	s := &servedChanges{seen: map[string]bool{}}
+	s := &servedChanges{seen: map[string]bool{}, subs: map[string]string{}}
 	return context.WithValue(ctx, servedKey{}, s), func() []string {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -200,6 +201,49 @@ func noteServed(ctx context.Context, ops []planned.Op) {
 	s.mu.Lock()
 	for _, op := range ops {
 		s.seen[op.Address] = true
+	}
+	s.mu.Unlock()
+}
+
+// TrackedSubscriptions are the subscriptions whose resources the reads
+// made with ctx (a context of TrackPlannedChanges) asked for so far,
+// sorted: to tell a user whose plan changes none of them that the plan is
+// about another part of Azure.
+func TrackedSubscriptions(ctx context.Context) []string {
+	s, _ := ctx.Value(servedKey{}).(*servedChanges)
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.subs))
+	for _, sub := range s.subs {
+		out = append(out, sub)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// noteSubscription records the subscription a request path names.
+func noteSubscription(ctx context.Context, path string) {
+	s, _ := ctx.Value(servedKey{}).(*servedChanges)
+	if s == nil {
+		return
+	}
+	rest, ok := strings.CutPrefix(path, "/subscriptions/")
+	if !ok {
+		rest, ok = strings.CutPrefix(strings.ToLower(path), "/subscriptions/")
+		if !ok {
+			return
+		}
+	}
+	sub, _, _ := strings.Cut(rest, "/")
+	if sub == "" {
+		return
+	}
+	s.mu.Lock()
+	if _, seen := s.subs[strings.ToLower(sub)]; !seen {
+		s.subs[strings.ToLower(sub)] = sub
 	}
 	s.mu.Unlock()
 }
@@ -228,6 +272,7 @@ func (o *Overlay) Do(req *policy.Request) (*http.Response, error) {
 	if o == nil || (raw.Method != http.MethodGet && raw.Method != http.MethodPost) {
 		return req.Next()
 	}
+	noteSubscription(raw.Context(), raw.URL.Path)
 	ops := o.active(raw.Context())
 	if len(ops) == 0 {
 		return req.Next()
@@ -1009,19 +1054,25 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 			}
 		}
 		r := resolve(ip, base, own, nil, nil)
-		served = append(served, r.served...)
 		if r.unknown != nil {
-			noteServed(raw.Context(), served)
+			noteServed(raw.Context(), append(served, r.served...))
 			return nil, r.unknown
 		}
-		if r.body == nil {
-			continue
+		// A change met the search when it removes or alters a link the
+		// search found, or adds one to a VNet it asks about; a link of
+		// another VNet changes nothing here.
+		affects := present[k]
+		if r.body != nil {
+			props, _ := r.body["properties"].(map[string]any)
+			vn, _ := props["virtualNetwork"].(map[string]any)
+			vnet := strings.ToLower(fmt.Sprint(vn["id"]))
+			if vnets[vnet] {
+				out = append(out, map[string]any{"id": own[0].ID, "vnetId": vnet})
+				affects = true
+			}
 		}
-		props, _ := r.body["properties"].(map[string]any)
-		vn, _ := props["virtualNetwork"].(map[string]any)
-		vnet := strings.ToLower(fmt.Sprint(vn["id"]))
-		if vnets[vnet] {
-			out = append(out, map[string]any{"id": own[0].ID, "vnetId": vnet})
+		if affects {
+			served = append(served, r.served...)
 		}
 	}
 	noteServed(raw.Context(), served)

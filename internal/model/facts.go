@@ -92,6 +92,20 @@ type Facts struct {
 	// effective table Azure has describes the network before it), so their
 	// paths are unverified. Set by the what-if layer.
 	PlanDrift map[string]PlanDrift
+
+	// PlanOffPath is set by the what-if layer when the plan in
+	// planned_changes_file changes Azure resources and none of them was met
+	// by the reads of this verification; nil otherwise.
+	PlanOffPath *PlanOffPath
+}
+
+// PlanOffPath describes a plan none of whose changes the verification met:
+// how many resources it changes, in which subscriptions, and which
+// subscriptions the verification read.
+type PlanOffPath struct {
+	Changes           int
+	PlanSubscriptions []string
+	ReadSubscriptions []string
 }
 
 // DeclaredRegistry is a registry other than Azure Container Registry, as

@@ -50,6 +50,7 @@ const (
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	CoveragePlannedUnknown      Code = "COVERAGE_PLANNED_VALUE_UNKNOWN"
 	CoveragePlannedUnsupported  Code = "COVERAGE_PLANNED_CHANGE_UNSUPPORTED"
+	CoveragePlannedOffPath      Code = "COVERAGE_PLANNED_CHANGES_OFF_PATH"
 	EvidencePermissionDenied    Code = "EVIDENCE_PERMISSION_DENIED"
 	EvidenceNotFound            Code = "EVIDENCE_NOT_FOUND"
 	EvidenceUnavailable         Code = "EVIDENCE_UNAVAILABLE"
@@ -148,6 +149,7 @@ var Catalogue = map[Code]CodeInfo{
 	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoveragePlannedUnknown:      {SeverityWarning, ConditionCoverage, OwnerOperator, true},
 	CoveragePlannedUnsupported:  {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoveragePlannedOffPath:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},

@@ -298,6 +298,36 @@ func planNotAppliedFinding(ps []model.PlannedProblem) model.Finding {
 	return model.NewFinding(model.CoveragePlannedUnsupported, "", "", "", msg, fix)
 }
 
+// planOffPathFinding: the plan changes Azure resources, and no read of the
+// verification met one of them, so the verdict is Azure's as it is now.
+// When the plan's subscriptions and the verification's have nothing in
+// common, the plan file is probably the wrong one, and the message says so.
+func planOffPathFinding(p model.PlanOffPath) model.Finding {
+	msg := fmt.Sprintf("None of the %d Azure resource change(s) of the plan in planned_changes_file is on these pull paths: "+
+		"no read of this verification met one of them, so the verdict is the one of Azure as it is now.", p.Changes)
+	fix := "Nothing to do when the plan is about other resources."
+	if len(p.PlanSubscriptions) > 0 && len(p.ReadSubscriptions) > 0 && !sharesAny(p.PlanSubscriptions, p.ReadSubscriptions) {
+		msg += fmt.Sprintf(" The plan changes resources in subscription(s) %s only; this verification read subscription(s) %s.",
+			strings.Join(p.PlanSubscriptions, ", "), strings.Join(p.ReadSubscriptions, ", "))
+		fix = "Check that planned_changes_file is the saved plan (terraform show -json tfplan) of the configuration that owns this cluster's network, " +
+			"and that its azurerm provider targets the subscription of that network."
+	}
+	return model.NewFinding(model.CoveragePlannedOffPath, "", "", "", msg, fix)
+}
+
+// sharesAny reports whether a and b have a subscription id in common
+// (case-insensitively).
+func sharesAny(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if strings.EqualFold(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // planDriftFindings: a pool whose effective routes disagreed with its
 // computed routes before the planned changes, and whose routes are computed
 // after them, gets COVERAGE_PLANNED_VALUE_UNKNOWN on every path: what Azure

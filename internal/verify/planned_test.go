@@ -150,3 +150,43 @@ func TestPlanDriftUnread(t *testing.T) {
 		t.Errorf("verdict %s", res.Verdict)
 	}
 }
+
+// A plan none of whose changes the verification met is an info note that
+// leaves the verdict alone; when the plan is about other subscriptions
+// only, the note says which and asks for the right plan. Without it,
+// nothing is said.
+func TestPlanOffPath(t *testing.T) {
+	base := Run(baselineFacts())
+	if len(findingsWith(base, model.CoveragePlannedOffPath)) != 0 {
+		t.Fatalf("COVERAGE_PLANNED_CHANGES_OFF_PATH without a plan: %+v", base.Findings)
+	}
+	for _, tc := range []struct {
+		name      string
+		off       model.PlanOffPath
+		mentions  []string
+		notInText string
+	}{
+		{"other subscription", model.PlanOffPath{Changes: 3, PlanSubscriptions: []string{"sub-b"}, ReadSubscriptions: []string{"SUB-A"}},
+			[]string{"3 Azure resource change(s)", "sub-b only", "read subscription(s) SUB-A"}, ""},
+		{"same subscription", model.PlanOffPath{Changes: 1, PlanSubscriptions: []string{"sub-a"}, ReadSubscriptions: []string{"SUB-A", "sub-c"}},
+			[]string{"1 Azure resource change(s)", "as it is now"}, "only; this verification read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := baselineFacts()
+			off := tc.off
+			f.PlanOffPath = &off
+			res := Run(f)
+			if res.Verdict != base.Verdict {
+				t.Errorf("verdict %s, want %s as without the plan", res.Verdict, base.Verdict)
+			}
+			got := findingsWith(res, model.CoveragePlannedOffPath)
+			if len(got) != 1 || got[0].Severity != model.SeverityInfo {
+				t.Fatalf("want one info COVERAGE_PLANNED_CHANGES_OFF_PATH, got %+v", got)
+			}
+			requireContains(t, got[0].Message, tc.mentions...)
+			if tc.notInText != "" && strings.Contains(got[0].Message, tc.notInText) {
+				t.Errorf("message %q says %q", got[0].Message, tc.notInText)
+			}
+		})
+	}
+}

@@ -100,6 +100,9 @@ func Verify(f model.Facts, tracer Tracer) Result {
 		r.findings = append(r.findings, planNotAppliedFinding(f.PlanNotApplied))
 	}
 	r.findings = append(r.findings, r.planDriftFindings()...)
+	if f.PlanOffPath != nil {
+		r.findings = append(r.findings, planOffPathFinding(*f.PlanOffPath))
+	}
 
 	res := Result{Findings: sortFindings(r.findings), Paths: r.paths, Needs: r.needs}
 	model.SortEvidence(res.Needs)

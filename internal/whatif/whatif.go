@@ -66,6 +66,18 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		return verify.Result{}, err
 	}
 	changes := served()
+	if len(changes) == 0 {
+		if n := len(overlay.Addresses()); n > 0 {
+			// The plan changes Azure and this verification met none of it.
+			f.PlanOffPath = &model.PlanOffPath{
+				Changes:           n,
+				PlanSubscriptions: overlay.Plan().Subscriptions(),
+				ReadSubscriptions: azure.TrackedSubscriptions(tracked),
+			}
+			res = verify.Run(f)
+		}
+		return res, nil
+	}
 	var open []int // findings to blame
 	for i, fd := range res.Findings {
 		if fd.PlannedChange == "" && fd.Code != model.CoveragePlannedUnsupported {
