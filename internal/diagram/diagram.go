@@ -158,7 +158,7 @@ func groupPools(paths []verify.Path, findings []model.Finding) []group {
 				fmt.Fprintf(&b, " %q", p.planned[c])
 			}
 			for _, s := range p.Steps {
-				fmt.Fprintf(&b, " %q %q %q %q", s.Key(), s.Label, s.Route, s.Destination)
+				fmt.Fprintf(&b, " %q %q %q %q %q", s.Key(), s.Label, s.From.Key(), s.Route, s.Destination)
 			}
 			b.WriteByte('\n')
 		}
