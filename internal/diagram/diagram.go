@@ -65,21 +65,26 @@ const (
 )
 
 type node struct {
-	id    string
 	kind  kind
+	key   string
 	label string // escaped Mermaid text
 }
 
 type edge struct {
 	from, to string
+	fromKind kind
 	route    string // the route that took the packet there, raw text
 	status   status
 	codes    map[string]bool
+	// planned are, per code, the planned changes that cause it.
+	planned map[string]map[string]bool
 	// hosts are the hostnames whose paths stop on the edge: named in its
 	// label when it leaves a node several hostnames share.
 	hosts map[string]bool
 }
 
+// graph holds nodes by handle (kind and key) and edges between handles;
+// render gives the nodes their ids once every label is known.
 type graph struct {
 	nodes map[string]*node
 	edges map[string]*edge
@@ -109,6 +114,8 @@ type poolPaths struct {
 type pathCodes struct {
 	verify.Path
 	codes []string
+	// planned maps a code to the planned changes that cause it.
+	planned map[string][]string
 	// reaches: the packet gets to the address (the path is reachable, or
 	// stops beyond the network: return route, endpoint, TLS name,
 	// identity), so the address ends the drawing.
@@ -132,8 +139,8 @@ func groupPools(paths []verify.Path, findings []model.Finding) []group {
 			pp = &poolPaths{name: p.NodePool}
 			byPool[p.NodePool] = pp
 		}
-		codes, reaches := stopCodes(p, findings)
-		pp.paths = append(pp.paths, pathCodes{Path: p, codes: codes, reaches: reaches})
+		codes, planned, reaches := stopCodes(p, findings)
+		pp.paths = append(pp.paths, pathCodes{Path: p, codes: codes, planned: planned, reaches: reaches})
 	}
 	byKey := map[string]*group{}
 	for _, pp := range byPool {
@@ -146,7 +153,14 @@ func groupPools(paths []verify.Path, findings []model.Finding) []group {
 		})
 		var b strings.Builder
 		for _, p := range pp.paths {
-			fmt.Fprintf(&b, "%q %q %q %q %q %q\n", p.Host, p.Resolver, p.Address, p.Hops, p.Verdict, p.codes)
+			fmt.Fprintf(&b, "%q %q %q %q %q", p.Host, p.Resolver, p.Address, p.Verdict, p.codes)
+			for _, c := range p.codes {
+				fmt.Fprintf(&b, " %q", p.planned[c])
+			}
+			for _, s := range p.Steps {
+				fmt.Fprintf(&b, " %q %q %q %q %q", s.Key(), s.Label, s.From.Key(), s.Route, s.Destination)
+			}
+			b.WriteByte('\n')
 		}
 		key := b.String()
 		g := byKey[key]
@@ -170,8 +184,9 @@ func groupPools(paths []verify.Path, findings []model.Finding) []group {
 // every host of the pool. A reachable path has none. reaches reports
 // whether the packet gets to the address: the path is reachable, or every
 // code stopping it lies beyond the route there (the return route, the
-// registry's endpoint, the TLS name, the pull identity).
-func stopCodes(p verify.Path, findings []model.Finding) (codes []string, reaches bool) {
+// registry's endpoint, the TLS name, the pull identity). planned maps
+// each code to the planned changes that cause it (docs/design/what-if.md).
+func stopCodes(p verify.Path, findings []model.Finding) (codes []string, planned map[string][]string, reaches bool) {
 	var want model.Severity
 	switch p.Verdict {
 	case model.Unreachable:
@@ -179,13 +194,20 @@ func stopCodes(p verify.Path, findings []model.Finding) (codes []string, reaches
 	case model.Unverified:
 		want = model.SeverityWarning
 	default:
-		return nil, true
+		return nil, nil, true
 	}
 	set := map[string]bool{}
+	changes := map[string]map[string]bool{}
 	reaches = true
 	for _, f := range findings {
 		if f.Severity == want && f.NodePool == p.NodePool && (f.Endpoint == p.Host || f.Endpoint == "") {
 			set[string(f.Code)] = true
+			if f.PlannedChange != "" {
+				if changes[string(f.Code)] == nil {
+					changes[string(f.Code)] = map[string]bool{}
+				}
+				changes[string(f.Code)][f.PlannedChange] = true
+			}
 			switch f.Condition {
 			case model.ConditionReturnRoute, model.ConditionEndpoint, model.ConditionTLSIdentity:
 			default:
@@ -193,7 +215,13 @@ func stopCodes(p verify.Path, findings []model.Finding) (codes []string, reaches
 			}
 		}
 	}
-	return sortedKeys(set), reaches && len(set) > 0
+	for c, m := range changes {
+		if planned == nil {
+			planned = map[string][]string{}
+		}
+		planned[c] = sortedKeys(m)
+	}
+	return sortedKeys(set), planned, reaches && len(set) > 0
 }
 
 // addGroup draws one group's paths. The resolver and hostname nodes are
@@ -219,10 +247,10 @@ func (g *graph) addGroup(grp group) {
 		host := g.node(kindHost, "host "+grp.key+p.Host, escape(p.Host))
 		g.edge(from, host, "", mark{})
 
-		mark := mark{status: st, codes: p.codes, host: p.Host}
+		mark := mark{status: st, codes: p.codes, planned: p.planned, host: p.Host}
 		drawn := false
 		for _, c := range addressChains(p.Path) {
-			if !p.reaches && len(c.hops) > 0 {
+			if !p.reaches && len(c.steps) > 0 {
 				// The packet stops on the way: the last hop ends the
 				// drawing, not the address.
 				c.address = ""
@@ -238,14 +266,15 @@ func (g *graph) addGroup(grp group) {
 	}
 }
 
-// chain is the hops to one address (address "" when the path has none).
+// chain is the steps to one address (address "" when the path has none).
 type chain struct {
 	address string
-	hops    []string
+	steps   []model.Hop
 }
 
-// addressChains splits a path's hops by the address they lead to: with
-// several addresses, each hop starts with "<address>: ".
+// addressChains splits a path's steps by the address they lead to: with
+// several addresses, each step says its own (model.Hop.Destination), and
+// a step that says none leads to every address.
 func addressChains(p verify.Path) []chain {
 	var addrs []string
 	for a := range strings.SplitSeq(p.Address, ",") {
@@ -254,7 +283,7 @@ func addressChains(p verify.Path) []chain {
 		}
 	}
 	if len(addrs) <= 1 {
-		c := chain{hops: p.Hops}
+		c := chain{steps: p.Steps}
 		if len(addrs) == 1 {
 			c.address = addrs[0]
 		}
@@ -263,25 +292,14 @@ func addressChains(p verify.Path) []chain {
 	out := make([]chain, 0, len(addrs))
 	for _, a := range addrs {
 		c := chain{address: a}
-		for _, h := range p.Hops {
-			if rest, ok := strings.CutPrefix(h, a+": "); ok {
-				c.hops = append(c.hops, rest)
-			} else if !hasAddressPrefix(h, addrs) {
-				c.hops = append(c.hops, h)
+		for _, s := range p.Steps {
+			if s.Destination == "" || s.Destination == a {
+				c.steps = append(c.steps, s)
 			}
 		}
 		out = append(out, c)
 	}
 	return out
-}
-
-func hasAddressPrefix(h string, addrs []string) bool {
-	for _, a := range addrs {
-		if strings.HasPrefix(h, a+": ") {
-			return true
-		}
-	}
-	return false
 }
 
 // step is one node of a chain and the route that led to it.
@@ -292,18 +310,28 @@ type step struct {
 
 // mark is what the last edge of a path carries.
 type mark struct {
-	status status
-	codes  []string
-	host   string
+	status  status
+	codes   []string
+	planned map[string][]string
+	host    string
 }
 
-// chain draws the hops from host to the chain's address and marks its last
-// edge with the path's status and codes. It reports whether it drew an
-// edge.
+// chain draws the steps from host to the chain's address and marks its
+// last edge with the path's status and codes. It reports whether it drew
+// an edge.
 func (g *graph) chain(host string, c chain, m mark) bool {
 	var steps []step
-	for _, h := range c.hops {
-		steps = append(steps, g.hopSteps(h)...)
+	crossed := map[string]bool{}
+	for _, h := range c.steps {
+		// A resource the path already crossed (the firewall a route led
+		// to, named again as the way out) is the same node: drawing it
+		// twice would draw a loop the packet does not take.
+		n := g.node(kindHop, "hop "+h.Key(), escape(h.Label))
+		if crossed[n] {
+			continue
+		}
+		crossed[n] = true
+		steps = append(steps, step{node: n, route: h.Route})
 	}
 	if c.address != "" {
 		steps = append(steps, step{node: g.node(kindAddress, "address "+c.address, escape(c.address))})
@@ -323,53 +351,17 @@ func (g *graph) chain(host string, c chain, m mark) bool {
 	return true
 }
 
-// hopSteps turns one hop into nodes. A routing decision, "subnet S → route
-// R → outcome", is its outcome reached by route R, with the peering R
-// crosses as a node of its own; any other hop (a security group passed,
-// the way out) is one node.
-func (g *graph) hopSteps(h string) []step {
-	parts := strings.Split(h, " → ")
-	if len(parts) < 2 || !strings.HasPrefix(parts[0], "subnet ") {
-		return []step{{node: g.node(kindHop, "hop "+h, escape(h))}}
-	}
-	outcome := parts[len(parts)-1]
-	route := ""
-	if len(parts) >= 3 {
-		route = strings.TrimPrefix(strings.Join(parts[1:len(parts)-1], " → "), "route ")
-	}
-	var out []step
-	if name, ok := peeringName(route); ok {
-		out = append(out, step{node: g.node(kindHop, "peering "+name, escape("peering "+name)), route: route})
-		route = ""
-	}
-	return append(out, step{node: g.node(kindHop, "hop "+outcome, escape(outcome)), route: route})
-}
-
-// peeringName is the peering a route crosses: "10.0.0.0/16 VNetPeering
-// (peering spoke-to-hub)" crosses spoke-to-hub.
-func peeringName(route string) (string, bool) {
-	_, rest, ok := strings.Cut(route, "Peering (peering ")
-	if !ok {
-		return "", false
-	}
-	name, _, ok := strings.Cut(rest, ")")
-	return name, ok && name != ""
-}
-
 // nodeSubnet is the subnet the group's routes start from ("vnet/subnet"),
 // "" when no path was routed or they start from different subnets.
 func nodeSubnet(paths []pathCodes) string {
 	subnet := ""
 	for _, p := range paths {
 		for _, c := range addressChains(p.Path) {
-			if len(c.hops) == 0 {
+			if len(c.steps) == 0 || c.steps[0].From.IsZero() {
 				continue
 			}
-			first, _, _ := strings.Cut(c.hops[0], " → ")
-			s, ok := strings.CutPrefix(first, "subnet ")
-			if !ok {
-				continue
-			}
+			from := c.steps[0].From
+			s := from.Parent().Name() + "/" + from.Name()
 			if subnet != "" && subnet != s {
 				return ""
 			}
@@ -406,13 +398,18 @@ func poolsLabel(names []string, subnet string) string {
 }
 
 // node adds (once) the node of kind standing for key, labelled label
-// (already escaped), and returns its id.
+// (already escaped), and returns its handle. A node is what it stands for,
+// so the words that name a resource never split it into several nodes;
+// when they differ, the node keeps the least label, whatever the order of
+// the input.
 func (g *graph) node(k kind, key, label string) string {
-	id := nodeID(k, key, label)
-	if _, ok := g.nodes[id]; !ok {
-		g.nodes[id] = &node{id: id, kind: k, label: label}
+	h := idPrefix[k] + "\x00" + key
+	if n, ok := g.nodes[h]; !ok {
+		g.nodes[h] = &node{kind: k, key: key, label: label}
+	} else if label < n.label {
+		n.label = label
 	}
-	return id
+	return h
 }
 
 // edge adds the edge from → to taken by route, or merges the mark into
@@ -421,7 +418,7 @@ func (g *graph) edge(from, to, route string, m mark) {
 	key := from + "\x00" + to + "\x00" + route
 	e := g.edges[key]
 	if e == nil {
-		e = &edge{from: from, to: to, route: route, codes: map[string]bool{}, hosts: map[string]bool{}}
+		e = &edge{from: from, to: to, route: route, codes: map[string]bool{}, planned: map[string]map[string]bool{}, hosts: map[string]bool{}}
 		g.edges[key] = e
 	}
 	if m.status == statusOK {
@@ -430,6 +427,14 @@ func (g *graph) edge(from, to, route string, m mark) {
 	e.status = max(e.status, m.status)
 	for _, c := range m.codes {
 		e.codes[c] = true
+	}
+	for c, changes := range m.planned {
+		if e.planned[c] == nil {
+			e.planned[c] = map[string]bool{}
+		}
+		for _, a := range changes {
+			e.planned[c][a] = true
+		}
 	}
 	e.hosts[m.host] = true
 }
@@ -490,15 +495,24 @@ func (g *graph) render() string {
 		b.WriteString(`    S_none(("no node pool paths were verified"))` + "\n")
 		return b.String()
 	}
-	ids := sortedKeys(g.nodes)
+	byID := map[string]*node{}
+	idOf := map[string]string{}
+	for h, n := range g.nodes {
+		id := nodeID(n.kind, n.key, n.label)
+		byID[id], idOf[h] = n, id
+	}
+	ids := sortedKeys(byID)
 	for _, id := range ids {
-		n := g.nodes[id]
+		n := byID[id]
 		s := shapes[n.kind]
 		fmt.Fprintf(&b, "    %s%s%s%s\n", id, s[0], n.label, s[1])
 	}
 	edges := make([]*edge, 0, len(g.edges))
 	for _, e := range g.edges {
-		edges = append(edges, e)
+		c := *e
+		c.from, c.to = idOf[e.from], idOf[e.to]
+		c.fromKind = g.nodes[e.from].kind
+		edges = append(edges, &c)
 	}
 	sort.Slice(edges, func(i, j int) bool {
 		a, c := edges[i], edges[j]
@@ -520,7 +534,7 @@ func (g *graph) render() string {
 			arrow = "-.->"
 			unverified = append(unverified, strconv.Itoa(i))
 		}
-		label := edgeLabel(e, g.nodes[e.from].kind != kindHost)
+		label := edgeLabel(e, e.fromKind != kindHost)
 		if label == "" {
 			fmt.Fprintf(&b, "    %s %s %s\n", e.from, arrow, e.to)
 		} else {
@@ -532,7 +546,7 @@ func (g *graph) render() string {
 	}
 	byClass := map[string][]string{}
 	for _, id := range ids {
-		c := className[g.nodes[id].kind]
+		c := className[byID[id].kind]
 		byClass[c] = append(byClass[c], id)
 	}
 	for _, c := range sortedKeys(byClass) {
@@ -547,13 +561,26 @@ func (g *graph) render() string {
 	return b.String()
 }
 
-// edgeLabel is the stopping codes, then (when the edge leaves a node
-// several hostnames share) the hostnames that stop there, then the route,
-// escaped.
+// edgeLabel is the stopping codes, each a planned change causes followed
+// by "after this plan: <address>" (so a pull request comment shows which
+// change breaks the path), then (when the edge leaves a node several
+// hostnames share) the hostnames that stop there, then the route, escaped.
 func edgeLabel(e *edge, shared bool) string {
 	var parts []string
 	if codes := sortedKeys(e.codes); len(codes) > 0 {
-		parts = append(parts, escape(strings.Join(codes, ", ")))
+		var plain []string
+		var planned []string
+		for _, c := range codes {
+			if changes := sortedKeys(e.planned[c]); len(changes) > 0 {
+				planned = append(planned, escape(c)+"<br/>"+escape("after this plan: "+strings.Join(changes, ", ")))
+			} else {
+				plain = append(plain, c)
+			}
+		}
+		if len(plain) > 0 {
+			parts = append(parts, escape(strings.Join(plain, ", ")))
+		}
+		parts = append(parts, planned...)
 	} else if e.status == statusBroken {
 		parts = append(parts, escape(string(model.Unreachable)))
 	} else if e.status == statusUnverified {

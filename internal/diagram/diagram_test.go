@@ -20,12 +20,30 @@ const (
 	azDNS = "azure_dns 168.63.129.16"
 )
 
-func peHop(addr string) string {
-	return "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 VNetPeering (peering spoke-to-hub) → vnet-hub/snet-pe (private endpoint pe-acr " + addr + ")"
+const net = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/"
+
+var (
+	snetAKS = model.ResourceID(net + "virtualNetworks/vnet-spoke/subnets/snet-aks")
+	snetFW  = model.ResourceID(net + "virtualNetworks/vnet-hub/subnets/AzureFirewallSubnet")
+	fwHub   = model.ResourceID(net + "azureFirewalls/fw-hub")
+)
+
+// peSteps: across the spoke-to-hub peering to private endpoint pe-acr.
+func peSteps(addr string) []model.Hop {
+	return []model.Hop{
+		{Kind: model.HopPeering, Name: "spoke-to-hub", ResourceID: net + "virtualNetworks/vnet-spoke/virtualNetworkPeerings/spoke-to-hub",
+			Label: "peering spoke-to-hub", From: snetAKS, Route: "10.0.0.0/16 VNetPeering (peering spoke-to-hub)"},
+		{Kind: model.HopPrivateEndpoint, Name: "pe-acr", ResourceID: net + "privateEndpoints/pe-acr", Address: addr,
+			Label: "private endpoint pe-acr in vnet-hub/snet-pe"},
+	}
 }
 
 func okPath(pool, host, addr string) verify.Path {
-	return verify.Path{NodePool: pool, Host: host, Address: addr, Resolver: azDNS, Hops: []string{peHop(addr)}, Verdict: model.Reachable}
+	return verify.Path{NodePool: pool, Host: host, Address: addr, Resolver: azDNS, Steps: peSteps(addr), Verdict: model.Reachable}
+}
+
+func dropStep(route string) model.Hop {
+	return model.Hop{Kind: model.HopStop, Label: "dropped", From: snetAKS, Route: route}
 }
 
 func finding(code model.Code, pool, host string) model.Finding {
@@ -128,10 +146,10 @@ func TestFlowchartWorkingLandingZone(t *testing.T) {
 }
 
 func TestFlowchartBrokenAndUnverifiedEdges(t *testing.T) {
-	drop := "subnet vnet-spoke/snet-aks → route 10.0.0.0/16 None (route table rt-aks route quarantine-hub) → dropped"
+	drop := dropStep("10.0.0.0/16 None (route table rt-aks route quarantine-hub)")
 	paths := []verify.Path{
-		{NodePool: "system", Host: login, Address: "10.0.2.5", Resolver: azDNS, Hops: []string{drop}, Verdict: model.Unreachable},
-		{NodePool: "system", Host: data, Address: "10.0.2.6", Resolver: azDNS, Hops: []string{peHop("10.0.2.6")}, Verdict: model.Unverified},
+		{NodePool: "system", Host: login, Address: "10.0.2.5", Resolver: azDNS, Steps: []model.Hop{drop}, Verdict: model.Unreachable},
+		{NodePool: "system", Host: data, Address: "10.0.2.6", Resolver: azDNS, Steps: peSteps("10.0.2.6"), Verdict: model.Unverified},
 	}
 	findings := []model.Finding{
 		finding(model.RouteBlackhole, "system", login),
@@ -193,7 +211,7 @@ func TestFlowchartIdentityFailureReachesTheAddress(t *testing.T) {
 	p.Verdict = model.Unreachable
 	out := Flowchart([]verify.Path{p}, []model.Finding{finding(model.IdentityPullRoleMissing, "system", login)})
 	checkSyntax(t, out)
-	if !regexp.MustCompile(`N_vnet_hub_snet_pe\w+ -->\|"IDENTITY_PULL_ROLE_MISSING<br/>for contosoreg.azurecr.io"\| A_10_0_2_5_\w+`).MatchString(out) {
+	if !regexp.MustCompile(`N_private_endpoint_pe_acr\w+ -->\|"IDENTITY_PULL_ROLE_MISSING<br/>for contosoreg.azurecr.io"\| A_10_0_2_5_\w+`).MatchString(out) {
 		t.Errorf("the identity failure is not on the edge into the address:\n%s", out)
 	}
 }
@@ -202,7 +220,8 @@ func TestFlowchartEscapesLabels(t *testing.T) {
 	nasty := `pe"x|y[z]{w}<b>#1;&amp` + "`"
 	paths := []verify.Path{{
 		NodePool: `pool"<1>`, Host: "a.azurecr.io", Address: "10.0.2.5", Resolver: `10.0.1.10 (vm "dns|1")`,
-		Hops:    []string{"subnet v/s → route 10.0.0.0/16 VirtualAppliance 10.0.1.4 (route table rt[1] route r|2) → appliance " + nasty},
+		Steps: []model.Hop{{Kind: model.HopAppliance, Address: "10.0.1.4", Label: "appliance " + nasty,
+			From: model.ResourceID(net + "virtualNetworks/v/subnets/s"), Route: "10.0.0.0/16 VirtualAppliance 10.0.1.4 (route table rt[1] route r|2)"}},
 		Verdict: model.Reachable,
 	}}
 	out := Flowchart(paths, nil)
@@ -236,12 +255,14 @@ func landingZone() ([]verify.Path, []model.Finding) {
 		"b.azurecr.io", "b.westeurope.data.azurecr.io", "mcr.microsoft.com"}
 	for i := range 27 {
 		pool := fmt.Sprintf("pool%02d", i)
-		subnet := fmt.Sprintf("vnet-spoke/snet-%d", i%3)
+		subnet := fmt.Sprintf("vnet-spoke/subnets/snet-%d", i%3)
 		for j, h := range hosts {
 			addr := fmt.Sprintf("10.0.2.%d", j+4)
-			p := verify.Path{NodePool: pool, Host: h, Address: addr, Resolver: azDNS, Verdict: model.Reachable, Hops: []string{
-				"subnet " + subnet + " → route 10.0.0.0/8 VirtualAppliance 10.0.4.4 (route table rt route hub) → Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet",
-				"subnet vnet-hub/AzureFirewallSubnet → route " + addr + "/32 InterfaceEndpoint (private endpoint pe) → vnet-hub/snet-pe (private endpoint pe " + addr + ")",
+			fw := model.FirewallHop(fwHub, "10.0.4.4", snetFW)
+			fw.From, fw.Route = model.ResourceID(net+"virtualNetworks/"+subnet), "10.0.0.0/8 VirtualAppliance 10.0.4.4 (route table rt route hub)"
+			p := verify.Path{NodePool: pool, Host: h, Address: addr, Resolver: azDNS, Verdict: model.Reachable, Steps: []model.Hop{fw,
+				{Kind: model.HopPrivateEndpoint, Name: "pe", ResourceID: net + "privateEndpoints/pe", Address: addr, Label: "private endpoint pe in vnet-hub/snet-pe",
+					From: snetFW, Route: addr + "/32 InterfaceEndpoint (private endpoint pe)"},
 			}}
 			if i%3 == 2 {
 				p.Verdict = model.Unreachable
@@ -260,7 +281,7 @@ func TestFlowchartGroupsPoolsAndSharesHops(t *testing.T) {
 	if n := len(nodeLines(out, `["node pool`)); n != 3 {
 		t.Errorf("27 pools of 3 subnets are %d pool nodes, want 3:\n%s", n, out)
 	}
-	if n := len(nodeLines(out, `("Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet")`)); n != 1 {
+	if n := len(nodeLines(out, `("Azure Firewall fw-hub (10.0.4.4)")`)); n != 1 {
 		t.Errorf("the hub firewall every pool crosses is %d nodes, want 1", n)
 	}
 	if n := len(nodeLines(out, `(["`)); n != 18 {
@@ -297,17 +318,30 @@ func TestFlowchartIsDeterministic(t *testing.T) {
 }
 
 func TestFlowchartMultipleAddresses(t *testing.T) {
-	p := verify.Path{NodePool: "system", Host: login, Address: "10.0.2.5, 10.5.2.5", Resolver: azDNS, Verdict: model.Unreachable, Hops: []string{
-		"10.0.2.5: " + peHop("10.0.2.5"),
-		"10.5.2.5: subnet vnet-spoke/snet-aks → route 10.0.0.0/8 None (default) → dropped",
-	}}
+	var steps []model.Hop
+	for _, s := range peSteps("10.0.2.5") {
+		s.Destination = "10.0.2.5"
+		steps = append(steps, s)
+	}
+	drop := dropStep("10.0.0.0/8 None (default)")
+	drop.Destination = "10.5.2.5"
+	nsg := model.Hop{Kind: model.HopSecurityGroup, Name: "nsg-aks", Label: "nsg nsg-aks (subnet) allows TCP 443 by rule AllowVnetOutBound (65000)"}
+	p := verify.Path{NodePool: "system", Host: login, Address: "10.0.2.5, 10.5.2.5", Resolver: azDNS, Verdict: model.Unreachable,
+		Steps: append(append([]model.Hop{nsg}, steps...), drop)}
 	out := Flowchart([]verify.Path{p}, []model.Finding{finding(model.RouteBlackhole, "system", login)})
 	checkSyntax(t, out)
-	if !strings.Contains(out, `("vnet-hub/snet-pe (private endpoint pe-acr 10.0.2.5)")`) || !strings.Contains(out, `("dropped")`) {
+	if !strings.Contains(out, `("private endpoint pe-acr in vnet-hub/snet-pe")`) || !strings.Contains(out, `("dropped")`) {
 		t.Errorf("each address's hops are not drawn:\n%s", out)
 	}
-	if strings.Contains(out, "10.0.2.5: ") || strings.Contains(out, "10.5.2.5: ") {
-		t.Errorf("the address prefix of a hop is in a label:\n%s", out)
+	// The group passed on the way to both addresses leads to both; the
+	// peering only to the address it leads to.
+	nsgID := nodeIDOf(t, out, "nsg nsg-aks")
+	if !regexp.MustCompile(nsgID+` -->\|"10.0.0.0/16 VNetPeering \(peering spoke-to-hub\)"\| N_peering_spoke_to_hub_\w+`).MatchString(out) ||
+		!regexp.MustCompile(nsgID+` -->\|"ROUTE_BLACKHOLE<br/>for contosoreg.azurecr.io<br/>10.0.0.0/8 None \(default\)"\| N_dropped_\w+`).MatchString(out) {
+		t.Errorf("the steps are not split by the address they lead to:\n%s", out)
+	}
+	if regexp.MustCompile(`N_peering_spoke_to_hub_\w+ -->[^\n]*N_dropped`).MatchString(out) {
+		t.Errorf("the peering on the way to 10.0.2.5 leads to the drop of 10.5.2.5:\n%s", out)
 	}
 }
 
@@ -316,5 +350,93 @@ func TestFlowchartNoPaths(t *testing.T) {
 	checkSyntax(t, out)
 	if !strings.Contains(out, "no node pool paths were verified") {
 		t.Errorf("empty diagram:\n%s", out)
+	}
+}
+
+// nodeIDOf is the id of the one node whose label holds text.
+func nodeIDOf(t *testing.T, out, text string) string {
+	t.Helper()
+	lines := nodeLines(out, text)
+	if len(lines) != 1 {
+		t.Fatalf("%d nodes hold %q, want 1:\n%s", len(lines), text, out)
+	}
+	return nodeRe.FindStringSubmatch(lines[0])[1]
+}
+
+// publicFirewallPath is a public path as verification gives it: the route
+// hands the flow to the hub firewall (named by the route), the firewall's
+// subnet routes it to the Internet, and the way out names the firewall
+// again, in other words.
+func publicFirewallPath(pool, host string) verify.Path {
+	fwByRoute := model.FirewallHop(fwHub, "10.0.4.4", snetFW)
+	fwByRoute.Label = "Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet"
+	fwByRoute.From, fwByRoute.Route = snetAKS, "0.0.0.0/0 VirtualAppliance 10.0.4.4 (route table rt-aks route to-fw)"
+	fwByEgress := model.FirewallHop(fwHub, "10.0.4.4", snetFW)
+	return verify.Path{NodePool: pool, Host: host, Resolver: azDNS, Verdict: model.Reachable, Steps: []model.Hop{
+		fwByRoute,
+		{Kind: model.HopInternet, Label: "Internet", From: snetFW, Route: "0.0.0.0/0 Internet (default)"},
+		fwByEgress,
+		{Kind: model.HopEgress, Name: "fw-hub", ResourceID: fwHub, Label: "out through Azure Firewall fw-hub's public IPs"},
+	}}
+}
+
+func TestFlowchartFirewallIsOneNode(t *testing.T) {
+	out := Flowchart([]verify.Path{publicFirewallPath("system", "mcr.microsoft.com"), publicFirewallPath("user", login)}, nil)
+	checkSyntax(t, out)
+	if n := len(nodeLines(out, `("Azure Firewall`)); n != 1 {
+		t.Fatalf("the hub firewall the route and the way out both name is %d nodes, want 1:\n%s", n, out)
+	}
+	fw := nodeIDOf(t, out, `("Azure Firewall`)
+	// The least of the labels, whichever step came first.
+	if !strings.Contains(out, `("Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet")`) {
+		t.Errorf("the firewall node is not labelled with the least of its names:\n%s", out)
+	}
+	// No loop back into the firewall: the way out follows the Internet hop.
+	if strings.Contains(out, "--> "+fw) && regexp.MustCompile(`N_Internet_\w+ -->[^\n]* `+fw).MatchString(out) {
+		t.Errorf("the diagram loops back into the firewall:\n%s", out)
+	}
+	if !regexp.MustCompile(`N_Internet_\w+ --> N_out_through_Azure_\w+`).MatchString(out) {
+		t.Errorf("the way out does not follow the Internet hop:\n%s", out)
+	}
+	// Two firewalls at the same address in different subnets, known only
+	// by their address, stay two nodes.
+	a, b := publicFirewallPath("system", login), publicFirewallPath("user", login)
+	a.Steps = a.Steps[:1]
+	b.Steps = b.Steps[:1]
+	a.Steps[0].ResourceID, b.Steps[0].ResourceID = "", ""
+	b.Steps[0].SubnetID = net + "virtualNetworks/vnet-hub2/subnets/AzureFirewallSubnet"
+	if n := len(nodeLines(Flowchart([]verify.Path{a, b}, nil), `("Azure Firewall`)); n != 2 {
+		t.Errorf("firewalls of two subnets are %d nodes, want 2", n)
+	}
+}
+
+func TestFlowchartPlannedChangeLabelsTheStopEdge(t *testing.T) {
+	paths := []verify.Path{{NodePool: "system", Host: login, Resolver: azDNS, Verdict: model.Unreachable},
+		{NodePool: "system", Host: data, Resolver: azDNS, Verdict: model.Unreachable, Address: "10.0.2.6", Steps: []model.Hop{dropStep("10.0.0.0/8 None (route table rt-aks route quarantine)")}}}
+	planned := finding(model.DNSZoneNotLinked, "system", login)
+	planned.PlannedChange = `azurerm_private_dns_zone_virtual_network_link.acr["spoke"]`
+	out := Flowchart(paths, []model.Finding{planned, finding(model.RouteBlackhole, "system", data)})
+	checkSyntax(t, out)
+	want := `-->|"DNS_ZONE_NOT_LINKED<br/>after this plan: azurerm_private_dns_zone_virtual_network_link.acr#91;#quot;spoke#quot;#93;"| S_no_address_`
+	if !strings.Contains(out, want) {
+		t.Errorf("the edge the planned change breaks does not name it (want %s):\n%s", want, out)
+	}
+	// A finding the plan does not cause says no plan.
+	if n := strings.Count(out, "after this plan"); n != 1 {
+		t.Errorf("%d edges name a planned change, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, `-->|"ROUTE_BLACKHOLE<br/>10.0.0.0/8 None (route table rt-aks route quarantine)"| N_dropped_`) {
+		t.Errorf("the blackhole the plan does not cause is labelled otherwise:\n%s", out)
+	}
+	// Pools broken by the same code, one by the plan and one already,
+	// are not drawn as one.
+	other := finding(model.DNSZoneNotLinked, "user", login)
+	out2 := Flowchart([]verify.Path{paths[0], {NodePool: "user", Host: login, Resolver: azDNS, Verdict: model.Unreachable}}, []model.Finding{planned, other})
+	if n := len(nodeLines(out2, `["node pool `)); n != 2 {
+		t.Errorf("a pool the plan breaks and one already broken are %d nodes, want 2:\n%s", n, out2)
+	}
+	// Without a plan, no label names one.
+	if out3 := Flowchart(paths[:1], []model.Finding{finding(model.DNSZoneNotLinked, "system", login)}); strings.Contains(out3, "after this plan") {
+		t.Errorf("a finding without a planned change names one:\n%s", out3)
 	}
 }

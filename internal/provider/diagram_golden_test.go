@@ -26,11 +26,12 @@ const diagramGoldenDir = "testdata/diagram"
 var diagramGoldenScenarios = map[string][]string{
 	// scenario: strings the diagram must hold (beyond the golden, so that
 	// a regenerated golden that lost the point fails).
-	"baseline_ok":             {"flowchart LR", "private endpoint pe-acr 10.0.2.5", `[("10.0.2.6")]`},
+	"baseline_ok":             {"flowchart LR", "private endpoint pe-acr in vnet-hub/snet-pe", `[("10.0.2.6")]`},
 	"dns_zone_not_linked":     {`"DNS_ZONE_NOT_LINKED"`, "no address", "linkStyle"},
 	"udr_blackhole":           {"ROUTE_BLACKHOLE<br/>", "dropped", "linkStyle"},
 	"nva_forwarded":           {"RETURN_ROUTE_UNVERIFIED", "-.->", "appliance nic-vm-nva"},
 	"firewall_login_not_data": {"EGRESS_FIREWALL_DENIED", "Azure Firewall"},
+	"plan_zone_link_deleted":  {"DNS_ZONE_NOT_LINKED<br/>after this plan: ", "no address", "linkStyle"},
 }
 
 func TestDiagramGolden(t *testing.T) {

@@ -58,6 +58,9 @@ type Hop struct {
 	Route    model.Route
 	HasRoute bool
 	Text     string
+	// Steps are the hop as data (the peering the route crosses, if any,
+	// then where it leads), for consumers that must not parse Text.
+	Steps []model.Hop
 }
 
 // ArrivalKind says where a path ended.
@@ -188,6 +191,9 @@ type walker struct {
 	// drift is the first hop's disagreement between the real and the
 	// computed routes, when there is one.
 	drift *Drift
+	// crossed is the peering the current route crosses, once
+	// crossPeering has looked at it: the next hop records it as a step.
+	crossed *model.Peering
 }
 
 // run routes the packet from subnet to subnet until it arrives, is dropped,
@@ -365,6 +371,7 @@ func (w *walker) viaPrivateEndpointRoute(c *Computed, r *model.Route) {
 // appliance), allowForwardedTraffic on the receiving side.
 func (w *walker) crossPeering(c *Computed, r *model.Route, p *model.Peering) (*model.VNet, bool) {
 	net := w.e.net
+	w.crossed = p
 	if !p.Connected() {
 		w.hop(c.SubnetID, r, "dropped (peering "+p.Name+" is "+p.State+")")
 		w.fail(notConnected(c, r, p, w.dst))
@@ -522,7 +529,8 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 		// Whether the appliance forwards is on its NIC, which is read
 		// only for paths that reach it: this one does.
 		w.needs = model.AddNeed(w.needs, ev)
-		w.hop(c.SubnetID, r, fmt.Sprintf("appliance %s (its network interface is not read yet)", nh))
+		w.hopTo(c.SubnetID, r, fmt.Sprintf("appliance %s (its network interface is not read yet)", nh),
+			model.Hop{Kind: model.HopAppliance, Address: nh.String(), Label: "appliance " + nh.String() + " (its network interface is not read yet)"})
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: applianceVNet.ID, Kind: model.GapUnavailable,
 			Detail: fmt.Sprintf("the network interface of appliance %s is not read yet: whether it forwards traffic is unknown", nh)})
 		return "", false
@@ -557,7 +565,7 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 				Detail: fmt.Sprintf("no network interface with address %s was read in %s (an internal load balancer frontend, or a NIC that could not be read): whether it forwards traffic is unknown", nh, SubnetLabel(sub.ID))})
 		}
 	}
-	w.hop(c.SubnetID, r, app.Label)
+	w.hopTo(c.SubnetID, r, app.Label, w.applianceStep(app))
 	w.appliances = append(w.appliances, app)
 	return app.SubnetID, true
 }
@@ -597,15 +605,75 @@ func (w *walker) arriveIn(c *Computed, r *model.Route, vnet *model.VNet) {
 
 func (w *walker) arrive(subnet model.ResourceID, r *model.Route, a Arrival) {
 	w.arrival = a
-	w.hop(subnet, r, a.Label)
+	w.hopTo(subnet, r, a.Label, w.arrivalStep(a))
 }
 
+// hop records a routing decision that ends the path (a drop, a fact
+// missing) with outcome in words.
 func (w *walker) hop(subnet model.ResourceID, r *model.Route, outcome string) {
+	w.hopTo(subnet, r, outcome, model.Hop{Kind: model.HopStop, Label: outcome})
+}
+
+// hopTo records a routing decision: its text, and as steps the peering the
+// route crossed (if any), then to, where it led.
+func (w *walker) hopTo(subnet model.ResourceID, r *model.Route, outcome string, to model.Hop) {
 	h := Hop{SubnetID: subnet, Text: hopText(subnet, r, outcome)}
+	route := ""
 	if r != nil {
 		h.Route, h.HasRoute = *r, true
+		route = strings.TrimPrefix(routeLabel(*r), "route ")
 	}
+	if p := w.crossed; p != nil {
+		w.crossed = nil
+		h.Steps = append(h.Steps, model.Hop{Kind: model.HopPeering, Name: p.Name, ResourceID: p.ID, Label: "peering " + p.Name, From: subnet, Route: route})
+	} else {
+		to.From, to.Route = subnet, route
+	}
+	h.Steps = append(h.Steps, to)
 	w.hops = append(w.hops, h)
+}
+
+// applianceStep is the appliance a route hands the packet to, as a step:
+// an Azure Firewall by its resource (named as the way out names it), an
+// appliance by its NIC, else by its address in its subnet.
+func (w *walker) applianceStep(app Appliance) model.Hop {
+	if app.NICID.IsZero() && app.SubnetID.Name() != "" && strings.EqualFold(app.SubnetID.Name(), "AzureFirewallSubnet") {
+		var id model.ResourceID
+		if fw := w.e.net.FirewallByPrivateIP(app.IP); fw != nil {
+			id = fw.ID
+		} else if s := w.e.net.Subnet(app.SubnetID); s != nil {
+			if owners := s.IPConfigurationOwners("azureFirewallIpConfigurations"); len(owners) == 1 {
+				id = owners[0]
+			}
+		}
+		return model.FirewallHop(id, app.IP.String(), app.SubnetID)
+	}
+	return model.Hop{Kind: model.HopAppliance, Name: app.NICID.Name(), ResourceID: app.NICID, Address: app.IP.String(), SubnetID: app.SubnetID, Label: app.Label}
+}
+
+// arrivalStep is where the packet arrived, as a step: the resource it was
+// delivered to, named without the address (one step for every address of
+// the resource).
+func (w *walker) arrivalStep(a Arrival) model.Hop {
+	dst := w.dst.String()
+	switch a.Kind {
+	case ArrivalPrivateEndpoint:
+		return model.Hop{Kind: model.HopPrivateEndpoint, Name: a.PrivateEndpointID.Name(), ResourceID: a.PrivateEndpointID, SubnetID: a.SubnetID, Address: dst,
+			Label: "private endpoint " + a.PrivateEndpointID.Name() + " in " + SubnetLabel(a.SubnetID)}
+	case ArrivalNIC:
+		return model.Hop{Kind: model.HopNIC, Name: a.NICID.Name(), ResourceID: a.NICID, SubnetID: a.SubnetID, Address: dst,
+			Label: a.NICID.Name() + " in " + SubnetLabel(a.SubnetID)}
+	case ArrivalSubnet:
+		return model.Hop{Kind: model.HopSubnet, Name: a.SubnetID.Name(), ResourceID: a.SubnetID, SubnetID: a.SubnetID, Address: dst,
+			Label: "subnet " + SubnetLabel(a.SubnetID)}
+	case ArrivalOnPremises:
+		return model.Hop{Kind: model.HopGateway, Name: a.GatewayID.Name(), ResourceID: a.GatewayID, Label: "on-premises via gateway " + a.GatewayID.Name()}
+	case ArrivalInternet:
+		return model.Hop{Kind: model.HopInternet, Label: a.Label}
+	case ArrivalServiceEndpoint:
+		return model.Hop{Kind: model.HopServiceEndpoint, Label: a.Label}
+	}
+	return model.Hop{Kind: model.HopBeyondAppliance, ResourceID: a.RouteServerID, Address: dst, Label: a.Label}
 }
 
 // fail records a finding, or only suspects it when missing evidence could
@@ -675,4 +743,13 @@ func peeringCoveringUsable(vnet *model.VNet, a netip.Addr) *model.Peering {
 		}
 	}
 	return nil
+}
+
+// Steps are the forward path as data, the steps of every hop in order.
+func (r Result) Steps() []model.Hop {
+	var out []model.Hop
+	for _, h := range r.Hops {
+		out = append(out, h.Steps...)
+	}
+	return out
 }

@@ -35,8 +35,9 @@ type egressSource struct {
 // egressResult is how one flow to a public address leaves for the
 // internet.
 type egressResult struct {
-	// hops continue the route engine's hops with the way out.
-	hops     []string
+	// steps continue the route engine's hops with the way out; their
+	// labels are the path's hop strings.
+	steps    []model.Hop
 	findings []model.Finding
 	// via says in words what the flow leaves through, for messages.
 	via string
@@ -93,15 +94,17 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 		if fw == nil {
 			return r.applianceEgress(pc, h, e, a)
 		}
-		res.hops = append(res.hops, "Azure Firewall "+fw.Name+" ("+a.IP.String()+")")
+		fwStep := model.FirewallHop(fw.ID, a.IP.String(), a.SubnetID)
+		fwStep.Label = "Azure Firewall " + fw.Name + " (" + a.IP.String() + ")"
+		res.steps = append(res.steps, fwStep)
 		fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(r.f.PublicServiceTags(h)))
 		res.findings = append(res.findings, fs...)
 		if !allowed {
-			return egressResult{findings: res.findings, reported: true, hops: append(res.hops, "rules of Azure Firewall "+fw.Name+" not shown to allow it")}
+			return egressResult{findings: res.findings, reported: true, steps: append(res.steps, egressStep(model.HopStop, fw.ID, "rules of Azure Firewall "+fw.Name+" not shown to allow it"))}
 		}
 		if i == len(e.Appliances)-1 {
 			out := r.firewallEgress(fw, e.SubnetID)
-			out.hops = append(res.hops, out.hops...)
+			out.steps = append(res.steps, out.steps...)
 			out.findings = append(res.findings, out.findings...)
 			return out
 		}
@@ -131,11 +134,11 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 	if !subnet.NATGatewayID.IsZero() {
 		name := subnet.NATGatewayID.Name()
 		return egressResult{via: "NAT gateway " + name + " of subnet " + subnet.Name,
-			hops:    []string{"out through NAT gateway " + name},
+			steps:   []model.Hop{egressStep(model.HopEgress, subnet.NATGatewayID, "out through NAT gateway "+name)},
 			sources: []egressSource{{label: "NAT gateway " + name, id: subnet.NATGatewayID}}}
 	}
 	if pc.pool.NodePublicIP {
-		res := egressResult{via: "the nodes' own public IPs (enableNodePublicIP)", hops: []string{"out through each node's own public IP"}}
+		res := egressResult{via: "the nodes' own public IPs (enableNodePublicIP)", steps: []model.Hop{egressStep(model.HopEgress, "", "out through each node's own public IP")}}
 		if id := pc.pool.NodePublicIPPrefixID; !id.IsZero() {
 			res.sources = []egressSource{{label: "node public IP prefix", id: id}}
 		} else {
@@ -151,7 +154,7 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 	switch strings.ToLower(outType) {
 	case strings.ToLower(model.OutboundLoadBalancer):
 		res := egressResult{via: "the outbound rules of cluster " + cl.Name + "'s load balancer",
-			hops: []string{"out through the cluster load balancer's outbound IPs"}}
+			steps: []model.Hop{egressStep(model.HopEgress, "", "out through the cluster load balancer's outbound IPs")}}
 		for _, id := range cl.Outbound.LoadBalancerIPIDs {
 			res.sources = append(res.sources, egressSource{label: "load balancer outbound IP", id: id})
 		}
@@ -160,7 +163,7 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 		}
 		return res
 	case strings.ToLower(model.OutboundManagedNATGateway):
-		res := egressResult{via: "cluster " + cl.Name + "'s managed NAT gateway", hops: []string{"out through the cluster's managed NAT gateway"}}
+		res := egressResult{via: "cluster " + cl.Name + "'s managed NAT gateway", steps: []model.Hop{egressStep(model.HopEgress, "", "out through the cluster's managed NAT gateway")}}
 		for _, id := range cl.Outbound.NATGatewayIPIDs {
 			res.sources = append(res.sources, egressSource{label: "managed NAT gateway IP", id: id})
 		}
@@ -218,7 +221,7 @@ func (r *run) defaultOutbound(pc *poolCtx, h model.PullHost, subnet *model.Subne
 	if why != "" {
 		via += " (" + why + ")"
 	}
-	return egressResult{via: via, hops: []string{"out through Azure's default outbound access"},
+	return egressResult{via: via, steps: []model.Hop{egressStep(model.HopEgress, "", "out through Azure's default outbound access")},
 		unknown: "Azure's default outbound access leaves through a Microsoft address that is not the subscription's and may change"}
 }
 
@@ -243,7 +246,7 @@ func (r *run) forcedTunnel(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 	fix := fmt.Sprintf("Have the network team confirm that the on-premises egress allows TCP 443 to %s from the node subnet; or keep the registry's traffic in Azure: a private endpoint of the registry, or %s to an Azure Firewall or to the Internet on the node subnet. Credentials and imagePullSecrets are irrelevant until the connection exists.",
 		pc.mustAllow(), keep)
 	res := r.egressUnverified(pc, h, e.GatewayID, msg, fix)
-	res.hops = []string{"on-premises through gateway " + gw + " (forced tunnelling)"}
+	res.steps = []model.Hop{egressStep(model.HopEgress, e.GatewayID, "on-premises through gateway "+gw+" (forced tunnelling)")}
 	return res
 }
 
@@ -282,7 +285,7 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 		a.IP, pc.mustAllow())
 	res := r.egressUnverified(pc, h, resource, msg, fix)
 	res.findings = append(res.findings, evidence...)
-	res.hops = []string{"out through " + a.Label + " (its rules are not in Azure)"}
+	res.steps = []model.Hop{egressStep(model.HopEgress, a.NICID, "out through "+a.Label+" (its rules are not in Azure)")}
 	return res
 }
 
@@ -314,10 +317,10 @@ func (r *run) firewallEgress(fw *model.AzureFirewall, exitSubnet model.ResourceI
 	if s := r.f.Network.Subnet(exitSubnet); s != nil && !s.NATGatewayID.IsZero() {
 		name := s.NATGatewayID.Name()
 		return egressResult{via: "Azure Firewall " + fw.Name + " and NAT gateway " + name,
-			hops:    []string{"out through NAT gateway " + name + " of " + s.Name},
+			steps:   []model.Hop{egressStep(model.HopEgress, s.NATGatewayID, "out through NAT gateway "+name+" of "+s.Name)},
 			sources: []egressSource{{label: "NAT gateway " + name, id: s.NATGatewayID}}}
 	}
-	res := egressResult{via: "Azure Firewall " + fw.Name, hops: []string{"out through Azure Firewall " + fw.Name + "'s public IPs"}}
+	res := egressResult{via: "Azure Firewall " + fw.Name, steps: []model.Hop{egressStep(model.HopEgress, fw.ID, "out through Azure Firewall "+fw.Name+"'s public IPs")}}
 	for _, id := range fw.PublicIPAddressIDs {
 		res.sources = append(res.sources, egressSource{label: "Azure Firewall " + fw.Name + " public IP", id: id})
 	}
@@ -336,7 +339,7 @@ func (r *run) noOutbound(pc *poolCtx, h model.PullHost, resource model.ResourceI
 	msg := fmt.Sprintf("the nodes have no outbound path to the internet: %s. The connection fails (a timeout), and %s.", why, consequence(h))
 	fix += " Credentials and imagePullSecrets are irrelevant: the node cannot open the connection."
 	f := model.NewFinding(model.EgressNoOutbound, pc.pool.Name, h.Name, resource, pc.label+" → the public address of "+h.Name+": "+msg, fix)
-	return egressResult{findings: []model.Finding{f}, reported: true, hops: []string{"no outbound path"}}
+	return egressResult{findings: []model.Finding{f}, reported: true, steps: []model.Hop{egressStep(model.HopStop, resource, "no outbound path")}}
 }
 
 // egressUnverified is EGRESS_UNVERIFIED: the flow leaves through something
@@ -548,4 +551,10 @@ func withBit(a netip.Addr, i int) netip.Addr {
 	b[i/8] |= 1 << (7 - i%8)
 	out, _ := netip.AddrFromSlice(b)
 	return out
+}
+
+// egressStep is a step of the way out: its kind, the resource it names
+// (zero when none), and label, the path's hop string.
+func egressStep(kind model.HopKind, id model.ResourceID, label string) model.Hop {
+	return model.Hop{Kind: kind, Name: id.Name(), ResourceID: id, Label: label}
 }

@@ -68,6 +68,7 @@ type pathState struct {
 	source   RouteSource // of its route query, when one was made
 	story    string
 	hops     []string
+	steps    []model.Hop
 	findings []model.Finding
 	broken   bool
 	// stopped: the path ends here unverified, without an error (the
@@ -211,7 +212,7 @@ func (r *run) publicPath(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 	}
 	q := &pathState{host: h}
 	r.publicFlow(pc, q, h, res)
-	p.hops, p.source = q.hops, q.source
+	p.hops, p.steps, p.source = q.hops, q.steps, q.source
 	switch {
 	case q.broken:
 		why := q.why
@@ -247,7 +248,7 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 		return
 	}
 	rr := r.trace(pc, RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Public: true, Host: h.Name, DestTags: r.f.PublicServiceTags(h), Protocol: "Tcp", Port: 443}, h.Name)
-	p.hops, p.source = rr.Hops, rr.Source
+	p.hops, p.steps, p.source = rr.Hops, rr.Steps, rr.Source
 	p.add(inContext(pc, h.Name, "", rr.Findings)...)
 	if p.broken {
 		return
@@ -260,7 +261,10 @@ func (r *run) publicFlow(pc *poolCtx, p *pathState, h model.PullHost, res resolu
 		return
 	}
 	eg := r.egressOf(pc, h, rr)
-	p.hops = append(p.hops, eg.hops...)
+	for _, s := range eg.steps {
+		p.hops = append(p.hops, s.Label)
+		p.steps = append(p.steps, s)
+	}
 	p.add(eg.findings...)
 	if p.broken {
 		p.why = "which the nodes cannot reach: " + firstError(eg.findings)
@@ -344,6 +348,12 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 			}
 			p.hops = append(p.hops, hop)
 		}
+		for _, s := range rr.Steps {
+			if len(dests) > 1 {
+				s.Destination = address
+			}
+			p.steps = append(p.steps, s)
+		}
 		if len(dests) > 1 {
 			address += ", one of " + joinAddrs(dests) + " the name resolves to (a node may get any of them)"
 		}
@@ -366,6 +376,7 @@ func (r *run) finishPath(pc *poolCtx, p *pathState) {
 		Resolution:  p.story,
 		RouteSource: source,
 		Hops:        append([]string{}, p.hops...),
+		Steps:       append([]model.Hop(nil), p.steps...),
 		Verdict:     model.VerdictOf(p.findings),
 	})
 }

@@ -47,6 +47,10 @@ type RouteQuery struct {
 type RouteResult struct {
 	// Hops are the steps from the node subnet to the destination, in words.
 	Hops []string
+	// Steps are the same steps as data (a routing decision gives the
+	// peering it crosses, then where it leads), for consumers that must
+	// not parse Hops.
+	Steps []model.Hop
 	// Source says whether effective or computed routes were used.
 	Source RouteSource
 	// Findings are the route engine's conclusions (route, return_route,

@@ -69,6 +69,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		out.Source = RouteSourceEffective
 	}
 	out.Hops = res.Path()
+	out.Steps = res.Steps()
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, f.ToModel("", ""))
 	}
@@ -191,6 +192,14 @@ func hidePublicStandIn(out *RouteResult, host string) {
 	}
 	for i, h := range out.Hops {
 		out.Hops[i] = strings.ReplaceAll(h, stand, words)
+	}
+	for i, s := range out.Steps {
+		s.Label = strings.ReplaceAll(s.Label, stand, words)
+		s.Route = strings.ReplaceAll(s.Route, stand, words)
+		if s.Address == stand {
+			s.Address = ""
+		}
+		out.Steps[i] = s
 	}
 	for i := range out.Findings {
 		out.Findings[i].Message = strings.ReplaceAll(out.Findings[i].Message, stand, words)

@@ -33,6 +33,7 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *Rout
 	}
 	sr := CheckSecurity(n, sf, res, spaces)
 	out.Hops = append(out.Hops, sr.Hops...)
+	out.Steps = append(out.Steps, sr.Steps...)
 	out.Findings = append(out.Findings, sr.Findings...)
 	out.Gaps = append(out.Gaps, sr.Gaps...)
 }
@@ -75,7 +76,9 @@ type SecurityFlow struct {
 // passed as hops (in path order), a finding for the group that denies or
 // cannot be decided, and the groups that could not be read.
 type SecurityResult struct {
-	Hops     []string
+	Hops []string
+	// Steps are the groups passed as data, labelled as Hops says them.
+	Steps    []model.Hop
 	Findings []model.Finding
 	Gaps     []model.Gap
 }
@@ -348,6 +351,7 @@ func (out *SecurityResult) step(ds []security.Decision, f security.Flow, sf Secu
 			h += " at " + at
 		}
 		out.Hops = append(out.Hops, h)
+		out.Steps = append(out.Steps, model.Hop{Kind: model.HopSecurityGroup, Name: d.GroupName, ResourceID: d.GroupID, Label: h})
 	}
 	d := security.Verdict(ds)
 	if d.Outcome == security.Allowed {

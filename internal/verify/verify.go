@@ -49,7 +49,12 @@ type Path struct {
 	RouteSource RouteSource
 	// Hops are the route engine's steps from the node subnet to the
 	// address; empty when the path stopped before routing.
-	Hops    []string
+	Hops []string
+	// Steps are the hops as data: the peerings, appliances, firewalls,
+	// gateways, security groups, the way out and where the path arrives or
+	// stops, each named by its resource. On a path with several addresses
+	// each step says the address it leads to (model.Hop.Destination).
+	Steps   []model.Hop
 	Verdict model.Verdict
 }
 
