@@ -457,7 +457,9 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 				out.served = append(out.served, op)
 				continue
 			}
-			out.body = mergePatch(out.body, op.Body).(map[string]any)
+			if merged, ok := mergePatch(out.body, op.Body).(map[string]any); ok {
+				out.body = merged
+			}
 		}
 		note(op)
 	}
@@ -759,9 +761,8 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 			out = append(out, it)
 			continue
 		}
-		base := m
 		if len(own) > 0 && own[0].Kind == planned.OpPut {
-			base = carryEmbedded(ip, m, own[0].Body)
+			base := carryEmbedded(ip, m, own[0].Body)
 			own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
 		}
 		r := resolve(ip, cloneMap(m), own, children, fetchWith(req))
@@ -1176,7 +1177,8 @@ func cloneMap(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	return cloneValue(m).(map[string]any)
+	c, _ := cloneValue(m).(map[string]any) // a copy of a map is a map
+	return c
 }
 
 func cloneValue(v any) any {

@@ -108,7 +108,6 @@ func Flowchart(paths []verify.Path, findings []model.Finding) string {
 type poolPaths struct {
 	name  string
 	paths []pathCodes
-	key   string
 }
 
 type pathCodes struct {

@@ -147,11 +147,11 @@ func azapiBody(t *tctx) (map[string]any, []string, error) {
 		}
 		var m map[string]any
 		if err := json.Unmarshal([]byte(b), &m); err != nil {
-			return nil, nil, fmt.Errorf("its body is not a JSON object: %v", err)
+			return nil, nil, fmt.Errorf("its body is not a JSON object: %w", err)
 		}
 		return m, nil, nil
 	case map[string]any:
-		m := deepCopy(b).(map[string]any)
+		m, _ := deepCopy(b).(map[string]any) // a copy of a map is a map
 		var unknown []string
 		unknownPaths(v.u, "", &unknown)
 		return m, unknown, nil

@@ -38,7 +38,7 @@ func putRuleCollectionGroup(t *tctx, id string) error {
 		for i, c := range v.list() {
 			col, err := ruleCollection(kind, c)
 			if err != nil {
-				return fmt.Errorf("%s %d: %v", kind, i, err)
+				return fmt.Errorf("%s %d: %w", kind, i, err)
 			}
 			cols = append(cols, col)
 		}

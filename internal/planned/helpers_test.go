@@ -184,7 +184,9 @@ func at(body map[string]any, path string) any {
 	for _, seg := range strings.Split(path, ".") {
 		if strings.HasPrefix(seg, "#") {
 			var i int
-			fmt.Sscanf(seg, "#%d", &i)
+			if _, err := fmt.Sscanf(seg, "#%d", &i); err != nil {
+				return nil
+			}
 			l, ok := cur.([]any)
 			if !ok || i >= len(l) {
 				return nil

@@ -23,5 +23,5 @@ func ParseFile(path string, data []byte, opts Options) (*Plan, error) {
 // ReadError is the error for a planned changes file that cannot be read
 // (err from os.ReadFile or the like).
 func ReadError(path string, err error) error {
-	return fmt.Errorf("planned changes file %s cannot be read: %v; %s", path, err, showHint)
+	return fmt.Errorf("planned changes file %s cannot be read: %w; %s", path, err, showHint)
 }

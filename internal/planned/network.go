@@ -29,14 +29,13 @@ func init() {
 		"azurerm_subnet_network_security_group_association": "networkSecurityGroup",
 		"azurerm_subnet_nat_gateway_association":            "natGateway",
 	} {
-		member := member
 		attr := map[string]string{"routeTable": "route_table_id", "networkSecurityGroup": "network_security_group_id", "natGateway": "nat_gateway_id"}[member]
 		idFromArgs[typ] = true
 		register(typ, translator{
 			id: func(t *tctx) (string, error) { return t.requiredRef("subnet_id") },
 			put: func(t *tctx, id string) error {
-				op := t.op(OpPatch, id, map[string]any{"properties": map[string]any{}})
-				props := op.Body["properties"].(map[string]any)
+				props := map[string]any{}
+				op := t.op(OpPatch, id, map[string]any{"properties": props})
 				if target, ok := t.refID(attr); ok {
 					props[member] = ref(target)
 				} else {
@@ -136,7 +135,16 @@ func base(id, typ string, t *tctx, tracked bool) map[string]any {
 	return b
 }
 
-func props(b map[string]any) map[string]any { return b["properties"].(map[string]any) }
+// props is the properties object of a body the translators built (always
+// present); a body without one gets an empty one.
+func props(b map[string]any) map[string]any {
+	if p, ok := b["properties"].(map[string]any); ok {
+		return p
+	}
+	p := map[string]any{}
+	b["properties"] = p
+	return p
+}
 
 // normLocation is a location as ARM writes it: "West Europe" → westeurope.
 func normLocation(s string) string {

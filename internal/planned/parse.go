@@ -66,7 +66,7 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 	}
 	var p tfjson.Plan
 	if err := json.Unmarshal(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf")), &p); err != nil {
-		return nil, fmt.Errorf("not a valid plan JSON: %v; %s", err, showHint)
+		return nil, fmt.Errorf("not a valid plan JSON: %w; %s", err, showHint)
 	}
 	return translate(&p, opts), nil
 }
@@ -173,7 +173,7 @@ func syntaxError(data []byte, err error) error {
 	switch {
 	case errors.As(err, &se):
 		l, c := lineCol(data, se.Offset)
-		return fmt.Errorf("not a plan JSON: JSON syntax error at line %d, column %d: %v: %s", l, c, se, showHint)
+		return fmt.Errorf("not a plan JSON: JSON syntax error at line %d, column %d: %w: %s", l, c, se, showHint)
 	case errors.As(err, &te):
 		l, c := lineCol(data, te.Offset)
 		return fmt.Errorf("not a plan JSON: at line %d, column %d the file holds %s where a plan has an object: %s", l, c, te.Value, showHint)
@@ -181,7 +181,7 @@ func syntaxError(data []byte, err error) error {
 		l, c := lineCol(data, int64(len(data)))
 		return fmt.Errorf("not a plan JSON: the JSON ends early at line %d, column %d (is the file truncated?): %s", l, c, showHint)
 	}
-	return fmt.Errorf("not a plan JSON: %v: %s", err, showHint)
+	return fmt.Errorf("not a plan JSON: %w: %s", err, showHint)
 }
 
 // lineCol gives the 1-based line and column of a byte offset.
