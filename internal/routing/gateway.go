@@ -153,7 +153,7 @@ func firstPerPrefix(routes []model.Route) ([]model.Route, *sortedBlock) {
 	dups := false
 	for i, k := range b.keys {
 		// Keys of one prefix are adjacent, the lowest index first.
-		if i > 0 && k.samePrefix(b.keys[i-1]) {
+		if i > 0 && k.samePrefix(&b.keys[i-1]) {
 			dups = true
 			continue
 		}
