@@ -16,8 +16,64 @@ func (id ResourceID) Key() string {
 	return strings.TrimRight(strings.ToLower(string(id)), "/")
 }
 
-// Equal reports whether two ids name the same resource.
-func (id ResourceID) Equal(other ResourceID) bool { return id.Key() == other.Key() }
+// Equal reports whether two ids name the same resource. It compares as
+// Key does without building either key (ids are compared in the hottest
+// loops of an evaluation).
+func (id ResourceID) Equal(other ResourceID) bool {
+	a, b := strings.TrimRight(string(id), "/"), strings.TrimRight(string(other), "/")
+	if len(a) == len(b) && isASCII(a) && isASCII(b) {
+		for i := 0; i < len(a); i++ {
+			if lowerASCII(a[i]) != lowerASCII(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if isASCII(a) && isASCII(b) {
+		return false // ASCII lowering keeps lengths
+	}
+	return id.Key() == other.Key()
+}
+
+// lookupKey returns m[id.Key()] without building the key when id is ASCII
+// and short: the lowered id is written to a stack buffer, and a map index
+// by a converted byte slice does not allocate.
+func lookupKey[V any](m map[string]V, id ResourceID) (V, bool) {
+	s := strings.TrimRight(string(id), "/")
+	var buf [256]byte
+	if len(s) > len(buf) || !isASCII(s) {
+		v, ok := m[id.Key()]
+		return v, ok
+	}
+	b := buf[:len(s)]
+	for i := 0; i < len(s); i++ {
+		b[i] = lowerASCII(s[i])
+	}
+	v, ok := m[string(b)]
+	return v, ok
+}
+
+// lookup is lookupKey without the presence flag.
+func lookup[V any](m map[string]V, id ResourceID) V {
+	v, _ := lookupKey(m, id)
+	return v
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
 
 // IsZero reports whether the id is empty.
 func (id ResourceID) IsZero() bool { return strings.TrimSpace(string(id)) == "" }
