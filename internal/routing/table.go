@@ -79,9 +79,18 @@ func sortBlock(routes []model.Route) *sortedBlock {
 		}
 	}
 	slices.SortFunc(keys, compareKeyed)
+	// A gateway's routes share their source, state and next hop type:
+	// classify each distinct combination once.
 	alone := make([]prefixChoice, len(keys))
+	var prev *model.Route
+	var prevChoice prefixChoice
 	for j := range keys {
-		alone[j] = chooseOne(&routes[keys[j].idx], keys[j].idx)
+		i := keys[j].idx
+		r := &routes[i]
+		if prev == nil || r.Source != prev.Source || r.State != prev.State || r.NextHopType != prev.NextHopType {
+			prev, prevChoice = r, chooseOne(r, 0)
+		}
+		alone[j] = prevChoice.shifted(i)
 	}
 	return &sortedBlock{routes: routes, keys: keys, alone: alone, v4: v4}
 }
@@ -206,9 +215,9 @@ func buildTable(own []model.Route, start int, block *sortedBlock, markLosers boo
 			c = choose(t, group)
 		}
 		if k.v6 {
-			v6.push(k.start, k.end, c)
+			v6.push(k.start, k.last(), c)
 		} else {
-			v4.push(k.start, k.end, c)
+			v4.push(k.start, k.last(), c)
 		}
 	}
 	v4.finish()
@@ -239,8 +248,8 @@ func markGroupLosers(t *Table, group []int32) {
 }
 
 func keyOf(p netip.Prefix, idx int32) keyedRoute {
-	start, end := prefixRange(p)
-	return keyedRoute{v6: p.Addr().Is6(), start: start, end: end, bits: uint8(p.Bits()), idx: idx}
+	start, _ := prefixRange(p)
+	return keyedRoute{v6: p.Addr().Is6(), start: start, bits: uint8(p.Bits()), idx: idx}
 }
 
 func compareKeyed(a, b keyedRoute) int {
@@ -253,12 +262,24 @@ func compareKeyed(a, b keyedRoute) int {
 	return 0
 }
 
-// keyedRoute is a route's prefix as an interval, for ordering.
+// keyedRoute is a route's prefix as an interval (its first address and
+// length: 24 bytes, as a gateway's thousands of keys are kept and walked
+// per table), for ordering.
 type keyedRoute struct {
-	start, end u128
-	idx        int32
-	bits       uint8
-	v6         bool
+	start u128
+	idx   int32
+	bits  uint8
+	v6    bool
+}
+
+// last is the last address of the prefix.
+func (a *keyedRoute) last() u128 {
+	width := 32
+	if a.v6 {
+		width = 128
+	}
+	m := hostMask(width - int(a.bits))
+	return u128{a.start.hi | m.hi, a.start.lo | m.lo}
 }
 
 // before orders IPv4 first, then by start, shorter prefix first, then by
