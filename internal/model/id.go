@@ -21,18 +21,18 @@ func (id ResourceID) Key() string {
 // loops of an evaluation).
 func (id ResourceID) Equal(other ResourceID) bool {
 	a, b := strings.TrimRight(string(id), "/"), strings.TrimRight(string(other), "/")
-	if len(a) == len(b) && isASCII(a) && isASCII(b) {
-		for i := 0; i < len(a); i++ {
-			if lowerASCII(a[i]) != lowerASCII(b[i]) {
-				return false
-			}
+	for i := 0; i < min(len(a), len(b)); i++ {
+		ca, cb := a[i], b[i]
+		if ca|cb >= 0x80 {
+			return id.Key() == other.Key()
 		}
-		return true
+		if lowerASCII(ca) != lowerASCII(cb) {
+			return false // same ASCII prefix, then different letters
+		}
 	}
-	if isASCII(a) && isASCII(b) {
-		return false // ASCII lowering keeps lengths
-	}
-	return id.Key() == other.Key()
+	// Equal up to the shorter one, whose rest is ASCII: lowering the
+	// longer one's rest (which ends in no slash) leaves something.
+	return len(a) == len(b)
 }
 
 // lookupKey returns m[id.Key()] without building the key when id is ASCII
@@ -41,15 +41,20 @@ func (id ResourceID) Equal(other ResourceID) bool {
 func lookupKey[V any](m map[string]V, id ResourceID) (V, bool) {
 	s := strings.TrimRight(string(id), "/")
 	var buf [256]byte
-	if len(s) > len(buf) || !isASCII(s) {
-		v, ok := m[id.Key()]
-		return v, ok
+	if len(s) <= len(buf) {
+		b := buf[:len(s)]
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			ascii = ascii && c < 0x80
+			b[i] = lowerASCII(c)
+		}
+		if ascii {
+			v, ok := m[string(b)]
+			return v, ok
+		}
 	}
-	b := buf[:len(s)]
-	for i := 0; i < len(s); i++ {
-		b[i] = lowerASCII(s[i])
-	}
-	v, ok := m[string(b)]
+	v, ok := m[id.Key()]
 	return v, ok
 }
 
@@ -57,15 +62,6 @@ func lookupKey[V any](m map[string]V, id ResourceID) (V, bool) {
 func lookup[V any](m map[string]V, id ResourceID) V {
 	v, _ := lookupKey(m, id)
 	return v
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 func lowerASCII(c byte) byte {

@@ -15,6 +15,7 @@ func TestResourceIDEqualMatchesKey(t *testing.T) {
 		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/Kube//",
 		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/kub\u00e9",
 		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/KUB\u00c9",
+		"/subscriptions/s/resourceGroups/MC_rg_aks/providers/Microsoft.Network/virtualNetworks/vnet\u00c9",
 		"",
 		"/",
 	}
