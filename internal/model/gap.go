@@ -43,8 +43,7 @@ func (g Gaps) Add(gap Gap) {
 
 // Lookup returns the gap for an id.
 func (g Gaps) Lookup(id ResourceID) (Gap, bool) {
-	gap, ok := g[id.Key()]
-	return gap, ok
+	return lookupKey(g, id)
 }
 
 // Sorted returns the gaps ordered by id, for deterministic output.

@@ -16,8 +16,60 @@ func (id ResourceID) Key() string {
 	return strings.TrimRight(strings.ToLower(string(id)), "/")
 }
 
-// Equal reports whether two ids name the same resource.
-func (id ResourceID) Equal(other ResourceID) bool { return id.Key() == other.Key() }
+// Equal reports whether two ids name the same resource. It compares as
+// Key does without building either key (ids are compared in the hottest
+// loops of an evaluation).
+func (id ResourceID) Equal(other ResourceID) bool {
+	a, b := strings.TrimRight(string(id), "/"), strings.TrimRight(string(other), "/")
+	for i := 0; i < min(len(a), len(b)); i++ {
+		ca, cb := a[i], b[i]
+		if ca|cb >= 0x80 {
+			return id.Key() == other.Key()
+		}
+		if lowerASCII(ca) != lowerASCII(cb) {
+			return false // same ASCII prefix, then different letters
+		}
+	}
+	// Equal up to the shorter one, whose rest is ASCII: lowering the
+	// longer one's rest (which ends in no slash) leaves something.
+	return len(a) == len(b)
+}
+
+// lookupKey returns m[id.Key()] without building the key when id is ASCII
+// and short: the lowered id is written to a stack buffer, and a map index
+// by a converted byte slice does not allocate.
+func lookupKey[V any](m map[string]V, id ResourceID) (V, bool) {
+	s := strings.TrimRight(string(id), "/")
+	var buf [256]byte
+	if len(s) <= len(buf) {
+		b := buf[:len(s)]
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			ascii = ascii && c < 0x80
+			b[i] = lowerASCII(c)
+		}
+		if ascii {
+			v, ok := m[string(b)]
+			return v, ok
+		}
+	}
+	v, ok := m[id.Key()]
+	return v, ok
+}
+
+// lookup is lookupKey without the presence flag.
+func lookup[V any](m map[string]V, id ResourceID) V {
+	v, _ := lookupKey(m, id)
+	return v
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
 
 // IsZero reports whether the id is empty.
 func (id ResourceID) IsZero() bool { return strings.TrimSpace(string(id)) == "" }

@@ -90,33 +90,33 @@ func NewNetwork() *Network {
 }
 
 // VNet returns the virtual network with that id, or nil.
-func (n *Network) VNet(id ResourceID) *VNet { return n.VNets[id.Key()] }
+func (n *Network) VNet(id ResourceID) *VNet { return lookup(n.VNets, id) }
 
 // Subnet returns the subnet with that id, or nil.
-func (n *Network) Subnet(id ResourceID) *Subnet { return n.Subnets[id.Key()] }
+func (n *Network) Subnet(id ResourceID) *Subnet { return lookup(n.Subnets, id) }
 
 // RouteTable returns the route table with that id, or nil.
-func (n *Network) RouteTable(id ResourceID) *RouteTable { return n.RouteTables[id.Key()] }
+func (n *Network) RouteTable(id ResourceID) *RouteTable { return lookup(n.RouteTables, id) }
 
 // NIC returns the network interface with that id, or nil.
-func (n *Network) NIC(id ResourceID) *NIC { return n.NICs[id.Key()] }
+func (n *Network) NIC(id ResourceID) *NIC { return lookup(n.NICs, id) }
 
 // Gateway returns the virtual network gateway with that id, or nil.
-func (n *Network) Gateway(id ResourceID) *Gateway { return n.Gateways[id.Key()] }
+func (n *Network) Gateway(id ResourceID) *Gateway { return lookup(n.Gateways, id) }
 
 // PrivateEndpoint returns the private endpoint with that id, or nil.
 func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
-	return n.PrivateEndpoints[id.Key()]
+	return lookup(n.PrivateEndpoints, id)
 }
 
 // SecurityGroup returns the network security group with that id, or nil.
 func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
-	return n.SecurityGroups[id.Key()]
+	return lookup(n.SecurityGroups, id)
 }
 
 // RouteServer returns the Route Server with that id, or nil.
 func (n *Network) RouteServer(id ResourceID) *RouteServer {
-	return n.RouteServers[id.Key()]
+	return lookup(n.RouteServers, id)
 }
 
 // AddVNet stores a virtual network and its subnets.

@@ -117,6 +117,10 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 		origin string
 	}
 	origins := map[peerOrigin]string{}
+	// Consecutive routes mostly come from one peer: the last pair's text
+	// is reused without a map lookup.
+	var last peerOrigin
+	lastText, haveLast := "", false
 	// Routes learned from a Route Server of the same VNet (branch-to-branch)
 	// are that Route Server's: it programs them with the appliance as next
 	// hop (see routeserver.go).
@@ -126,12 +130,15 @@ func gatewayRoutes(net *model.Network, gw *model.Gateway) ([]model.Route, []scop
 			continue
 		}
 		k := peerOrigin{lr.SourcePeer, lr.Origin}
-		o, ok := origins[k]
-		if !ok {
-			o = fmt.Sprintf("gateway %s (learned from %s, %s)", gw.Name, lr.SourcePeer, lr.Origin)
-			origins[k] = o
+		if !haveLast || k != last {
+			o, ok := origins[k]
+			if !ok {
+				o = fmt.Sprintf("gateway %s (learned from %s, %s)", gw.Name, lr.SourcePeer, lr.Origin)
+				origins[k] = o
+			}
+			last, lastText, haveLast = k, o, true
 		}
-		add(lr.Prefix, o)
+		add(lr.Prefix, lastText)
 	}
 	if !gw.StaticPrefixesKnown && len(gw.StaticPrefixes) == 0 {
 		gaps = append(gaps, scopedGap{gap: gapFor(net, gw.ID, model.GapUnavailable,
@@ -153,7 +160,7 @@ func firstPerPrefix(routes []model.Route) ([]model.Route, *sortedBlock) {
 	dups := false
 	for i, k := range b.keys {
 		// Keys of one prefix are adjacent, the lowest index first.
-		if i > 0 && k.samePrefix(b.keys[i-1]) {
+		if i > 0 && k.samePrefix(&b.keys[i-1]) {
 			dups = true
 			continue
 		}

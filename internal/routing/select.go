@@ -144,3 +144,27 @@ func (c prefixChoice) winner(protectedAbove bool) int32 {
 	}
 	return c.best
 }
+
+// chooseOne is choose for a route alone at its prefix (at index i).
+func chooseOne(r *model.Route, i int32) prefixChoice {
+	c := prefixChoice{best: -1, bestNoBGP: -1, protected: isProtectedSystem(r)}
+	if isActive(r) {
+		c.best = i
+		if !isBGP(r) {
+			c.bestNoBGP = i
+		}
+	}
+	return c
+}
+
+// shifted is the choice with its route indexes moved by n (a block's
+// choice at the block's place in a table).
+func (c prefixChoice) shifted(n int32) prefixChoice {
+	if c.best >= 0 {
+		c.best += n
+	}
+	if c.bestNoBGP >= 0 {
+		c.bestNoBGP += n
+	}
+	return c
+}

@@ -52,23 +52,47 @@ func NewTable(routes []model.Route) *Table {
 // tables that share it (every subnet behind one hub gateway carries the
 // same thousands of learned routes) merge it in linear time instead of
 // sorting it again: routes are the block's routes (with masked prefixes,
-// never changed), keys index them from 0.
+// never changed), keys index them from 0. alone is, for each key, the
+// choice its route makes at its prefix when no other route shares it
+// (indexes from 0, see prefixChoice.shifted): most block prefixes are
+// alone in a table, and their choice is then made once, not per table. v4
+// is the number of IPv4 keys (they sort first).
 type sortedBlock struct {
 	routes []model.Route
 	keys   []keyedRoute
+	alone  []prefixChoice
+	v4     int
 }
 
 // sortBlock builds and sorts the keys of routes, which must already carry
 // masked prefixes.
 func sortBlock(routes []model.Route) *sortedBlock {
 	keys := make([]keyedRoute, 0, len(routes))
+	v4 := 0
 	for i := range routes {
 		if p := routes[i].Prefix; p.IsValid() {
-			keys = append(keys, keyOf(p.Masked(), int32(i)))
+			k := keyOf(p.Masked(), int32(i))
+			if !k.v6 {
+				v4++
+			}
+			keys = append(keys, k)
 		}
 	}
 	slices.SortFunc(keys, compareKeyed)
-	return &sortedBlock{routes: routes, keys: keys}
+	// A gateway's routes share their source, state and next hop type:
+	// classify each distinct combination once.
+	alone := make([]prefixChoice, len(keys))
+	var prev *model.Route
+	var prevChoice prefixChoice
+	for j := range keys {
+		i := keys[j].idx
+		r := &routes[i]
+		if prev == nil || r.Source != prev.Source || r.State != prev.State || r.NextHopType != prev.NextHopType {
+			prev, prevChoice = r, chooseOne(r, 0)
+		}
+		alone[j] = prevChoice.shifted(i)
+	}
+	return &sortedBlock{routes: routes, keys: keys, alone: alone, v4: v4}
 }
 
 // at is the route at index i; a block route must not be changed through it.
@@ -107,15 +131,23 @@ func (t *Table) invalidate(i int32) {
 // that selection does not pick Invalid, as Azure lists overridden routes;
 // computed tables want that, tables of real effective routes already say
 // it.
+//
+// The routes are walked in key order (family, start, length: routes
+// sharing a prefix are adjacent and prefixes come in nesting order): the
+// sorted keys outside the block merged with the block's presorted ones
+// (no merged copy of thousands of keys per table), each prefix fed to its
+// family's sweep as it comes.
 func buildTable(own []model.Route, start int, block *sortedBlock, markLosers bool) *Table {
 	t := &Table{own: own, start: start}
-	nb := 0
+	var bkeys []keyedRoute
+	var alone []prefixChoice
+	nb, nb4 := 0, 0
 	if block != nil {
 		t.block, nb = block.routes, len(block.routes)
+		bkeys, alone, nb4 = block.keys, block.alone, block.v4
 	}
-	// Order the routes by family, start and length, so that routes sharing a
-	// prefix are adjacent and prefixes come in nesting order for the sweep.
 	keyed := make([]keyedRoute, 0, len(own))
+	n4 := 0
 	for j := range own {
 		p := own[j].Prefix
 		if !p.IsValid() {
@@ -127,89 +159,74 @@ func buildTable(own []model.Route, start int, block *sortedBlock, markLosers boo
 		if j >= start {
 			idx += nb
 		}
-		keyed = append(keyed, keyOf(p, int32(idx)))
+		k := keyOf(p, int32(idx))
+		if !k.v6 {
+			n4++
+		}
+		keyed = append(keyed, k)
 	}
 	slices.SortFunc(keyed, compareKeyed)
-	// The routes in key order: the sorted keys outside the block merged
-	// with the block's presorted ones as they are walked (no merged copy of
-	// thousands of keys per table).
-	it := keyMerge{keyed: keyed, block: block, start: int32(start)}
-	v4 := make([]sweepPrefix, 0, len(keyed)+len(it.blockKeys()))
-	var v6 []sweepPrefix
-	group := make([]int32, 0, 4)
-	for it.more() {
-		k := it.peek()
-		group = group[:0]
-		for it.more() && it.peek().samePrefix(k) {
-			group = append(group, it.next().idx)
-		}
-		if markLosers && len(group) > 1 {
-			markGroupLosers(t, group)
-		}
-		sp := sweepPrefix{start: k.start, end: k.end, bits: k.bits, choice: choose(t, group)}
-		if k.v6 {
-			v6 = append(v6, sp)
+	v4 := newSweeper(false, n4+nb4)
+	v6 := newSweeper(true, len(keyed)-n4+len(bkeys)-nb4)
+	shift := int32(start)
+	// blockFirst: the next key is the block's (ties go to the block's key
+	// as keyedRoute.before orders them, its index shifted by start).
+	blockFirst := func(i, j int) bool {
+		return j < len(bkeys) && (i == len(keyed) || bkeys[j].beforeShifted(shift, &keyed[i]))
+	}
+	var group []int32
+	i, j := 0, 0
+	for i < len(keyed) || j < len(bkeys) {
+		var k *keyedRoute
+		var c prefixChoice
+		if blockFirst(i, j) && (j+1 == len(bkeys) || !bkeys[j+1].samePrefix(&bkeys[j])) &&
+			(i == len(keyed) || !keyed[i].samePrefix(&bkeys[j])) {
+			// A block route alone at its prefix: its choice is known.
+			k, c = &bkeys[j], alone[j].shifted(shift)
+			j++
 		} else {
-			v4 = append(v4, sp)
+			group = group[:0]
+			for i < len(keyed) || j < len(bkeys) {
+				fromBlock := blockFirst(i, j)
+				var next *keyedRoute
+				var idx int32
+				if fromBlock {
+					next = &bkeys[j]
+					idx = next.idx + shift
+				} else {
+					next = &keyed[i]
+					idx = next.idx
+				}
+				if k == nil {
+					k = next
+				} else if !next.samePrefix(k) {
+					break
+				}
+				if fromBlock {
+					j++
+				} else {
+					i++
+				}
+				group = append(group, idx)
+			}
+			if markLosers && len(group) > 1 {
+				markGroupLosers(t, group)
+			}
+			c = choose(t, group)
+		}
+		if k.v6 {
+			v6.push(k.start, k.last(), c)
+		} else {
+			v4.push(k.start, k.last(), c)
 		}
 	}
-	starts4, routes4 := sweep(v4, u128{0, 0xffffffff})
-	t.v4Starts = make([]uint32, len(starts4))
-	for i, s := range starts4 {
-		t.v4Starts[i] = uint32(s.lo)
-	}
-	t.v4Routes = routes4
-	t.v4Index = newBucketIndex(len(t.v4Starts), 32, func(i int) uint64 { return uint64(t.v4Starts[i]) })
-	t.v6Starts, t.v6Routes = sweep(v6, u128{^uint64(0), ^uint64(0)})
-	t.v6Index = newBucketIndex(len(t.v6Starts), 64, func(i int) uint64 { return t.v6Starts[i].hi })
+	v4.finish()
+	v6.finish()
+	t.v4Starts, t.v4Routes = v4.out.starts4, v4.out.routes
+	t.v4Index = newBucketIndex4(t.v4Starts)
+	t.v6Starts, t.v6Routes = v6.out.starts6, v6.out.routes
+	t.v6Index = newBucketIndex6(t.v6Starts)
 	return t
-}
-
-// keyMerge walks the sorted keys of the routes outside the block and the
-// block's own (shifted to the block's place) as one sorted sequence.
-type keyMerge struct {
-	keyed []keyedRoute
-	block *sortedBlock
-	start int32
-	i, j  int
-}
-
-func (m *keyMerge) blockKeys() []keyedRoute {
-	if m.block == nil {
-		return nil
-	}
-	return m.block.keys
-}
-
-func (m *keyMerge) more() bool { return m.i < len(m.keyed) || m.j < len(m.blockKeys()) }
-
-// head returns the next key and whether it is the block's; more must be
-// true. Ties go to the block's key as before orders them.
-func (m *keyMerge) head() (keyedRoute, bool) {
-	if bks := m.blockKeys(); m.j < len(bks) {
-		bk := bks[m.j]
-		bk.idx += m.start
-		if m.i == len(m.keyed) || bk.before(m.keyed[m.i]) {
-			return bk, true
-		}
-	}
-	return m.keyed[m.i], false
-}
-
-func (m *keyMerge) peek() keyedRoute {
-	k, _ := m.head()
-	return k
-}
-
-// next returns the next key and moves past it.
-func (m *keyMerge) next() keyedRoute {
-	k, fromBlock := m.head()
-	if fromBlock {
-		m.j++
-	} else {
-		m.i++
-	}
-	return k
 }
 
 // markGroupLosers sets every active route of one prefix that loses to
@@ -231,8 +248,8 @@ func markGroupLosers(t *Table, group []int32) {
 }
 
 func keyOf(p netip.Prefix, idx int32) keyedRoute {
-	start, end := prefixRange(p)
-	return keyedRoute{v6: p.Addr().Is6(), start: start, end: end, bits: p.Bits(), idx: idx}
+	start, _ := prefixRange(p)
+	return keyedRoute{v6: p.Addr().Is6(), start: start, bits: uint8(p.Bits()), idx: idx}
 }
 
 func compareKeyed(a, b keyedRoute) int {
@@ -245,17 +262,33 @@ func compareKeyed(a, b keyedRoute) int {
 	return 0
 }
 
-// keyedRoute is a route's prefix as an interval, for ordering.
+// keyedRoute is a route's prefix as an interval (its first address and
+// length: 24 bytes, as a gateway's thousands of keys are kept and walked
+// per table), for ordering.
 type keyedRoute struct {
-	v6         bool
-	start, end u128
-	bits       int
-	idx        int32
+	start u128
+	idx   int32
+	bits  uint8
+	v6    bool
+}
+
+// last is the last address of the prefix.
+func (a *keyedRoute) last() u128 {
+	width := 32
+	if a.v6 {
+		width = 128
+	}
+	m := hostMask(width - int(a.bits))
+	return u128{a.start.hi | m.hi, a.start.lo | m.lo}
 }
 
 // before orders IPv4 first, then by start, shorter prefix first, then by
 // position in the input (which betterSamePrefix uses as the last tie-break).
-func (a keyedRoute) before(b keyedRoute) bool {
+func (a keyedRoute) before(b keyedRoute) bool { return a.beforeShifted(0, &b) }
+
+// beforeShifted is before with a's index moved by shift (a block key at
+// its place in a table).
+func (a *keyedRoute) beforeShifted(shift int32, b *keyedRoute) bool {
 	switch {
 	case a.v6 != b.v6:
 		return !a.v6
@@ -264,10 +297,10 @@ func (a keyedRoute) before(b keyedRoute) bool {
 	case a.bits != b.bits:
 		return a.bits < b.bits
 	}
-	return a.idx < b.idx
+	return a.idx+shift < b.idx
 }
 
-func (a keyedRoute) samePrefix(b keyedRoute) bool {
+func (a *keyedRoute) samePrefix(b *keyedRoute) bool {
 	return a.v6 == b.v6 && a.start == b.start && a.bits == b.bits
 }
 
@@ -360,13 +393,6 @@ func (t *Table) Matching(a netip.Addr) []model.Route {
 	return out
 }
 
-// sweepPrefix is one distinct prefix as an interval, with its choice.
-type sweepPrefix struct {
-	start, end u128
-	bits       int
-	choice     prefixChoice
-}
-
 // frame is a prefix on the nesting stack during the sweep, with the
 // selection in force inside it and whether a protected system route covers
 // it (at its own or a shorter prefix).
@@ -376,66 +402,114 @@ type frame struct {
 	protected bool
 }
 
-// sweep resolves the elementary intervals of one family. prefixes are
-// distinct and ordered by start address, shorter first, so each prefix is
-// pushed after the prefixes that contain it; the stack is always the chain
-// of prefixes containing the current address, which is exactly what
-// selection needs. The result is the start of each interval with its
+// sweeper resolves the elementary intervals of one family. Prefixes are
+// pushed distinct and ordered by start address, shorter first, so each
+// prefix comes after the prefixes that contain it; the stack is always the
+// chain of prefixes containing the current address, which is exactly what
+// selection needs. The result (out) is the start of each interval with its
 // selected route index, adjacent intervals with the same selection merged.
-func sweep(prefixes []sweepPrefix, maxAddr u128) ([]u128, []int32) {
-	// Each prefix opens at most two intervals (its start, the address
-	// after its end).
-	out := intervals{starts: make([]u128, 0, 2*len(prefixes)+1), routes: make([]int32, 0, 2*len(prefixes)+1)}
-	stack := []frame{{end: maxAddr, selected: -1}}
-	out.emit(u128{}, -1)
-	pop := func() {
-		done := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if done.end != maxAddr {
-			out.emit(done.end.addOne(), stack[len(stack)-1].selected)
-		}
-	}
-	for _, p := range prefixes {
-		for stack[len(stack)-1].end.less(p.start) {
-			pop()
-		}
-		parent := stack[len(stack)-1]
-		f := frame{end: p.end, protected: parent.protected || p.choice.protected}
-		f.selected = p.choice.winner(parent.protected)
-		if f.selected < 0 {
-			f.selected = parent.selected
-		}
-		stack = append(stack, f)
-		out.emit(p.start, f.selected)
-	}
-	for len(stack) > 1 {
-		pop()
-	}
-	return out.starts, out.routes
+type sweeper struct {
+	maxAddr u128
+	stack   []frame
+	out     intervals
 }
 
-// intervals accumulates interval starts in increasing order.
+// newSweeper starts the sweep of one family for about n prefixes.
+func newSweeper(v6 bool, n int) sweeper {
+	maxAddr := u128{0, 0xffffffff}
+	if v6 {
+		maxAddr = u128{^uint64(0), ^uint64(0)}
+	}
+	s := sweeper{maxAddr: maxAddr, stack: make([]frame, 1, 16)}
+	s.stack[0] = frame{end: maxAddr, selected: -1}
+	// Each prefix opens at most two intervals (its start, the address
+	// after its end).
+	s.out = newIntervals(v6, 2*n+1)
+	s.out.emit(u128{}, -1)
+	return s
+}
+
+// push adds the next prefix [start, end] with its choice.
+func (s *sweeper) push(start, end u128, c prefixChoice) {
+	for s.stack[len(s.stack)-1].end.less(start) {
+		s.pop()
+	}
+	parent := s.stack[len(s.stack)-1]
+	f := frame{end: end, protected: parent.protected || c.protected}
+	f.selected = c.winner(parent.protected)
+	if f.selected < 0 {
+		f.selected = parent.selected
+	}
+	s.stack = append(s.stack, f)
+	s.out.emit(start, f.selected)
+}
+
+func (s *sweeper) pop() {
+	done := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	if done.end != s.maxAddr {
+		s.out.emit(done.end.addOne(), s.stack[len(s.stack)-1].selected)
+	}
+}
+
+// finish closes every prefix still open.
+func (s *sweeper) finish() {
+	for len(s.stack) > 1 {
+		s.pop()
+	}
+}
+
+// intervals accumulates interval starts in increasing order: IPv4 starts
+// as 32-bit words (what Lookup searches), IPv6 ones as u128.
 type intervals struct {
-	starts []u128
-	routes []int32
+	v6      bool
+	starts4 []uint32
+	starts6 []u128
+	routes  []int32
+}
+
+func newIntervals(v6 bool, n int) intervals {
+	iv := intervals{v6: v6, routes: make([]int32, 0, n)}
+	if v6 {
+		iv.starts6 = make([]u128, 0, n)
+	} else {
+		iv.starts4 = make([]uint32, 0, n)
+	}
+	return iv
+}
+
+func (iv *intervals) startAt(i int) u128 {
+	if iv.v6 {
+		return iv.starts6[i]
+	}
+	return u128{0, uint64(iv.starts4[i])}
 }
 
 // emit records that from start on the selection is route. A later emit at
 // the same start replaces the earlier one (a prefix that begins where
 // another ends); an emit that changes nothing is dropped.
 func (iv *intervals) emit(start u128, route int32) {
-	n := len(iv.starts)
-	if n > 0 && iv.starts[n-1] == start {
+	n := len(iv.routes)
+	if n > 0 && iv.startAt(n-1) == start {
 		iv.routes[n-1] = route
 		if n > 1 && iv.routes[n-2] == route {
-			iv.starts, iv.routes = iv.starts[:n-1], iv.routes[:n-1]
+			iv.routes = iv.routes[:n-1]
+			if iv.v6 {
+				iv.starts6 = iv.starts6[:n-1]
+			} else {
+				iv.starts4 = iv.starts4[:n-1]
+			}
 		}
 		return
 	}
 	if n > 0 && iv.routes[n-1] == route {
 		return
 	}
-	iv.starts = append(iv.starts, start)
+	if iv.v6 {
+		iv.starts6 = append(iv.starts6, start)
+	} else {
+		iv.starts4 = append(iv.starts4, uint32(start.lo))
+	}
 	iv.routes = append(iv.routes, route)
 }
 
@@ -449,20 +523,42 @@ type bucketIndex struct {
 	first []int32 // len buckets+1; first[b] = last interval starting ≤ bucket b's first address
 }
 
-func newBucketIndex(n int, width uint, top func(i int) uint64) bucketIndex {
+// newBucketIndex4 indexes IPv4 interval starts.
+func newBucketIndex4(s []uint32) bucketIndex {
+	ix := newBuckets(len(s), 32)
+	i, n := 0, len(s)
+	for b := 0; b < len(ix.first)-1; b++ {
+		start := uint64(b) << ix.shift
+		for i+1 < n && uint64(s[i+1]) <= start {
+			i++
+		}
+		ix.first[b] = int32(i)
+	}
+	return ix
+}
+
+// newBucketIndex6 indexes IPv6 interval starts by their top 64 bits.
+func newBucketIndex6(s []u128) bucketIndex {
+	ix := newBuckets(len(s), 64)
+	i, n := 0, len(s)
+	for b := 0; b < len(ix.first)-1; b++ {
+		start := uint64(b) << ix.shift
+		for i+1 < n && s[i+1].hi <= start {
+			i++
+		}
+		ix.first[b] = int32(i)
+	}
+	return ix
+}
+
+// newBuckets sizes the index of n intervals over keys of width bits; the
+// last entry is set, the others are for the caller to fill.
+func newBuckets(n int, width uint) bucketIndex {
 	bits := uint(0)
 	for n > 8 && (1<<bits) < n && bits < 16 {
 		bits++
 	}
 	ix := bucketIndex{shift: width - bits, first: make([]int32, (1<<bits)+1)}
-	i := 0
-	for b := 0; b < 1<<bits; b++ {
-		start := uint64(b) << ix.shift
-		for i+1 < n && top(i+1) <= start {
-			i++
-		}
-		ix.first[b] = int32(i)
-	}
 	ix.first[1<<bits] = int32(n - 1)
 	return ix
 }
