@@ -17,6 +17,8 @@ package diagram
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -218,9 +220,9 @@ func stopCodes(p verify.Path, findings []model.Finding) (codes []string, planned
 		if planned == nil {
 			planned = map[string][]string{}
 		}
-		planned[c] = sortedKeys(m)
+		planned[c] = slices.Sorted(maps.Keys(m))
 	}
-	return sortedKeys(set), planned, reaches && len(set) > 0
+	return slices.Sorted(maps.Keys(set)), planned, reaches && len(set) > 0
 }
 
 // addGroup draws one group's paths. The resolver and hostname nodes are
@@ -500,7 +502,7 @@ func (g *graph) render() string {
 		id := nodeID(n.kind, n.key, n.label)
 		byID[id], idOf[h] = n, id
 	}
-	ids := sortedKeys(byID)
+	ids := slices.Sorted(maps.Keys(byID))
 	for _, id := range ids {
 		n := byID[id]
 		s := shapes[n.kind]
@@ -548,7 +550,7 @@ func (g *graph) render() string {
 		c := className[byID[id].kind]
 		byClass[c] = append(byClass[c], id)
 	}
-	for _, c := range sortedKeys(byClass) {
+	for _, c := range slices.Sorted(maps.Keys(byClass)) {
 		fmt.Fprintf(&b, "    class %s %s\n", strings.Join(byClass[c], ","), c)
 	}
 	if len(broken) > 0 {
@@ -566,11 +568,11 @@ func (g *graph) render() string {
 // hostnames share) the hostnames that stop there, then the route, escaped.
 func edgeLabel(e *edge, shared bool) string {
 	var parts []string
-	if codes := sortedKeys(e.codes); len(codes) > 0 {
+	if codes := slices.Sorted(maps.Keys(e.codes)); len(codes) > 0 {
 		var plain []string
 		var planned []string
 		for _, c := range codes {
-			if changes := sortedKeys(e.planned[c]); len(changes) > 0 {
+			if changes := slices.Sorted(maps.Keys(e.planned[c])); len(changes) > 0 {
 				planned = append(planned, escape(c)+"<br/>"+escape("after this plan: "+strings.Join(changes, ", ")))
 			} else {
 				plain = append(plain, c)
@@ -585,7 +587,7 @@ func edgeLabel(e *edge, shared bool) string {
 	} else if e.status == statusUnverified {
 		parts = append(parts, escape(string(model.Unverified)))
 	}
-	if hosts := sortedKeys(e.hosts); shared && len(hosts) > 0 {
+	if hosts := slices.Sorted(maps.Keys(e.hosts)); shared && len(hosts) > 0 {
 		parts = append(parts, escape("for "+strings.Join(hosts, ", ")))
 	}
 	if e.route != "" {
@@ -614,13 +616,4 @@ func escape(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -3,6 +3,8 @@ package planned
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -186,7 +188,7 @@ func unknownPaths(u any, prefix string, out *[]string) {
 			*out = append(*out, prefix)
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(u) {
+		for _, k := range slices.Sorted(maps.Keys(u)) {
 			p := k
 			if prefix != "" {
 				p = prefix + "." + k

@@ -2,6 +2,8 @@ package planned
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -399,7 +401,7 @@ func customDNSConfigs(t *tctx, target string, static map[string]string) ([]any, 
 	suffix := t.c.opts.cloud().RegistrySuffix
 	out := []any{}
 	covered := true
-	for _, member := range sortedKeys(static) {
+	for _, member := range slices.Sorted(maps.Keys(static)) {
 		var fqdn string
 		switch {
 		case member == "registry":
@@ -500,9 +502,9 @@ func zoneGroupRecords(t *tctx, target string, static map[string]string) {
 			}
 		}
 	}
-	for _, k := range sortedKeys(names) {
+	for _, k := range slices.Sorted(maps.Keys(names)) {
 		zone := zoneByKey[k]
-		for _, name := range sortedKeys(names[k]) {
+		for _, name := range slices.Sorted(maps.Keys(names[k])) {
 			id := zone + "/A/" + name
 			b := map[string]any{"id": id, "name": name, "type": typeZone + "/A", "properties": map[string]any{
 				"ttl": int64(10), "fqdn": name + "." + strings.ToLower(lastName(zone)) + ".", "isAutoRegistered": false}}

@@ -489,15 +489,6 @@ func sortedAddrs(m map[string]*change) []string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // settlePeerings sets the state of peerings whose two sides the plan both
 // puts (Connected, FullyInSync) or whose other side it deletes
 // (Disconnected). Other peerings' state is Azure's: the overlay derives it

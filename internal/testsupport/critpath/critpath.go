@@ -23,7 +23,9 @@ package critpath
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -192,7 +194,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 		}
 		level = next
 	}
-	for _, key := range sortedKeys(n.VNets) {
+	for _, key := range slices.Sorted(maps.Keys(n.VNets)) {
 		v := n.VNets[key]
 		at := vnetRead[key]
 		if at == nil {
@@ -224,7 +226,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 	for _, ev := range needs {
 		needed[ev.Key()] = true
 	}
-	for _, key := range sortedKeys(n.Gateways) {
+	for _, key := range slices.Sorted(maps.Keys(n.Gateways)) {
 		gw := n.Gateways[key]
 		at := vnetRead[gw.VNetID.Key()]
 		g.add(short(gw.ID), false, at)
@@ -246,7 +248,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			continue
 		}
 		var rt *Read
-		for _, key := range sortedKeys(n.RouteTables) {
+		for _, key := range slices.Sorted(maps.Keys(n.RouteTables)) {
 			for _, r := range n.RouteTables[key].Routes {
 				if r.NextHopIP == ev.Addr {
 					rt = latest(rt, g.get(short(n.RouteTables[key].ID)))
@@ -291,7 +293,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 		// discovered is the last read that decides which VNets' Azure DNS
 		// answers the nodes (their forwarding rulesets and resolvers).
 		var discovered *Read
-		for _, key := range sortedKeys(d.Zones) {
+		for _, key := range slices.Sorted(maps.Keys(d.Zones)) {
 			z := d.Zones[key]
 			list := g.add("privateDnsZones of "+z.ID.Subscription(), false)
 			g.add(short(z.ID)+"/ALL", false, list)
@@ -332,7 +334,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 	}
 
 	var last *Read
-	for _, key := range sortedKeys(g.reads) {
+	for _, key := range slices.Sorted(maps.Keys(g.reads)) {
 		if r := g.reads[key]; last == nil || r.End > last.End {
 			last = r
 		}
@@ -354,7 +356,7 @@ func dnsAnswers(g *graph, f model.Facts) *Read {
 	if f.DNS == nil {
 		return nil
 	}
-	for _, key := range sortedKeys(f.DNS.Zones) {
+	for _, key := range slices.Sorted(maps.Keys(f.DNS.Zones)) {
 		out = latest(out, g.get(short(f.DNS.Zones[key].ID)+"/ALL"))
 	}
 	return out
@@ -384,7 +386,7 @@ func latest(a, b *Read) *Read {
 }
 
 func nicAt(n *model.Network, a netip.Addr) *model.NIC {
-	for _, key := range sortedKeys(n.NICs) {
+	for _, key := range slices.Sorted(maps.Keys(n.NICs)) {
 		for _, x := range n.NICs[key].PrivateIPs {
 			if x == a {
 				return n.NICs[key]
@@ -395,7 +397,7 @@ func nicAt(n *model.Network, a netip.Addr) *model.NIC {
 }
 
 func vnetHolding(n *model.Network, a netip.Addr) *model.VNet {
-	for _, key := range sortedKeys(n.VNets) {
+	for _, key := range slices.Sorted(maps.Keys(n.VNets)) {
 		for _, p := range n.VNets[key].AddressSpace {
 			if p.Contains(a) {
 				return n.VNets[key]
@@ -403,15 +405,6 @@ func vnetHolding(n *model.Network, a netip.Addr) *model.VNet {
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func sortIDs(ids []model.ResourceID) {
