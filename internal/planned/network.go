@@ -406,25 +406,35 @@ func putRouteTable(t *tctx, id string) error {
 	} else {
 		p["disableBgpRoutePropagation"] = false
 	}
-	if !t.argSet("route") {
+	return putInline(t, op, id, "route", "routes", putRoute)
+}
+
+// putInline puts the child resources an inline block list gives (attr:
+// "route" blocks → routes of a route table, "security_rule" blocks →
+// securityRules of a security group), each named by its block's name, and
+// deletes the children the blocks no longer list. An unset list leaves the
+// children alone (they may be stand-alone resources); a list known only
+// after apply makes the parent's collection unknown.
+func putInline(t *tctx, op *Op, id, attr, collection string, put func(*tctx, string, val)) error {
+	if !t.argSet(attr) {
 		return nil
 	}
-	if t.get("route").unknown() {
-		op.Unknown = append(op.Unknown, "properties.routes")
+	if t.get(attr).unknown() {
+		op.Unknown = append(op.Unknown, "properties."+collection)
 		return nil
 	}
 	names := map[string]bool{}
-	for i, r := range t.get("route").list() {
+	for i, r := range t.get(attr).list() {
 		name := r.at("name").str()
 		if name == "" {
-			return fmt.Errorf("route block %d has no name", i)
+			return fmt.Errorf("%s block %d has no name", attr, i)
 		}
 		names[strings.ToLower(name)] = true
-		putRoute(t, id+"/routes/"+name, r)
+		put(t, id+"/"+collection+"/"+name, r)
 	}
-	for _, r := range t.ch.before.at("route").list() {
+	for _, r := range t.ch.before.at(attr).list() {
 		if name := r.at("name").str(); name != "" && !names[strings.ToLower(name)] {
-			t.op(OpDelete, id+"/routes/"+name, nil)
+			t.op(OpDelete, id+"/"+collection+"/"+name, nil)
 		}
 	}
 	return nil
@@ -455,28 +465,7 @@ func putRoute(t *tctx, id string, r val) {
 func putNSG(t *tctx, id string) error {
 	b := base(id, typeNSG, t, true)
 	op := t.op(OpPut, id, b)
-	if !t.argSet("security_rule") {
-		return nil
-	}
-	if t.get("security_rule").unknown() {
-		op.Unknown = append(op.Unknown, "properties.securityRules")
-		return nil
-	}
-	names := map[string]bool{}
-	for i, r := range t.get("security_rule").list() {
-		name := r.at("name").str()
-		if name == "" {
-			return fmt.Errorf("security_rule block %d has no name", i)
-		}
-		names[strings.ToLower(name)] = true
-		putNSGRule(t, id+"/securityRules/"+name, r)
-	}
-	for _, r := range t.ch.before.at("security_rule").list() {
-		if name := r.at("name").str(); name != "" && !names[strings.ToLower(name)] {
-			t.op(OpDelete, id+"/securityRules/"+name, nil)
-		}
-	}
-	return nil
+	return putInline(t, op, id, "security_rule", "securityRules", putNSGRule)
 }
 
 // putNSGRule puts a security rule from an azurerm_network_security_rule or
