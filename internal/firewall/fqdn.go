@@ -53,6 +53,12 @@ func matchTargetFQDN(pattern string, h hostSet) match {
 	switch {
 	case p == "":
 		return unknown
+	case h.wildcard && h.name == "":
+		// "*." stands for every name: only "*" is known to match them all.
+		if p == "*" {
+			return yes
+		}
+		return unknown
 	case stars == 0:
 		if !h.wildcard {
 			return boolMatch(p == h.name)
