@@ -266,7 +266,7 @@ func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) d
 	for _, group := range warningCauses(res.Findings) {
 		f := group[0]
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s (%s, owner %s)\n\n%s\n\nFix: %s", f.Code, where(f), f.Owner, f.Message, f.Remediation)
+		fmt.Fprintf(&b, "%s (%s, owner %s)\n\n%s\n\nFix: %s", f.Code, verify.Where(f), f.Owner, f.Message, f.Remediation)
 		if f.PlannedChange != "" {
 			fmt.Fprintf(&b, "\n\nAfter this plan: %s", f.PlannedChange)
 		}
@@ -276,7 +276,7 @@ func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) d
 		if len(group) > 1 {
 			also := make([]string, 0, len(group)-1)
 			for _, g := range group[1:] {
-				also = append(also, where(g))
+				also = append(also, verify.Where(g))
 			}
 			fmt.Fprintf(&b, "\n\nSame cause and fix also for: %s", strings.Join(also, "; "))
 		}
@@ -305,35 +305,14 @@ func failureCounts(fs []model.Finding) string {
 	return word(errs, "error") + ", " + word(warns, "warning")
 }
 
-// warningCauses groups the warnings by code, resource and remediation, in
-// the findings' order.
+// warningCauses groups the warnings by cause (verify.ByCause), in the
+// findings' order.
 func warningCauses(fs []model.Finding) [][]model.Finding {
-	type key struct{ code, resource, fix, planned string }
-	index := map[key]int{}
-	var out [][]model.Finding
+	var warnings []model.Finding
 	for _, f := range fs {
-		if f.Severity != model.SeverityWarning {
-			continue
+		if f.Severity == model.SeverityWarning {
+			warnings = append(warnings, f)
 		}
-		k := key{string(f.Code), f.ResourceID.Key(), f.Remediation, f.PlannedChange}
-		if i, ok := index[k]; ok && !f.ResourceID.IsZero() {
-			out[i] = append(out[i], f)
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, []model.Finding{f})
 	}
-	return out
-}
-
-// where says which node pool and host a finding is about.
-func where(f model.Finding) string {
-	pool := "all node pools"
-	if f.NodePool != "" {
-		pool = "node pool " + f.NodePool
-	}
-	if f.Endpoint == "" {
-		return pool
-	}
-	return pool + ", " + f.Endpoint
+	return verify.ByCause(warnings)
 }

@@ -191,9 +191,9 @@ func writeFindings(b *strings.Builder, fs []model.Finding, withInfo bool) {
 		}
 		first = false
 		fmt.Fprintf(b, "[%s] %s — %s\n", o.owner, o.scope, plural(len(group), "finding"))
-		for _, c := range byCause(group) {
+		for _, c := range ByCause(group) {
 			f := c[0]
-			fmt.Fprintf(b, "  %s %s — %s%s\n", strings.ToUpper(string(f.Severity)), f.Code, where(f), afterPlan(f))
+			fmt.Fprintf(b, "  %s %s — %s%s\n", strings.ToUpper(string(f.Severity)), f.Code, Where(f), afterPlan(f))
 			fmt.Fprintf(b, "    %s\n", f.Message)
 			fmt.Fprintf(b, "    Fix: %s\n", f.Remediation)
 			if !f.ResourceID.IsZero() {
@@ -202,7 +202,7 @@ func writeFindings(b *strings.Builder, fs []model.Finding, withInfo bool) {
 			if len(c) > 1 {
 				also := make([]string, len(c)-1)
 				for i, g := range c[1:] {
-					also[i] = where(g)
+					also[i] = Where(g)
 				}
 				fmt.Fprintf(b, "    Same cause and fix also for: %s\n", strings.Join(also, "; "))
 			}
@@ -218,10 +218,10 @@ func afterPlan(f model.Finding) string {
 	return " — after this plan: " + f.PlannedChange
 }
 
-// byCause groups findings that share code, resource and remediation (one
+// ByCause groups findings that share code, resource and remediation (one
 // cause seen from several pools or hosts), keeping the order of first
 // appearance, so that the reader meets each cause once.
-func byCause(fs []model.Finding) [][]model.Finding {
+func ByCause(fs []model.Finding) [][]model.Finding {
 	type key struct {
 		code     model.Code
 		resource string
@@ -242,8 +242,9 @@ func byCause(fs []model.Finding) [][]model.Finding {
 	return out
 }
 
-// where says which pool and host a finding is about.
-func where(f model.Finding) string {
+// Where says which node pool and host a finding is about ("all node
+// pools" when it has no pool).
+func Where(f model.Finding) string {
 	pool := "all node pools"
 	if f.NodePool != "" {
 		pool = "node pool " + f.NodePool

@@ -91,8 +91,8 @@ func TestFailureReport(t *testing.T) {
 		t.Errorf("working paths listed as not working:\n%s", tail)
 	}
 	for _, f := range res.Findings {
-		if f.Severity != model.SeverityInfo && (!strings.Contains(r, f.Message) && !strings.Contains(r, where(f))) {
-			t.Errorf("finding %s for %s missing from the report", f.Code, where(f))
+		if f.Severity != model.SeverityInfo && (!strings.Contains(r, f.Message) && !strings.Contains(r, Where(f))) {
+			t.Errorf("finding %s for %s missing from the report", f.Code, Where(f))
 		}
 	}
 
