@@ -3,7 +3,10 @@
 
 package firewall
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // hostSet is the name a flow goes to: one hostname, or, for a name
 // Resource Manager does not reveal (the storage account behind
@@ -31,8 +34,12 @@ func (h hostSet) String() string {
 	return h.name
 }
 
+// normalizeName is a name as the matcher compares it: lower case, without
+// surrounding space or trailing dots (the root label). It is idempotent, so
+// a name normalised twice compares as once.
 func normalizeName(s string) string {
-	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), ".")
+	s = strings.TrimLeftFunc(strings.ToLower(s), unicode.IsSpace)
+	return strings.TrimRightFunc(s, func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
 }
 
 // matchTargetFQDN matches an application rule's target FQDN against the

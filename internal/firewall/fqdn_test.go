@@ -99,6 +99,11 @@ func FuzzMatchTargetFQDN(f *testing.F) {
 		f.Add(s[0], s[1], "acct")
 	}
 	f.Fuzz(func(t *testing.T, pattern, host, label string) {
+		for _, s := range []string{pattern, host} {
+			if n := normalizeName(s); normalizeName(n) != n {
+				t.Fatalf("normalizeName(%q) = %q, and normalised again %q", s, n, normalizeName(n))
+			}
+		}
 		h := parseHost(host)
 		got := matchTargetFQDN(pattern, h)
 		if strings.Contains(h.name, "*") {
