@@ -19,6 +19,12 @@ pkgs=("$@")
 
 total=0
 failed=()
+
+# shutdown_race LOG: the target's only failure is the bare deadline error of
+# the fuzzing coordinator, with no failing input written.
+shutdown_race() {
+	grep -q '^    context deadline exceeded$' "$1" && ! grep -q 'Failing input written' "$1" && ! grep -q -- '--- FAIL: .* (0\.' "$1"
+}
 for pkg in $(go list "${pkgs[@]}"); do
 	# -list prints matching names, then "ok <pkg> <time>"; packages without
 	# test files print nothing that starts with "Fuzz".
@@ -31,9 +37,20 @@ for pkg in $(go list "${pkgs[@]}"); do
 	for target in $targets; do
 		total=$((total + 1))
 		echo "--- fuzz $pkg $target ($FUZZTIME)"
-		if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg"; then
+		log="$(mktemp)"
+		if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" 2>&1 | tee "$log"; then
+			:
+		elif shutdown_race "$log" && go test -count=1 -run "^${target}\$" "$pkg"; then
+			# Go 1.26's fuzzing coordinator can fail a target at the end of
+			# a -fuzztime window with a bare "context deadline exceeded" when
+			# a worker is slow to stop (go.dev/issue/75804, fixed in Go
+			# 1.27). No input was written and the corpus replays clean, so
+			# nothing was found.
+			echo "fuzz: $target: coordinator shutdown race at the deadline (go.dev/issue/75804), no failing input; corpus replays clean"
+		else
 			failed+=("$pkg $target")
 		fi
+		rm -f "$log"
 	done
 done
 
