@@ -448,6 +448,25 @@ func gatewayFromSDK(g *armnetwork.VirtualNetworkGateway) (*model.Gateway, error)
 	return out, nil
 }
 
+// gatewayRoute converts one BGP route of an answer (a gateway's
+// GatewayRoute or a Route Server's PeerRoute, which have the same members);
+// f names it in errors (value[3]).
+func gatewayRoute(action model.ResourceID, f string, network, nextHop, sourcePeer, origin, asPath *string) (model.GatewayRoute, error) {
+	pf, err := parsePrefix(str(network))
+	if err != nil {
+		return model.GatewayRoute{}, fieldError(action, f+".network", str(network), err)
+	}
+	hop, err := addr(action, f+".nextHop", nextHop)
+	if err != nil {
+		return model.GatewayRoute{}, err
+	}
+	peer, err := addr(action, f+".sourcePeer", sourcePeer)
+	if err != nil {
+		return model.GatewayRoute{}, err
+	}
+	return model.GatewayRoute{Prefix: pf, NextHop: hop, SourcePeer: peer, Origin: str(origin), ASPath: str(asPath)}, nil
+}
+
 // gatewayRoutesFromSDK converts getLearnedRoutes or getAdvertisedRoutes
 // answers. action names the answer in errors (…/getLearnedRoutes).
 func gatewayRoutesFromSDK(action model.ResourceID, in []*armnetwork.GatewayRoute) ([]model.GatewayRoute, error) {
@@ -456,21 +475,11 @@ func gatewayRoutesFromSDK(action model.ResourceID, in []*armnetwork.GatewayRoute
 		if r == nil {
 			continue
 		}
-		f := fmt.Sprintf("value[%d]", i)
-		network := str(r.Network)
-		pf, err := parsePrefix(network)
-		if err != nil {
-			return nil, fieldError(action, f+".network", network, err)
-		}
-		hop, err := addr(action, f+".nextHop", r.NextHop)
+		gr, err := gatewayRoute(action, fmt.Sprintf("value[%d]", i), r.Network, r.NextHop, r.SourcePeer, r.Origin, r.AsPath)
 		if err != nil {
 			return nil, err
 		}
-		peer, err := addr(action, f+".sourcePeer", r.SourcePeer)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, model.GatewayRoute{Prefix: pf, NextHop: hop, SourcePeer: peer, Origin: str(r.Origin), ASPath: str(r.AsPath)})
+		out = append(out, gr)
 	}
 	return out, nil
 }

@@ -195,26 +195,16 @@ func peerRoutesFromSDK(action model.ResourceID, in map[string][]*armnetwork.Peer
 			if r == nil {
 				continue
 			}
-			f := fmt.Sprintf("value.%s[%d]", inst, i)
-			network := str(r.Network)
-			pf, err := parsePrefix(network)
-			if err != nil {
-				return nil, fieldError(action, f+".network", network, err)
-			}
-			hop, err := addr(action, f+".nextHop", r.NextHop)
+			gr, err := gatewayRoute(action, fmt.Sprintf("value.%s[%d]", inst, i), r.Network, r.NextHop, r.SourcePeer, r.Origin, r.AsPath)
 			if err != nil {
 				return nil, err
 			}
-			peer, err := addr(action, f+".sourcePeer", r.SourcePeer)
-			if err != nil {
-				return nil, err
-			}
-			k := key{pf.String(), hop.String()}
+			k := key{gr.Prefix.String(), gr.NextHop.String()}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out = append(out, model.GatewayRoute{Prefix: pf, NextHop: hop, SourcePeer: peer, Origin: str(r.Origin), ASPath: str(r.AsPath)})
+			out = append(out, gr)
 		}
 	}
 	return out, nil
