@@ -180,7 +180,10 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)}}
+	// reachPolicy tells a network failure from a refused credential and
+	// stops azcore's retries of a name that does not resolve.
+	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)},
+		PerRetryPolicies: []policy.Policy{reachPolicy{}}}
 	// A replaced transport (tests) carries the token requests too, so that a
 	// test can run the real credential against a fake Entra ID. The
 	// credential never goes through the recorder: token answers must not end
@@ -369,6 +372,7 @@ type redactingCredential struct {
 }
 
 func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	ctx, probe := withReachProbe(ctx)
 	tk, err := r.cred.GetToken(ctx, opts)
 	if err == nil {
 		return tk, nil
@@ -378,6 +382,14 @@ func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequ
 	// not a credential that does not work.
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return tk, err
+	}
+	// No answer from the sign-in endpoint: the network, not the
+	// credential (azidentity keeps only the text of the network error).
+	if u := probe.get(); u != nil {
+		return tk, u
+	}
+	if u, ok := Unreachable("", err); ok {
+		return tk, u
 	}
 	return tk, &SignInError{Method: r.method, Err: err}
 }

@@ -8,12 +8,15 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // Gap classifies a failed read of a resource into the evidence it leaves
 // missing: refused (403, naming the permission the read needs), absent (404),
-// or unavailable (throttling, 5xx, timeouts, anything else after retries);
+// unreachable (no answer: DNS, connection, TLS or proxy failure; see
+// UnreachableError), or unavailable (throttling, 5xx, timeouts, anything
+// else after retries); Snapshot says the answer came from snapshot_file;
 // a read the planned changes leave unknown until apply
 // (PlannedValueUnknownError) is model.GapPlannedUnknown, naming the change.
 func Gap(id model.ResourceID, permission string, err error) model.Gap {
@@ -23,8 +26,14 @@ func Gap(id model.ResourceID, permission string, err error) model.Gap {
 		gap.Kind, gap.Permission, gap.Planned = model.GapPlannedUnknown, "", unknown.Address
 		return gap
 	}
+	var u *UnreachableError
+	if errors.As(err, &u) {
+		gap.Kind = model.GapUnreachable
+		return gap
+	}
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
+		gap.Snapshot = re.RawResponse != nil && re.RawResponse.Header.Get(snapshot.AnswerHeader) != ""
 		switch re.StatusCode {
 		case http.StatusForbidden, http.StatusUnauthorized:
 			gap.Kind = model.GapPermissionDenied
@@ -45,7 +54,10 @@ func IsNotFound(err error) bool {
 // (the SDK's full error text includes the request URL and headers dump).
 func errorDetail(err error) string {
 	var re *azcore.ResponseError
+	var u *UnreachableError
 	switch {
+	case errors.As(err, &u):
+		return u.Error()
 	case errors.As(err, &re):
 		code := re.ErrorCode
 		if code == "" {

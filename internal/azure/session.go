@@ -113,7 +113,7 @@ func NewSession(cfg Config) (*Session, error) {
 		ApplicationID:    applicationID(cfg.ProviderVersion),
 		Retry:            SDKRetryOptions(),
 		PerCallPolicies:  perCall(s.overlay, s.cache),
-		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}},
+		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}, requestLogPolicy{}, reachPolicy{}},
 	})
 	return s, nil
 }

@@ -34,39 +34,6 @@ type NodeRoutesRequest struct {
 // effective route table: a stopped VM has none, the next one may.
 const maxEffectiveTries = 3
 
-// TargetError: the resource the request names (the cluster, the network
-// interface, the subnet or its VNet) could not be read, so there is nothing
-// to report. What names it in words ("AKS cluster"); Gap, when set, is the
-// failed read as classified here, else Err is classified from the Reader's
-// gaps.
-type TargetError struct {
-	What string
-	ID   model.ResourceID
-	Err  error
-	Gap  *model.Gap
-}
-
-func (e *TargetError) Error() string {
-	return fmt.Sprintf("reading %s %s: %v", e.What, e.ID, e.Err)
-}
-
-func (e *TargetError) Unwrap() error { return e.Err }
-
-// PoolNotFoundError: the cluster has no node pool of the requested name.
-// Pools are the names it has, sorted; ListGap is set when its agent pools
-// could not be listed (the names are then the cluster's own list, which
-// can lag behind).
-type PoolNotFoundError struct {
-	Cluster *model.Cluster
-	Name    string
-	Pools   []string
-	ListGap *model.Gap
-}
-
-func (e *PoolNotFoundError) Error() string {
-	return fmt.Sprintf("AKS cluster %s has no node pool named %q", e.Cluster.Name, e.Name)
-}
-
 // NICWithoutSubnetError: the requested network interface has no ip
 // configuration in a subnet, so it has no routes.
 type NICWithoutSubnetError struct{ NIC *model.NIC }
@@ -112,7 +79,7 @@ func (r *Reader) NodeRouteFacts(ctx context.Context, q NodeRoutesRequest) (model
 func (r *Reader) clusterRouteSets(ctx context.Context, q NodeRoutesRequest) (model.NodeRouteFacts, error) {
 	cl, err := r.Cluster(ctx, q.ClusterID)
 	if err != nil {
-		return model.NodeRouteFacts{}, &TargetError{What: "AKS cluster", ID: q.ClusterID, Err: err}
+		return model.NodeRouteFacts{}, &TargetError{ID: q.ClusterID, Named: q.ClusterID, Err: err}
 	}
 	pools := append([]*model.NodePool(nil), cl.Pools...)
 	sort.SliceStable(pools, func(i, j int) bool { return pools[i].Name < pools[j].Name })
@@ -264,7 +231,7 @@ func (r *Reader) effectiveRoutesGap(nicID model.ResourceID, err error) model.Gap
 func (r *Reader) nicRouteSet(ctx context.Context, nicID model.ResourceID) (model.NodeRouteFacts, error) {
 	nic, err := r.NIC(ctx, nicID)
 	if err != nil {
-		return model.NodeRouteFacts{}, &TargetError{What: "network interface", ID: nicID, Err: err}
+		return model.NodeRouteFacts{}, &TargetError{ID: nicID, Named: nicID, Err: err}
 	}
 	if nic.SubnetID.IsZero() {
 		return model.NodeRouteFacts{}, &NICWithoutSubnetError{NIC: nic}
@@ -307,25 +274,12 @@ func isScaleSetNIC(id model.ResourceID) bool {
 }
 
 // subnetRouteSet: the routes computed for a subnet. A subnet (or VNet) that
-// does not exist is a *TargetError; one that cannot be read (403, throttling)
-// is a gap: the route set is reported, unverified.
+// cannot be read (404, 403, unavailable) is a *TargetError (subnetTarget).
 func (r *Reader) subnetRouteSet(ctx context.Context, subnetID model.ResourceID) (model.NodeRouteFacts, error) {
 	n, _ := r.Network(ctx, []model.ResourceID{subnetID})
-	if n.Subnet(subnetID) == nil {
-		gaps := r.Gaps()
-		id, what := subnetID, "subnet"
-		gap, ok := gaps.Lookup(subnetID)
-		if !ok {
-			if g, vok := gaps.Lookup(subnetID.Parent()); vok {
-				id, what, gap, ok = subnetID.Parent(), "virtual network of the subnet", g, true
-			}
-		}
-		if !ok || gap.Kind == model.GapNotFound || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			if !ok {
-				gap = model.Gap{ResourceID: subnetID, Kind: model.GapNotFound, Detail: "not in its virtual network"}
-			}
-			return model.NodeRouteFacts{}, &TargetError{What: what, ID: id, Err: ctx.Err(), Gap: &gap}
-		}
+	if te := subnetTarget(n, r.Gaps(), subnetID); te != nil {
+		te.Err = ctx.Err()
+		return model.NodeRouteFacts{}, te
 	}
 	set := &model.RouteSet{SubnetID: subnetID, Computed: model.ComputedSubnetGiven}
 	n.Gaps = r.Gaps()

@@ -260,24 +260,24 @@ func TestNodeRouteFactsRequestErrors(t *testing.T) {
 	missingCluster := aks1 + "x"
 	f, err := r.NodeRouteFacts(ctx, NodeRoutesRequest{ClusterID: missingCluster})
 	var read *TargetError
-	if !errors.As(err, &read) || read.What != "AKS cluster" || !read.ID.Equal(missingCluster) || read.Err == nil || read.Gap != nil || f.Sets != nil {
+	if !errors.As(err, &read) || !read.Named.Equal(missingCluster) || !read.ID.Equal(missingCluster) || read.Err == nil || read.Gap != nil || f.Sets != nil {
 		t.Errorf("missing cluster: %v, %+v", err, f)
 	}
 
 	missingSubnet := vnetSpoke + "/subnets/snet-gone"
 	_, err = r.NodeRouteFacts(ctx, NodeRoutesRequest{SubnetID: missingSubnet})
-	if !errors.As(err, &read) || read.What != "subnet" || read.Gap == nil || read.Gap.Kind != model.GapNotFound {
+	if !errors.As(err, &read) || !read.ID.Equal(read.Named) || read.Gap == nil || read.Gap.Kind != model.GapNotFound {
 		t.Errorf("missing subnet: %v", err)
 	}
 	missingVNet := model.ResourceID(spokeRG + "/providers/Microsoft.Network/virtualNetworks/vnet-gone/subnets/s")
 	_, err = r.NodeRouteFacts(ctx, NodeRoutesRequest{SubnetID: missingVNet})
-	if !errors.As(err, &read) || read.What != "virtual network of the subnet" || !read.ID.Equal(missingVNet.Parent()) {
+	if !errors.As(err, &read) || !read.Named.Equal(missingVNet) || !read.ID.Equal(missingVNet.Parent()) {
 		t.Errorf("missing VNet: %v", err)
 	}
 
 	missingNIC := nvaNIC + "x"
 	_, err = r.NodeRouteFacts(ctx, NodeRoutesRequest{NICID: missingNIC})
-	if !errors.As(err, &read) || read.What != "network interface" || !read.ID.Equal(missingNIC) {
+	if !errors.As(err, &read) || !read.Named.Equal(missingNIC) || !read.ID.Equal(missingNIC) {
 		t.Errorf("missing NIC: %v", err)
 	}
 
@@ -296,13 +296,11 @@ func TestNodeRouteFactsRequestErrors(t *testing.T) {
 		t.Errorf("NIC without subnet: %v", err)
 	}
 
-	// A subnet whose VNet is refused is evidence, not an error.
-	f, err = r403.NodeRouteFacts(ctx, NodeRoutesRequest{SubnetID: snetNVA})
-	if err != nil || len(f.Sets) != 1 || f.Sets[0].Computed != model.ComputedSubnetGiven {
-		t.Fatalf("refused subnet: %v, %+v", err, f)
-	}
-	if g, ok := f.Network.Gaps.Lookup(vnetHub); !ok || g.Kind != model.GapPermissionDenied {
-		t.Errorf("the refused VNet is a gap: %+v", f.Network.Gaps)
+	// A named subnet whose VNet is refused cannot be read either: an error
+	// on the subnet that names the refused VNet, like a missing one.
+	_, err = r403.NodeRouteFacts(ctx, NodeRoutesRequest{SubnetID: snetNVA})
+	if !errors.As(err, &read) || !read.Named.Equal(snetNVA) || !read.ID.Equal(vnetHub) || read.Gap == nil || read.Gap.Kind != model.GapPermissionDenied {
+		t.Fatalf("refused subnet: %v", err)
 	}
 
 	// The read timeout ends it: the error is the context's.

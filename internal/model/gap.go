@@ -12,6 +12,10 @@ const (
 	GapNotFound GapKind = "not_found"
 	// GapUnavailable: the read kept failing (5xx, throttling, timeout).
 	GapUnavailable GapKind = "unavailable"
+	// GapUnreachable: the read got no answer: the network between the
+	// provider and Azure Resource Manager failed (DNS, connection, TLS or
+	// proxy). Detail says which host and why.
+	GapUnreachable GapKind = "unreachable"
 	// GapPlannedUnknown: a planned change (planned_changes_file) sets a
 	// value of the resource that is known only after apply.
 	GapPlannedUnknown GapKind = "planned_unknown"
@@ -26,6 +30,9 @@ type Gap struct {
 	Permission string
 	// Detail is the error Azure gave, for the message.
 	Detail string
+	// Snapshot: the answer came from snapshot_file (the snapshot has no
+	// such resource, or records the refusal), not from Azure.
+	Snapshot bool
 	// Planned is the address of the planned change behind a
 	// GapPlannedUnknown (several: ", "-joined).
 	Planned string

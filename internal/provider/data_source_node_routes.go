@@ -5,10 +5,8 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -341,8 +339,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	if facts.Cluster != nil && len(facts.Sets) == 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("cluster_id"), "The cluster has no node pools",
-			fmt.Sprintf("The AKS cluster %s lists no node pools, so there are no routes to report. Add a node pool, or check that "+
-				"the identity running the plan can read its agent pools (%s).", facts.Cluster.ID, "Microsoft.ContainerService/managedClusters/agentPools/read"))
+			noPoolsMessage(&gather.NothingToCheckError{Cluster: facts.Cluster, NoPools: true, ListGap: agentPoolsGap(facts)}, run.session.Offline())+
+				" There are no routes to report.")
 	}
 	if err != nil { // the read timeout ended the reading of the route sets
 		resp.Diagnostics.AddError("Timed out reading the routes",
@@ -361,7 +359,8 @@ func (d *nodeRoutesDataSource) Read(ctx context.Context, req datasource.ReadRequ
 
 // nodeRoutesRequestError is the diagnostic for a request whose resource is
 // unusable (a read of it that the timeout ended included), on the argument
-// that names it; nil when err is none of gather's request errors.
+// that names it (targetDiagnostics); nil when err is none of gather's
+// target errors.
 func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
 	attr := path.Root("subnet_id")
 	switch {
@@ -370,37 +369,22 @@ func nodeRoutesRequestError(q gather.NodeRoutesRequest, err error, gaps model.Ga
 	case !q.NICID.IsZero():
 		attr = path.Root("network_interface_id")
 	}
-	var read *gather.TargetError
-	var pool *gather.PoolNotFoundError
-	var noSubnet *gather.NICWithoutSubnetError
-	switch {
-	case errors.As(err, &read) && read.Gap != nil:
-		summary, detail := describeReadFailure(read.What, read.ID, read.Err, *read.Gap, timeout)
-		return diag.NewAttributeErrorDiagnostic(attr, summary, detail)
-	case errors.As(err, &read):
-		return readFailure(attr, read.What, read.ID, read.Err, gaps, timeout)
-	case errors.As(err, &pool):
-		return diag.NewAttributeErrorDiagnostic(path.Root("node_pool"), "Node pool not found", unknownPoolMessage(pool))
-	case errors.As(err, &noSubnet):
-		return diag.NewAttributeErrorDiagnostic(attr, "Network interface without a subnet",
-			fmt.Sprintf("The network interface %s has no ip configuration in a subnet, so it has no routes. Give the id of a network "+
-				"interface attached to a subnet, or the subnet's id in subnet_id.", noSubnet.NIC.ID))
+	args := targetArgs{of: func(model.ResourceID) path.Path { return attr }, pools: path.Root("node_pool")}
+	if diags := targetDiagnostics(err, args, gaps, timeout, ""); len(diags) > 0 {
+		return diags[0]
 	}
 	return nil
 }
 
-// unknownPoolMessage says which pools the cluster has.
-func unknownPoolMessage(e *gather.PoolNotFoundError) string {
-	have := "It has no node pools"
-	if len(e.Pools) > 0 {
-		have = "Its node pools are: " + strings.Join(e.Pools, ", ")
+// agentPoolsGap is the failed listing of the cluster's agent pools, if any.
+func agentPoolsGap(f model.NodeRouteFacts) *model.Gap {
+	if f.Network == nil {
+		return nil
 	}
-	msg := fmt.Sprintf("The AKS cluster %s has no node pool named %q. %s. Set node_pool to one of them, or remove node_pool to get the routes of every pool.",
-		e.Cluster.Name, e.Name, have)
-	if e.ListGap != nil {
-		msg += fmt.Sprintf(" (The agent pools could not be listed (%s), so this is the cluster's own list, which can lag behind.)", e.ListGap.Detail)
+	if g, ok := f.Network.Gaps.Lookup(f.Cluster.ID + "/agentPools"); ok {
+		return &g
 	}
-	return msg
+	return nil
 }
 
 // nodeRoutesSubject is the id the routes were asked for.

@@ -510,7 +510,7 @@ func TestAccNodeRoutes_effectiveRoutesDenied(t *testing.T) {
 				nrCheck(tfjsonpath.New("findings"), nrCodes("EVIDENCE_PERMISSION_DENIED", "COVERAGE_ROUTES_COMPUTED")),
 				nrCheck(nrFinding(0).AtMapKey("resource_id"), nrStr(nrVMNIC+"/effectiveRouteTable")),
 				nrCheck(nrFinding(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
-					`^Reading effectiveRouteTable of networkInterfaces aks-user-vm0-nic \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks `+
+					`^Reading the effective routes of network interface aks-user-vm0-nic \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks `+
 						`Microsoft\.Network/networkInterfaces/effectiveRouteTable/action\..*computed from configuration instead`))),
 				nrCheck(nrFinding(1).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(`could not be read`))),
 			},
@@ -531,9 +531,9 @@ func TestAccNodeRoutes_vnetPermissionDenied(t *testing.T) {
 		"code": nrStr("EVIDENCE_PERMISSION_DENIED"), "severity": nrStr("warning"), "condition": nrStr("evidence"),
 		"owner": nrStr("operator"), "node_pool": nrStr("system"), "destination": nrStr("10.0.2.5"),
 		"resource_id": nrStr(accSpoke),
-		"message": knownvalue.StringRegexp(regexp.MustCompile(`^Reading virtualNetworks vnet-spoke \(` + regexp.QuoteMeta(accSpoke) +
-			`\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks Microsoft\.Network/virtualNetworks/read\. .*unverified, never reachable`)),
-		"remediation": knownvalue.StringRegexp(regexp.MustCompile(`^Grant the identity that runs the plan Microsoft\.Network/virtualNetworks/read on`)),
+		"message": knownvalue.StringRegexp(regexp.MustCompile(`^The snapshot records that reading virtual network vnet-spoke \(` + regexp.QuoteMeta(accSpoke) +
+			`\) was refused \(HTTP 403 AuthorizationFailed\): the identity that recorded it lacks Microsoft\.Network/virtualNetworks/read\. .*unverified, never reachable`)),
+		"remediation": knownvalue.StringRegexp(regexp.MustCompile(`^Record the snapshot again \(record_file\) with an identity that holds Microsoft\.Network/virtualNetworks/read on`)),
 	})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -839,7 +839,7 @@ func TestAccNodeRoutes_serviceEndpointRoutes(t *testing.T) {
 					nrCheck(tfjsonpath.New("findings"), nrCodes("EVIDENCE_PERMISSION_DENIED", "COVERAGE_ROUTES_COMPUTED")),
 					nrCheck(nrFinding(0).AtMapKey("resource_id"), nrStr(nrServiceTags)),
 					nrCheck(nrFinding(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
-						`^Reading the service tags of westeurope \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks Microsoft\.Network/locations/serviceTags/read\.`))),
+						`^The snapshot records that reading the service tags of westeurope \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity that recorded it lacks Microsoft\.Network/locations/serviceTags/read\.`))),
 					nrCheck(nrTrace(0).AtMapKey("selected_route").AtMapKey("next_hop_type"), nrStr("Internet")),
 					nrCheck(nrTrace(0).AtMapKey("verdict"), nrStr("reachable")),
 				},

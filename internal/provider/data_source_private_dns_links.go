@@ -108,7 +108,7 @@ func (d *privateDNSLinksDataSource) Read(ctx context.Context, req datasource.Rea
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := r.VNet(ctx, vnetID)
 	if err != nil {
-		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), "virtual network", vnetID, err, r.Gaps(), run.timeout))
+		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), vnetID, err, r.Gaps(), run.timeout))
 		return
 	}
 

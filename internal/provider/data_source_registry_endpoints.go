@@ -110,7 +110,7 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 	regID := model.ResourceID(m.RegistryID.ValueString())
 	reg, err := r.Registry(ctx, regID)
 	if err != nil {
-		resp.Diagnostics.Append(readFailure(path.Root("registry_id"), "container registry", regID, err, r.Gaps(), run.timeout))
+		resp.Diagnostics.Append(readFailure(path.Root("registry_id"), regID, err, r.Gaps(), run.timeout))
 		return
 	}
 	if !reg.ReplicasKnown {

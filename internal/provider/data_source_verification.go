@@ -23,6 +23,7 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/whatif"
 )
@@ -102,6 +103,10 @@ const verificationDescription = "Proves, from what Azure Resource Manager shows,
 	"warnings become warning diagnostics. Evidence the provider cannot read (403, 404, throttling) never counts as " +
 	"reachable: the verdict is then `unverified` with an `EVIDENCE_*` finding that names the resource and the permission, " +
 	"and fails the plan only with `fail_on_unverified = true`.\n\n" +
+	"**Fails closed.** When what the arguments name cannot be read — the cluster or a node subnet, the registry, a pool " +
+	"named in `node_pools` does not exist, may not be read or cannot be reached — or there is not one node pool × " +
+	"hostname to check, the read ends with an error on that argument whatever `enforce` and `fail_on_unverified` say: " +
+	"a verification that checked nothing never passes.\n\n" +
 	"**Unknown inputs.** When an argument depends on a resource created or changed in the same run (a new cluster's id, " +
 	"a subnet created with it), Terraform and OpenTofu cannot read the data source at plan time: they read it during " +
 	"apply, after that resource exists, so the plan shows the attributes as known after apply and cannot fail on a " +
@@ -140,8 +145,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				Optional:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "Names of the cluster's node pools to check; default: every pool. A pool that can host " +
-					"the workload and is left out can still break a rollout. A name the cluster does not have is reported " +
-					"as `EVIDENCE_NOT_FOUND`. Only with `cluster_id`.",
+					"the workload and is left out can still break a rollout. A name the cluster does not have is an error " +
+					"on this argument that lists the pools it has. Only with `cluster_id`.",
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 12),
@@ -389,7 +394,7 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	// changes reads the network again with fresh readers (whatif.Verify),
 	// each in the rounds of pipeline.Verification.
 	first := run.reader
-	res, err := whatif.Verify(ctx, run.session.Overlay(), whatif.ReaderCheck(func() *gather.Reader {
+	res, facts, err := whatif.Verify(ctx, run.session.Overlay(), whatif.ReaderCheck(func() *gather.Reader {
 		if r := first; r != nil {
 			first = nil
 			return r
@@ -398,6 +403,13 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}, q))
 	if err != nil {
 		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
+		return
+	}
+	// Fails closed: what the arguments name could not be read, or there
+	// is nothing to check; enforce does not change that.
+	if diags := targetDiagnostics(gather.VerificationTargets(q, facts), verificationTargetArgs(q, run.session.Offline()),
+		facts.Gaps, run.timeout, failsClosed); diags.HasError() {
+		resp.Diagnostics.Append(diags...)
 		return
 	}
 
@@ -411,6 +423,32 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Diagram = state.Diagram
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	resp.Diagnostics.Append(enforcementDiagnostics(res, enforce, failOnUnverified)...)
+}
+
+// verificationTargetArgs names the arguments of a verification's targets:
+// cluster_id, node_subnet_ids[i] (for a subnet or its virtual network),
+// node_pools, and registry_id or the registry block.
+func verificationTargetArgs(q gather.VerificationRequest, offline bool) targetArgs {
+	registry := path.Root("registry_id")
+	if q.RegistryID.IsZero() {
+		registry = path.Root("registry")
+	}
+	return targetArgs{
+		of: func(id model.ResourceID) path.Path {
+			for i, s := range q.NodeSubnetIDs {
+				if s.Equal(id) {
+					return path.Root("node_subnet_ids").AtListIndex(i)
+				}
+			}
+			if id.Equal(q.RegistryID) {
+				return registry
+			}
+			return path.Root("cluster_id")
+		},
+		pools:    path.Root("node_pools"),
+		registry: registry,
+		offline:  offline,
+	}
 }
 
 // verificationFailedSummary and verificationFailedDetail describe a read

@@ -373,8 +373,8 @@ func (c rangeCheck) CheckValue(v any) error {
 func (c rangeCheck) String() string { return fmt.Sprintf("[%d, %d]", c.lo, c.hi) }
 
 // node_subnet_ids: one pool per subnet, named after it, no pull identity;
-// node_pools filters the cluster's pools, and an unknown name is evidence
-// that is not found (unverified), never silently ignored.
+// node_pools filters the cluster's pools, and an unknown name is an error
+// on node_pools, never silently ignored.
 func TestAccVerification_nodesAndPools(t *testing.T) {
 	snap := scenarioSnapshot(t, "acrpull_missing")
 	resource.ParallelTest(t, resource.TestCase{
@@ -410,15 +410,9 @@ func TestAccVerification_nodesAndPools(t *testing.T) {
   node_pools  = ["gpu"]
   registry_id = %q
   enforce     = false`, accCluster, accRegistry)),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("verdict"), knownvalue.StringExact("unverified")),
-				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("paths"), knownvalue.ListSizeExact(0)),
-				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("findings").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"code":        knownvalue.StringExact("EVIDENCE_NOT_FOUND"),
-					"resource_id": knownvalue.StringExact(accCluster + "/agentPools/gpu"),
-					"message":     knownvalue.StringRegexp(regexp.MustCompile(`its pools are system, user`)),
-				})),
-			},
+			// A pool the cluster does not have fails closed
+			// (TestAccVerification_failsClosed has every such case).
+			ExpectError: failClosed("Node pool not found", "node_pools", `no node pool named "gpu"`, "Its node pools are: system, user"),
 		}},
 	})
 }

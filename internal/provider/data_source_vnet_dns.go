@@ -137,7 +137,7 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := r.VNet(ctx, vnetID)
 	if err != nil {
-		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), "virtual network", vnetID, err, r.Gaps(), run.timeout))
+		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), vnetID, err, r.Gaps(), run.timeout))
 		return
 	}
 	var nic *model.NIC
@@ -145,7 +145,7 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		nicID := model.ResourceID(m.NetworkInterfaceID.ValueString())
 		nic, err = r.NIC(ctx, nicID)
 		if err != nil {
-			resp.Diagnostics.Append(readFailure(path.Root("network_interface_id"), "network interface", nicID, err, r.Gaps(), run.timeout))
+			resp.Diagnostics.Append(readFailure(path.Root("network_interface_id"), nicID, err, r.Gaps(), run.timeout))
 			return
 		}
 		if w := nicOutsideVNet(nic, vnet); w != "" {

@@ -108,7 +108,7 @@ func (d *vnetPeeringsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := run.reader.VNet(ctx, vnetID)
 	if err != nil {
-		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), "virtual network", vnetID, err, run.reader.Gaps(), run.timeout))
+		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), vnetID, err, run.reader.Gaps(), run.timeout))
 		return
 	}
 

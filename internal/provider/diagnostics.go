@@ -39,53 +39,83 @@ func gapOf(id model.ResourceID, err error, gaps model.Gaps) model.Gap {
 }
 
 // readFailure is the diagnostic for a failed read of the resource an
-// argument names (what: "virtual network"). It says what happened to that
-// concrete resource and what to do, on the argument's path.
+// argument names. It says what happened to that concrete resource, named
+// in words (model.ResourceID.Label), and what to do, on the argument's
+// path.
 //
 // The reader (and azure.Gap) classify the error; a deadline is reported as
 // the timeout it is, whatever the last HTTP answer was.
-func readFailure(attr path.Path, what string, id model.ResourceID, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
-	summary, detail := describeReadFailure(what, id, err, gapOf(id, err, gaps), timeout)
+func readFailure(attr path.Path, id model.ResourceID, err error, gaps model.Gaps, timeout time.Duration) diag.Diagnostic {
+	summary, detail := describeReadFailure(id, err, gapOf(id, err, gaps), timeout)
 	return diag.NewAttributeErrorDiagnostic(attr, summary, detail)
 }
 
-// describeReadFailure is readFailure's text, as a pure function for tests.
-func describeReadFailure(what string, id model.ResourceID, err error, gap model.Gap, timeout time.Duration) (summary, detail string) {
-	var signIn *azure.SignInError
-	if errors.As(err, &signIn) {
-		return signInText(err)
+// kindWords is the kind of resource id names, in words ("AKS cluster").
+func kindWords(id model.ResourceID) string {
+	if k, ok := model.KindOf(id); ok {
+		return k
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	return "resource"
+}
+
+// describeReadFailure is readFailure's text, as a pure function for tests.
+func describeReadFailure(id model.ResourceID, err error, gap model.Gap, timeout time.Duration) (summary, detail string) {
+	var signIn *azure.SignInError
+	var unreachable *azure.UnreachableError
+	what, label := kindWords(id), id.Label()
+	switch {
+	case errors.As(err, &signIn):
+		return signInText(err)
+	case errors.As(err, &unreachable):
+		return "Cannot reach " + unreachable.Host,
+			fmt.Sprintf("Reading the %s %s (%s) got no answer: %v. %s", what, id.Name(), id, unreachable, unreachable.Advice())
+	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("Timed out reading the %s", what),
-			fmt.Sprintf("Reading the %s %s did not finish within the read timeout (%s). "+
+			fmt.Sprintf("Reading the %s (%s) did not finish within the read timeout (%s). "+
 				"Raise timeouts { read = \"…\" } on this data source, or check for throttling (HTTP 429) in the provider log (TF_LOG=DEBUG).",
-				what, id, timeout)
+				label, id, timeout)
 	}
 	switch gap.Kind {
+	case model.GapUnreachable:
+		return "Cannot reach Azure Resource Manager",
+			fmt.Sprintf("Reading the %s (%s) got no answer: %s. Check that this machine can resolve and reach Azure Resource Manager "+
+				"over HTTPS (port 443): its DNS, the proxy settings (HTTPS_PROXY, NO_PROXY) and a firewall between it and Azure. "+
+				"Credentials and permissions are irrelevant here: no answer came back.", label, id, gap.Detail)
 	case model.GapPermissionDenied:
 		perm := gap.Permission
 		if perm == "" {
 			perm = ids.ReadPermission(string(id))
 		}
+		if gap.Snapshot {
+			return fmt.Sprintf("Permission denied reading the %s", what),
+				fmt.Sprintf("The snapshot (snapshot_file) records that reading the %s (%s) was refused (%s): the identity that "+
+					"recorded it lacks %s. Record the snapshot again (record_file) with an identity that holds %s on it, its resource "+
+					"group (%s) or its subscription (%s).", label, id, gap.Detail, perm, roleHint(perm), id.ResourceGroup(), id.Subscription())
+		}
 		return fmt.Sprintf("Permission denied reading the %s", what),
-			fmt.Sprintf("Azure refused to let the provider read the %s %s (%s). "+
+			fmt.Sprintf("Azure refused to let the provider read the %s (%s) (%s). "+
 				"The identity the provider signs in as needs %s on it: assign %s at the resource, "+
 				"its resource group (%s) or its subscription (%s).",
-				what, id, gap.Detail, perm, roleHint(perm), id.ResourceGroup(), id.Subscription())
+				label, id, gap.Detail, perm, roleHint(perm), id.ResourceGroup(), id.Subscription())
 	case model.GapNotFound:
+		if gap.Snapshot {
+			return fmt.Sprintf("The %s is not in the snapshot", what),
+				fmt.Sprintf("The snapshot (snapshot_file) has no %s (%s). Check the subscription (%s), the resource group (%s) and "+
+					"the name (%s) in the id; if the resource exists, record the snapshot again (record_file) so that it holds it.",
+					label, id, id.Subscription(), id.ResourceGroup(), id.Name())
+		}
 		return fmt.Sprintf("The %s does not exist", what),
-			fmt.Sprintf("Azure has no %s %s (%s), or it is in a subscription the provider's identity cannot see. "+
-				"Check the subscription (%s), the resource group (%s) and the name (%s) in the id; "+
-				"with snapshot_file, check that the snapshot contains it.",
-				what, id, gap.Detail, id.Subscription(), id.ResourceGroup(), id.Name())
+			fmt.Sprintf("Azure has no %s (%s) (%s), or it is in a subscription the provider's identity cannot see. "+
+				"Check the subscription (%s), the resource group (%s) and the name (%s) in the id.",
+				label, id, gap.Detail, id.Subscription(), id.ResourceGroup(), id.Name())
 	default:
 		detail := gap.Detail
 		if detail == "" && err != nil {
 			detail = err.Error()
 		}
 		return fmt.Sprintf("Could not read the %s", what),
-			fmt.Sprintf("Reading the %s %s kept failing after retries: %s. "+
-				"This is usually throttling or a transient Azure problem; plan again later.", what, id, detail)
+			fmt.Sprintf("Reading the %s (%s) kept failing after retries: %s. "+
+				"This is usually throttling or a transient Azure problem; plan again later.", label, id, detail)
 	}
 }
 
@@ -114,6 +144,9 @@ func gapWarning(subject string, gap model.Gap, consequence string) diag.Diagnost
 		why = fmt.Sprintf("the read was refused (%s); the provider's identity needs %s there (%s)", gap.Detail, perm, roleHint(perm))
 	case model.GapNotFound:
 		why = fmt.Sprintf("it does not exist or is not visible to the provider's identity (%s)", gap.Detail)
+		if gap.Snapshot {
+			why = "the snapshot (snapshot_file) has no such resource"
+		}
 	default:
 		why = fmt.Sprintf("the read kept failing (%s)", gap.Detail)
 	}
@@ -129,6 +162,11 @@ func signInFailure(err error) diag.Diagnostic {
 }
 
 func signInText(err error) (summary, detail string) {
+	var unreachable *azure.UnreachableError
+	if errors.As(err, &unreachable) {
+		return "Cannot reach " + unreachable.Host,
+			fmt.Sprintf("Signing in to Azure got no answer: %v. Nothing was read. %s", unreachable, unreachable.Advice())
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "Timed out signing in to Azure",
 			fmt.Sprintf("Getting a token from Microsoft Entra ID did not finish within the read timeout: %v. Nothing was read. "+
@@ -151,6 +189,9 @@ func gapSummary(g model.Gap) string {
 		}
 		return "permission denied"
 	case model.GapNotFound:
+		if g.Snapshot {
+			return "not in the snapshot"
+		}
 		return "not found"
 	default:
 		if g.Detail != "" {

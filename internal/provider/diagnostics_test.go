@@ -21,7 +21,7 @@ import (
 func TestDescribeReadFailureSignIn(t *testing.T) {
 	id := model.ResourceID("/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v")
 	err := fmt.Errorf("GET %s: %w", id, &azure.SignInError{Method: "a managed identity", Err: errors.New("no identity endpoint")})
-	summary, detail := describeReadFailure("virtual network", id, err, azure.Gap(id, "", err), time.Minute)
+	summary, detail := describeReadFailure(id, err, azure.Gap(id, "", err), time.Minute)
 	if summary != "Could not sign in to Azure" || !strings.Contains(detail, "signing in to Azure with a managed identity failed: no identity endpoint") ||
 		!strings.Contains(detail, "Fix the credentials") || strings.Contains(detail, "plan again later") {
 		t.Errorf("got %q / %q", summary, detail)

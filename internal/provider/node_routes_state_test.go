@@ -211,11 +211,11 @@ func TestNodeRoutesRequestError(t *testing.T) {
 		summary string
 		detail  []string
 	}{
-		{"cluster read timed out", byCluster, &gather.TargetError{What: "AKS cluster", ID: cluster, Err: context.DeadlineExceeded},
+		{"cluster read timed out", byCluster, &gather.TargetError{ID: cluster, Named: cluster, Err: context.DeadlineExceeded},
 			"cluster_id", "Timed out reading the AKS cluster", []string{string(cluster), "timeouts"}},
-		{"cluster refused", byCluster, &gather.TargetError{What: "AKS cluster", ID: cluster, Err: errors.New("403")},
+		{"cluster refused", byCluster, &gather.TargetError{ID: cluster, Named: cluster, Err: errors.New("403")},
 			"cluster_id", "Permission denied reading the AKS cluster", []string{"Microsoft.ContainerService/managedClusters/read"}},
-		{"subnet not in its VNet", bySubnet, &gather.TargetError{What: "subnet", ID: nrtAKS,
+		{"subnet not in its VNet", bySubnet, &gather.TargetError{ID: nrtAKS, Named: nrtAKS,
 			Gap: &model.Gap{ResourceID: nrtAKS, Kind: model.GapNotFound, Detail: "not in its virtual network"}},
 			"subnet_id", "The subnet does not exist", []string{string(nrtAKS), "not in its virtual network"}},
 		{"unknown pool", byCluster, &gather.PoolNotFoundError{Cluster: &model.Cluster{ID: cluster, Name: "aks1"}, Name: "gpu",

@@ -23,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
@@ -73,7 +72,7 @@ type providerModel struct {
 	SnapshotFile                   types.String `tfsdk:"snapshot_file"`
 	RecordFile                     types.String `tfsdk:"record_file"`
 	PlannedChangesFile             types.String `tfsdk:"planned_changes_file"`
-	MaxConcurrentReads             types.Int64  `tfsdk:"max_concurrent_reads"`
+	MaxConcurrentReads             types.Number `tfsdk:"max_concurrent_reads"`
 }
 
 // Environments are the accepted values of `environment`. They are matched
@@ -152,13 +151,14 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				"changes of resource types the provider does not translate are read as they are now "+
 				"(`COVERAGE_PLANNED_CHANGE_UNSUPPORTED`). Findings the plan causes name the change in `planned_change`. "+
 				"Falls back to `PULLPATH_PLANNED_CHANGES_FILE`.", false, notEmpty),
-			"max_concurrent_reads": schema.Int64Attribute{Optional: true, MarkdownDescription: fmt.Sprintf(
+			// A Number, not an Int64: see validators.WholeNumber.
+			"max_concurrent_reads": schema.NumberAttribute{Optional: true, MarkdownDescription: fmt.Sprintf(
 				"How many ARM requests the provider has in flight at most, for all its data sources together "+
 					"(%d to %d, default %d). Reads that do not depend on each other run in parallel up to this bound, "+
 					"so a plan waits about as long as its longest chain of dependent reads; lower it if ARM throttles "+
 					"the identity (HTTP 429). Falls back to `%s`.", minConcurrentReads, maxConcurrentReads,
 				gather.DefaultConcurrency, envMaxConcurrentReads),
-				Validators: []validator.Int64{int64validator.Between(minConcurrentReads, maxConcurrentReads)}},
+				Validators: []validator.Number{validators.WholeNumber(minConcurrentReads, maxConcurrentReads)}},
 		},
 	}
 }

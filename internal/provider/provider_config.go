@@ -17,6 +17,7 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 )
 
 // getenv is the environment the provider falls back to; tests replace it.
@@ -184,9 +185,13 @@ const envMaxConcurrentReads = "PULLPATH_MAX_CONCURRENT_READS"
 // concurrentReads is max_concurrent_reads, else its environment variable,
 // else gather.DefaultConcurrency. The schema validates the argument; an
 // unusable environment value is an error on the argument it sets.
-func concurrentReads(arg types.Int64, env func(string) string) (int, error) {
+func concurrentReads(arg types.Number, env func(string) string) (int, error) {
 	if !arg.IsNull() && !arg.IsUnknown() {
-		return int(arg.ValueInt64()), nil
+		if msg := validators.CheckWholeNumber(arg.ValueBigFloat(), minConcurrentReads, maxConcurrentReads); msg != "" {
+			return 0, &azure.ArgumentError{Argument: "max_concurrent_reads", Err: fmt.Errorf("max_concurrent_reads %s", msg)}
+		}
+		n, _ := arg.ValueBigFloat().Int64()
+		return int(n), nil
 	}
 	v := strings.TrimSpace(env(envMaxConcurrentReads))
 	if v == "" {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -27,7 +28,7 @@ import (
 // nullModel is a provider block with every argument null.
 func nullModel() providerModel {
 	s, b := types.StringNull(), types.BoolNull()
-	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, s, types.Int64Null()}
+	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, s, types.NumberNull()}
 }
 
 func noEnv(string) string { return "" }
@@ -168,14 +169,14 @@ func TestConfigureMaxConcurrentReads(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		arg  types.Int64
+		arg  types.Number
 		env  string
 		want int
 	}{
-		{"default", types.Int64Null(), "", gather.DefaultConcurrency},
-		{"argument", types.Int64Value(3), "", 3},
-		{"environment", types.Int64Null(), " 12 ", 12},
-		{"argument beats environment", types.Int64Value(1), "12", 1},
+		{"default", types.NumberNull(), "", gather.DefaultConcurrency},
+		{"argument", types.NumberValue(big.NewFloat(3)), "", 3},
+		{"environment", types.NumberNull(), " 12 ", 12},
+		{"argument beats environment", types.NumberValue(big.NewFloat(1)), "12", 1},
 	} {
 		m := nullModel()
 		m.SnapshotFile = types.StringValue(snap)
@@ -269,7 +270,7 @@ func TestDescribeReadFailure(t *testing.T) {
 			if gaps == nil {
 				gaps = model.Gaps{}
 			}
-			d := readFailure(path.Root("virtual_network_id"), "virtual network", id, tt.err, gaps, 2*time.Minute)
+			d := readFailure(path.Root("virtual_network_id"), id, tt.err, gaps, 2*time.Minute)
 			if d.Summary() != tt.wantSummary {
 				t.Errorf("summary = %q, want %q", d.Summary(), tt.wantSummary)
 			}

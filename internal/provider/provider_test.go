@@ -125,11 +125,11 @@ data "pullpath_vnet_peerings" "this" {
 // max_concurrent_reads is validated at plan time on the argument, and a
 // valid bound serves several data sources reading the same network.
 func TestAccProvider_maxConcurrentReads(t *testing.T) {
-	block := func(n int) string {
+	block := func(n string) string {
 		return fmt.Sprintf(`
 provider "pullpath" {
   snapshot_file        = %q
-  max_concurrent_reads = %d
+  max_concurrent_reads = %s
 }
 
 data "pullpath_vnet_peerings" "this" {
@@ -144,10 +144,14 @@ data "pullpath_vnet_dns" "this" {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      block(0),
-			ExpectError: regexp.MustCompile(`(?s)max_concurrent_reads.*value must be between 1 and 64, got: 0`),
+			Config:      block("0"),
+			ExpectError: regexp.MustCompile(`(?s)Invalid max_concurrent_reads.*max_concurrent_reads must be a whole number from 1 to\s+64, got 0`),
 		}, {
-			Config: block(1),
+			// Not a framework conversion error that blames the provider.
+			Config:      block("2.5"),
+			ExpectError: regexp.MustCompile(`(?s)Invalid max_concurrent_reads.*max_concurrent_reads must be a whole number from 1 to\s+64, got 2\.5`),
+		}, {
+			Config: block("1"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(peeringsAddr, peeringAt(0).AtMapKey("state"), knownvalue.StringExact("Connected")),
 			},

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
@@ -352,6 +354,8 @@ func faultMatrix(t *testing.T, in provider.VerificationInput, wantVerdict string
 							!strings.Contains(d.Detail(), "("+slowReadTimeout+")") {
 							t.Errorf("timeout diagnostic does not name the timeout and the fix: %s: %s", d.Summary(), d.Detail())
 						}
+					case isTarget(in, path):
+						checkFailsClosed(t, method, path, fc, out)
 					default:
 						checkPersistentFault(t, method, path, fc, out)
 					}
@@ -400,6 +404,43 @@ func checkPersistentFault(t *testing.T, method, path string, fc faultClass, out 
 		return
 	}
 	t.Errorf("no %s finding names %s; verdict %s, findings: %s", fc.code, path, out.Verdict, jsonOf(out.Findings))
+}
+
+// isTarget: the read is of a resource an argument of in names (the cluster,
+// the registry).
+func isTarget(in provider.VerificationInput, path string) bool {
+	return strings.EqualFold(path, in.ClusterID) || strings.EqualFold(path, in.RegistryID)
+}
+
+// checkFailsClosed: a persistent failure to read what an argument names is
+// no verdict but an error on that argument that names the resource (and for
+// 403 the permission), never a finding.
+func checkFailsClosed(t *testing.T, method, path string, fc faultClass, out provider.VerificationOutcome) {
+	t.Helper()
+	if !out.Diagnostics.HasError() || out.Verdict != "" || len(out.Findings) != 0 {
+		t.Fatalf("a persistent %s on %s %s: verdict %q, diagnostics %v; want an error and no verdict", fc.name, method, path, out.Verdict, out.Diagnostics)
+	}
+	d := out.Diagnostics.Errors()[0]
+	wp, ok := d.(diag.DiagnosticWithPath)
+	arg := "cluster_id"
+	if strings.Contains(strings.ToLower(path), "/microsoft.containerregistry/") {
+		arg = "registry_id"
+	}
+	if !ok || wp.Path().String() != arg {
+		t.Errorf("the error is not on %s: %s: %s", arg, d.Summary(), d.Detail())
+	}
+	if !strings.Contains(strings.ToLower(d.Detail()), strings.ToLower(path)) || !strings.Contains(d.Detail(), "whatever enforce") {
+		t.Errorf("the error does not name %s or say that it fails closed: %s", path, d.Detail())
+	}
+	if fc.name == "403" {
+		action, err := azure.RequiredAction(method, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ToLower(d.Detail()), strings.ToLower(action)) {
+			t.Errorf("the error names the resource but not the permission %s: %s", action, d.Detail())
+		}
+	}
 }
 
 // namesResource: the finding's resource is the faulted one, or its message

@@ -71,7 +71,7 @@ func (r *run) evidence(pool, endpoint string, id model.ResourceID, what string) 
 		return gapFinding(gap, pool, endpoint, what)
 	}
 	msg := fmt.Sprintf("%s (%s) is not among what was read: it does not exist or is not visible to the identity running the plan. The conclusion%s depends on %s, so it is unverified, never reachable.",
-		capitalize(resourceLabel(id)), id, forWhom(pool, endpoint), what)
+		capitalize(id.Label()), id, forWhom(pool, endpoint), what)
 	fix := "Check that the resource exists and that its id is right; if it lives in another subscription, give the identity that runs the plan Reader there. If it was deleted, whatever referred to it (a link, a peering, a route) is broken as well."
 	return model.NewFinding(model.EvidenceNotFound, pool, endpoint, id, msg, fix)
 }
@@ -85,10 +85,9 @@ func gapFinding(gap model.Gap, pool, endpoint, what string) model.Finding {
 // evidenceWords are what an evidence finding says besides the gap itself,
 // which depends on the data source reporting it: pullpath_verification
 // speaks of the pull path and of verifying from a snapshot;
-// pullpath_node_routes of the network path, and names a failed action or
-// listing by what it reads (readLabel).
+// pullpath_node_routes of the network path. Both name the resource (or
+// the listing or action that failed) by model.ResourceID.Label.
 type evidenceWords struct {
-	label     func(model.ResourceID) string
 	snapshot  string // what is done from a snapshot: "verify", "read"
 	path      string // "pull path", "network path"
 	referrers string // what else breaks when the resource was deleted
@@ -96,9 +95,9 @@ type evidenceWords struct {
 }
 
 var (
-	pullPathWords = evidenceWords{label: resourceLabel, snapshot: "verify", path: "pull path",
+	pullPathWords = evidenceWords{snapshot: "verify", path: "pull path",
 		referrers: "whatever referred to it (a link, a peering, a route)", again: "Run the plan again"}
-	networkPathWords = evidenceWords{label: readLabel, snapshot: "read", path: "network path",
+	networkPathWords = evidenceWords{snapshot: "read", path: "network path",
 		referrers: "whatever refers to it (a subnet, a peering, a route)", again: "Plan again"}
 )
 
@@ -106,7 +105,7 @@ var (
 // why (with the RBAC action a refused read needs), and that the conclusion
 // that depends on it (what) is unverified.
 func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) model.Finding {
-	label := w.label(gap.ResourceID)
+	label := gap.ResourceID.Label()
 	detail := gap.Detail
 	if detail != "" {
 		detail = " (" + detail + ")"
@@ -120,13 +119,27 @@ func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) mo
 		if perm == "" {
 			perm = "the read permission for it"
 		}
+		if gap.Snapshot {
+			msg := fmt.Sprintf("The snapshot records that reading %s (%s) was refused%s: the identity that recorded it lacks %s. %s", label, gap.ResourceID, detail, perm, unverified)
+			fix := fmt.Sprintf("Record the snapshot again (record_file) with an identity that holds %s on %s (the built-in Reader role includes it). Nothing on the %s needs to change for this finding.", perm, gap.ResourceID, w.path)
+			return model.NewFinding(model.EvidencePermissionDenied, pool, endpoint, gap.ResourceID, msg, fix)
+		}
 		msg := fmt.Sprintf("Reading %s (%s) was refused%s: the identity running the plan lacks %s. %s", label, gap.ResourceID, detail, perm, unverified)
 		fix := fmt.Sprintf("Grant the identity that runs the plan %s on %s (the built-in Reader role includes it), or %s from a snapshot recorded by an identity that has it. Nothing on the %s needs to change for this finding.", perm, gap.ResourceID, w.snapshot, w.path)
 		return model.NewFinding(model.EvidencePermissionDenied, pool, endpoint, gap.ResourceID, msg, fix)
 	case model.GapNotFound:
+		if gap.Snapshot {
+			msg := fmt.Sprintf("The snapshot has no %s (%s)%s. %s", label, gap.ResourceID, detail, unverified)
+			fix := "Check that the id is right; if the resource exists, record the snapshot again (record_file) with it, or add it to the snapshot. If it was deleted, " + w.referrers + " is broken as well."
+			return model.NewFinding(model.EvidenceNotFound, pool, endpoint, gap.ResourceID, msg, fix)
+		}
 		msg := fmt.Sprintf("%s (%s) was not found%s: it does not exist or is not visible to the identity running the plan. %s", capitalize(label), gap.ResourceID, detail, unverified)
 		fix := "Check that the resource exists and that its id is right; if it lives in another subscription, give the identity that runs the plan Reader there. If it was deleted, " + w.referrers + " is broken as well."
 		return model.NewFinding(model.EvidenceNotFound, pool, endpoint, gap.ResourceID, msg, fix)
+	case model.GapUnreachable:
+		msg := fmt.Sprintf("Reading %s (%s) got no answer%s. %s", label, gap.ResourceID, detail, unverified)
+		fix := "Check that the machine running the plan reaches Azure Resource Manager over HTTPS: its DNS, the proxy settings (HTTPS_PROXY, NO_PROXY) and a firewall on the way. Credentials are irrelevant here, and nothing on the " + w.path + " needs to change for this finding."
+		return model.NewFinding(model.EvidenceUnavailable, pool, endpoint, gap.ResourceID, msg, fix)
 	default:
 		msg := fmt.Sprintf("Reading %s (%s) kept failing after retries%s. %s", label, gap.ResourceID, detail, unverified)
 		fix := w.again + "; if the failure persists, check Azure service health and Resource Manager throttling for the subscription. Nothing on the " + w.path + " needs to change for this finding."
@@ -186,60 +199,6 @@ func (r *run) unusedGapFindings() []model.Finding {
 		}
 	}
 	return out
-}
-
-// readLabel names what a read was of: an action by the action and its
-// resource ("effectiveRouteTable of networkInterfaces nic-1"), a listing of
-// a resource group by the type listed ("the virtualNetworks of resource
-// group rg"), the service tag read of a location as "the service tags of
-// westeurope", anything else as resourceLabel does.
-func readLabel(id model.ResourceID) string {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	if loc, ok := serviceTagsLocation(segs); ok {
-		return "the service tags of " + loc
-	}
-	provider := -1
-	for i, s := range segs {
-		if strings.EqualFold(s, "providers") {
-			provider = i
-		}
-	}
-	if string(id) != "" && provider >= 0 && provider+2 <= len(segs) {
-		rest := segs[provider+2:]
-		switch {
-		case len(rest) == 1:
-			return "the " + rest[0] + " of resource group " + id.ResourceGroup()
-		case len(rest) >= 3 && len(rest)%2 == 1:
-			return rest[len(rest)-1] + " of " + rest[len(rest)-3] + " " + rest[len(rest)-2]
-		}
-	}
-	return resourceLabel(id)
-}
-
-// resourceLabel names a resource by its type and name, e.g.
-// "virtualNetworks vnet-hub"; the service tag read of a location is "the
-// service tags of westeurope".
-func resourceLabel(id model.ResourceID) string {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	if loc, ok := serviceTagsLocation(segs); ok {
-		return "the service tags of " + loc
-	}
-	if len(segs) >= 2 {
-		return segs[len(segs)-2] + " " + segs[len(segs)-1]
-	}
-	if string(id) == "" {
-		return "an unnamed resource"
-	}
-	return string(id)
-}
-
-// serviceTagsLocation is the location of the service tag read of a location
-// (…/locations/{l}/serviceTags), given the segments of its id.
-func serviceTagsLocation(segs []string) (string, bool) {
-	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
-		return segs[n-2], true
-	}
-	return "", false
 }
 
 func forWhom(pool, endpoint string) string {

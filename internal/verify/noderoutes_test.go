@@ -293,7 +293,7 @@ func TestNodeRoutesRouteSets(t *testing.T) {
 				if !strings.Contains(res.Findings[0].Message, "because the effective route table of its nodes' network interfaces could not be read") {
 					t.Errorf("coverage finding: %s", res.Findings[0].Message)
 				}
-				if f := res.Findings[1]; !strings.HasPrefix(f.Message, "Reading effectiveRouteTable of networkInterfaces nic-vm-nva (") ||
+				if f := res.Findings[1]; !strings.HasPrefix(f.Message, "Reading the effective routes of network interface nic-vm-nva (") ||
 					!strings.Contains(f.Message, "lacks Microsoft.Network/networkInterfaces/effectiveRouteTable/action") || f.NodePool != "vms" {
 					t.Errorf("evidence: %+v", f)
 				}
@@ -539,7 +539,7 @@ func TestNodeGapFinding(t *testing.T) {
 	f := nodeGapFinding(model.Gap{ResourceID: spokeID, Kind: model.GapPermissionDenied, Detail: "HTTP 403 AuthorizationFailed"},
 		"system", "10.0.2.5", "the routes of subnet vnet-spoke/snet-aks")
 	if f.Code != model.EvidencePermissionDenied ||
-		f.Message != "Reading virtualNetworks vnet-spoke ("+string(spokeID)+") was refused (HTTP 403 AuthorizationFailed): the identity running the "+
+		f.Message != "Reading virtual network vnet-spoke ("+string(spokeID)+") was refused (HTTP 403 AuthorizationFailed): the identity running the "+
 			"plan lacks Microsoft.Network/virtualNetworks/read. The conclusion for node pool system and 10.0.2.5 depends on the routes of subnet "+
 			"vnet-spoke/snet-aks, so it is unverified, never reachable." ||
 		f.Remediation != "Grant the identity that runs the plan Microsoft.Network/virtualNetworks/read on "+string(spokeID)+" (the built-in "+
@@ -553,7 +553,7 @@ func TestNodeGapFinding(t *testing.T) {
 		t.Errorf("no permission to name: %s", f.Message)
 	}
 	if f := nodeGapFinding(model.Gap{ResourceID: aksSubnetID, Kind: model.GapNotFound}, "", "10.0.2.5", "x"); f.Code != model.EvidenceNotFound ||
-		!strings.HasPrefix(f.Message, "Subnets snet-aks (") || !strings.Contains(f.Message, "The conclusion for 10.0.2.5 depends on x") ||
+		!strings.HasPrefix(f.Message, "Subnet vnet-spoke/snet-aks (") || !strings.Contains(f.Message, "The conclusion for 10.0.2.5 depends on x") ||
 		!strings.Contains(f.Remediation, "whatever refers to it (a subnet, a peering, a route)") {
 		t.Errorf("not found: %+v", f)
 	}
@@ -565,23 +565,5 @@ func TestNodeGapFinding(t *testing.T) {
 	if f := gapFinding(model.Gap{ResourceID: spokeID, Kind: model.GapUnavailable}, "", "", "x"); !strings.HasPrefix(f.Remediation, "Run the plan again;") ||
 		!strings.Contains(f.Remediation, "pull path") {
 		t.Errorf("verification's words: %+v", f)
-	}
-}
-
-func TestReadLabel(t *testing.T) {
-	for rid, want := range map[model.ResourceID]string{
-		spokeID:                           "virtualNetworks vnet-spoke",
-		aksSubnetID:                       "subnets snet-aks",
-		nrNVANIC + "/effectiveRouteTable": "effectiveRouteTable of networkInterfaces nic-vm-nva",
-		nrVMSSs:                           "the virtualMachineScaleSets of resource group MC_rg",
-		clusterID + "/agentPools":         "agentPools of managedClusters aks1",
-		"":                                "an unnamed resource",
-	} {
-		if got := readLabel(rid); got != want {
-			t.Errorf("readLabel(%s) = %q, want %q", rid, got, want)
-		}
-		if got, simple := readLabel(rid), resourceLabel(rid); (rid == spokeID || rid == aksSubnetID || rid == "") != (got == simple) {
-			t.Errorf("readLabel(%s) = %q, resourceLabel %q: only actions and listings differ", rid, got, simple)
-		}
 	}
 }

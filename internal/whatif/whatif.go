@@ -52,18 +52,18 @@ func ReaderCheck(newReader func() *gather.Reader, q gather.VerificationRequest) 
 //     the reads met.
 //
 // The names go into Finding.PlannedChange (", "-joined, sorted) and the
-// summary is rendered again. An error (the read timeout) ends it with the
+// summary is rendered again. The facts returned are those of the result
+// (read as after the plan). An error (the read timeout) ends it with the
 // first verification's error.
-func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Result, error) {
+func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Result, model.Facts, error) {
 	if overlay == nil {
-		res, _, err := check(ctx, nil)
-		return res, err
+		return check(ctx, nil)
 	}
 	tracked, served := azure.TrackPlannedChanges(ctx)
 	planned := notApplied(overlay)
 	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = planned })
 	if err != nil {
-		return verify.Result{}, err
+		return verify.Result{}, f, err
 	}
 	changes := served()
 	if len(changes) == 0 {
@@ -76,7 +76,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 			}
 			res = verify.Run(f)
 		}
-		return res, nil
+		return res, f, nil
 	}
 	var open []int // findings to blame
 	for i, fd := range res.Findings {
@@ -85,12 +85,12 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		}
 	}
 	if len(changes) == 0 || len(open) == 0 {
-		return res, nil
+		return res, f, nil
 	}
 
 	before, drift, err := present(azure.WithoutPlan(ctx), check)
 	if err != nil {
-		return verify.Result{}, err
+		return verify.Result{}, f, err
 	}
 	if len(drift) > 0 {
 		// Pools whose computed routes missed what Azure programmed before
@@ -102,7 +102,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 			f.PlanDrift = drift
 		})
 		if err != nil {
-			return verify.Result{}, err
+			return verify.Result{}, f, err
 		}
 		open = open[:0]
 		for i, fd := range res.Findings {
@@ -118,7 +118,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		}
 	}
 	if len(caused) == 0 {
-		return res, nil
+		return res, f, nil
 	}
 	blame := map[int][]string{}
 	if len(changes) == 1 {
@@ -129,7 +129,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		for _, c := range changes {
 			without, _, err := present(azure.WithoutPlannedChanges(ctx, c), check)
 			if err != nil {
-				return verify.Result{}, err
+				return verify.Result{}, f, err
 			}
 			for _, i := range caused {
 				if !without[key(res.Findings[i])] {
@@ -148,7 +148,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		res.Findings[i].PlannedChange = strings.Join(cs, ", ")
 	}
 	res.Summary = verify.Summarize(f, res)
-	return res, nil
+	return res, f, nil
 }
 
 // present verifies the facts read with ctx and returns the keys of the

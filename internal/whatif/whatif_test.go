@@ -57,7 +57,7 @@ func run(t *testing.T, folders ...string) verify.Result {
 		t.Fatal(err)
 	}
 	q := gather.VerificationRequest{ClusterID: model.ResourceID(cluster), RegistryID: model.ResourceID(registry)}
-	res, err := Verify(context.Background(), s.Overlay(), ReaderCheck(func() *gather.Reader { return gather.New(s.Clients) }, q))
+	res, _, err := Verify(context.Background(), s.Overlay(), ReaderCheck(func() *gather.Reader { return gather.New(s.Clients) }, q))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,10 @@ func parse(data []byte, file string) (*Snapshot, error) {
 		return fail("", "%s", describeJSONError(trimmed, err))
 	}
 
+	if msg := terraformDocument(top); msg != "" {
+		return fail("", "%s", msg)
+	}
+
 	var errs []*Error
 	add := func(path, format string, args ...any) {
 		errs = append(errs, &Error{File: file, Path: path, Msg: fmt.Sprintf(format, args...)})
@@ -310,4 +314,31 @@ func skipValue(raw []byte, i int) int {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// terraformDocument recognises the Terraform (or OpenTofu) files people give
+// snapshot_file by mistake, by their top-level fields, and says what the file
+// is and where it goes; "" for anything else. A plan in JSON has
+// format_version with planned_values or resource_changes; a state file has
+// version, terraform_version and resources (or, from `show -json`,
+// format_version and values).
+func terraformDocument(top map[string]json.RawMessage) string {
+	has := func(keys ...string) bool {
+		for _, k := range keys {
+			if _, ok := top[k]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case has("format_version", "planned_values") || has("format_version", "resource_changes"):
+		return "this is a Terraform plan in JSON (terraform show -json PLANFILE), not a snapshot: give it to planned_changes_file " +
+			"(PULLPATH_PLANNED_CHANGES_FILE) to verify the network as it will be after that plan; snapshot_file takes a snapshot " +
+			"written by record_file"
+	case has("version", "terraform_version", "resources") || has("format_version", "terraform_version", "values"):
+		return "this is a Terraform state file, not a snapshot: the provider reads Azure Resource Manager's answers, which " +
+			"a state does not hold; give snapshot_file a snapshot written by record_file, or leave it unset to read Azure"
+	}
+	return ""
 }

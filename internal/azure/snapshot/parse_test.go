@@ -164,3 +164,29 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 	assertSameSnapshot(t, s, s2)
 }
+
+// A plan in JSON or a state file given as snapshot_file is named for what
+// it is, with where it goes, instead of one "unknown field" per key; a
+// snapshot that merely has one of those keys is not mistaken for them.
+func TestParseRecognisesTerraformFiles(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"format_version": "1.2", "terraform_version": "1.5.7", "planned_values": {}, "resource_changes": [], "configuration": {}}`:       "this is a Terraform plan in JSON (terraform show -json PLANFILE), not a snapshot: give it to planned_changes_file",
+		`{"format_version": "1.2", "resource_changes": []}`:                                                                                "this is a Terraform plan in JSON",
+		`{"version": 4, "terraform_version": "1.5.7", "serial": 3, "lineage": "x", "outputs": {}, "resources": [], "check_results": null}`: "this is a Terraform state file, not a snapshot",
+		`{"format_version": "1.0", "terraform_version": "1.12.6", "values": {"root_module": {}}}`:                                          "this is a Terraform state file",
+	} {
+		_, err := Parse([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", doc, err, want)
+			continue
+		}
+		if strings.Contains(err.Error(), "unknown field") || strings.Contains(err.Error(), "add \"format\"") {
+			t.Errorf("%s: still lists fields: %v", doc, err)
+		}
+	}
+	// A snapshot with a stray "version" is a snapshot with an unknown field.
+	_, err := Parse([]byte(`{"format": "pullpath.snapshot/v1", "version": 4, "resources": []}`))
+	if err == nil || strings.Contains(err.Error(), "Terraform") || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("a snapshot with a stray field: %v", err)
+	}
+}

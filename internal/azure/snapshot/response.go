@@ -10,11 +10,16 @@ import (
 	"strings"
 )
 
+// AnswerHeader marks every answer of the replay, so that a failed read
+// can say it is the snapshot that lacks a resource, not Azure.
+const AnswerHeader = "X-Pullpath-Snapshot"
+
 // newResponse builds an answer the way ARM sends it: JSON body, a request
 // id, and the request attached (azcore's error type reads method and URL
 // from it).
 func newResponse(req *http.Request, status int, body []byte, requestID string) *http.Response {
 	h := http.Header{}
+	h.Set(AnswerHeader, "replay")
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Ms-Request-Id", requestID)
 	h.Set("Content-Length", strconv.Itoa(len(body)))

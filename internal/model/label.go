@@ -1,0 +1,203 @@
+package model
+
+import "strings"
+
+// resourceKind is how people call a resource type: one of them and several.
+type resourceKind struct{ one, many string }
+
+// resourceKinds are the words for every Azure Resource Manager type the
+// provider reads (and the children its ids name), keyed by the full type in
+// lower case. It is the one table that turns a type into words: messages,
+// findings and diagnostics name a resource through Label, never through
+// the type's spelling in the id ("ManagedClusters aks1"). A test holds it
+// to gather's permission table, so a new read needs its words here.
+var resourceKinds = map[string]resourceKind{
+	"microsoft.containerservice/managedclusters":                                  {"AKS cluster", "AKS clusters"},
+	"microsoft.containerservice/managedclusters/agentpools":                       {"node pool", "node pools"},
+	"microsoft.containerregistry/registries":                                      {"container registry", "container registries"},
+	"microsoft.containerregistry/registries/replications":                         {"registry replica", "registry replicas"},
+	"microsoft.containerregistry/registries/privateendpointconnections":           {"private endpoint connection", "private endpoint connections"},
+	"microsoft.compute/virtualmachinescalesets":                                   {"virtual machine scale set", "virtual machine scale sets"},
+	"microsoft.compute/virtualmachinescalesets/virtualmachines":                   {"scale set instance", "scale set instances"},
+	"microsoft.compute/virtualmachinescalesets/networkinterfaces":                 {"network interface", "network interfaces"},
+	"microsoft.compute/virtualmachinescalesets/virtualmachines/networkinterfaces": {"network interface", "network interfaces"},
+	"microsoft.compute/virtualmachines":                                           {"virtual machine", "virtual machines"},
+	"microsoft.network/virtualnetworks":                                           {"virtual network", "virtual networks"},
+	"microsoft.network/virtualnetworks/subnets":                                   {"subnet", "subnets"},
+	"microsoft.network/virtualnetworks/virtualnetworkpeerings":                    {"peering", "peerings"},
+	"microsoft.network/routetables":                                               {"route table", "route tables"},
+	"microsoft.network/routetables/routes":                                        {"route", "routes"},
+	"microsoft.network/networksecuritygroups":                                     {"network security group", "network security groups"},
+	"microsoft.network/networkinterfaces":                                         {"network interface", "network interfaces"},
+	"microsoft.network/networkinterfaces/ipconfigurations":                        {"IP configuration", "IP configurations"},
+	"microsoft.network/loadbalancers":                                             {"load balancer", "load balancers"},
+	"microsoft.network/loadbalancers/frontendipconfigurations":                    {"load balancer frontend", "load balancer frontends"},
+	"microsoft.network/virtualnetworkgateways":                                    {"virtual network gateway", "virtual network gateways"},
+	"microsoft.network/connections":                                               {"gateway connection", "gateway connections"},
+	"microsoft.network/localnetworkgateways":                                      {"local network gateway", "local network gateways"},
+	"microsoft.network/virtualhubs":                                               {"virtual hub (Route Server)", "virtual hubs (Route Servers)"},
+	"microsoft.network/virtualhubs/bgpconnections":                                {"BGP peer", "BGP peers"},
+	"microsoft.network/virtualhubs/hubvirtualnetworkconnections":                  {"hub connection", "hub connections"},
+	"microsoft.network/virtualhubs/hubroutetables":                                {"hub route table", "hub route tables"},
+	"microsoft.network/privateendpoints":                                          {"private endpoint", "private endpoints"},
+	"microsoft.network/privateendpoints/privatednszonegroups":                     {"private DNS zone group", "private DNS zone groups"},
+	"microsoft.network/privateendpoints/privatelinkserviceconnections":            {"private link connection", "private link connections"},
+	"microsoft.network/privatednszones":                                           {"private DNS zone", "private DNS zones"},
+	"microsoft.network/privatednszones/virtualnetworklinks":                       {"virtual network link", "virtual network links"},
+	"microsoft.network/privatednszones/all":                                       {"record set", "record sets"},
+	"microsoft.network/privatednszones/a":                                         {"A record", "A records"},
+	"microsoft.network/privatednszones/aaaa":                                      {"AAAA record", "AAAA records"},
+	"microsoft.network/privatednszones/cname":                                     {"CNAME record", "CNAME records"},
+	"microsoft.network/privatednszones/soa":                                       {"SOA record", "SOA records"},
+	"microsoft.network/dnsresolvers":                                              {"DNS private resolver", "DNS private resolvers"},
+	"microsoft.network/dnsresolvers/inboundendpoints":                             {"resolver inbound endpoint", "resolver inbound endpoints"},
+	"microsoft.network/dnsresolvers/outboundendpoints":                            {"resolver outbound endpoint", "resolver outbound endpoints"},
+	"microsoft.network/dnsforwardingrulesets":                                     {"DNS forwarding ruleset", "DNS forwarding rulesets"},
+	"microsoft.network/dnsforwardingrulesets/forwardingrules":                     {"forwarding rule", "forwarding rules"},
+	"microsoft.network/dnsforwardingrulesets/virtualnetworklinks":                 {"ruleset virtual network link", "ruleset virtual network links"},
+	"microsoft.network/natgateways":                                               {"NAT gateway", "NAT gateways"},
+	"microsoft.network/publicipaddresses":                                         {"public IP address", "public IP addresses"},
+	"microsoft.network/publicipprefixes":                                          {"public IP prefix", "public IP prefixes"},
+	"microsoft.network/azurefirewalls":                                            {"Azure Firewall", "Azure Firewalls"},
+	"microsoft.network/firewallpolicies":                                          {"firewall policy", "firewall policies"},
+	"microsoft.network/firewallpolicies/rulecollectiongroups":                     {"rule collection group", "rule collection groups"},
+	"microsoft.network/ipgroups":                                                  {"IP group", "IP groups"},
+	"microsoft.authorization/roleassignments":                                     {"role assignment", "role assignments"},
+	"microsoft.authorization/roledefinitions":                                     {"role definition", "role definitions"},
+	"microsoft.resourcegraph/resources":                                           {"Azure Resource Graph query", "Azure Resource Graph queries"},
+}
+
+// readActions are the read-only actions (POST) and the listings the
+// provider names as reads of a resource, in words: "the effective routes
+// of network interface nic-1".
+var readActions = map[string]string{
+	"effectiveroutetable":       "the effective routes",
+	"getlearnedroutes":          "the learned routes",
+	"getadvertisedroutes":       "the advertised routes",
+	"getbgppeerstatus":          "the BGP peer status",
+	"learnedroutes":             "the learned routes",
+	"listdnsresolvers":          "the DNS private resolvers",
+	"listdnsforwardingrulesets": "the DNS forwarding rulesets",
+}
+
+// KindOf is the resource type of id in words ("AKS cluster"), and whether
+// the type is one the provider knows. For an unknown type it is the type's
+// last segment as the id spells it.
+func KindOf(id ResourceID) (string, bool) {
+	full, _, ok := typeOf(id)
+	if !ok {
+		return "", false
+	}
+	if k, known := resourceKinds[strings.ToLower(full)]; known {
+		return k.one, true
+	}
+	return full[strings.LastIndexByte(full, '/')+1:], false
+}
+
+// Label names the resource (or the read) an id stands for in the words
+// users know, the one way the provider renders a resource for people:
+//
+//   - a resource: its kind and name, "AKS cluster aks1", "container
+//     registry contosoreg", "private DNS zone privatelink.azurecr.io"; a
+//     subnet with its virtual network, "subnet vnet-spoke/snet-aks"; a node
+//     pool with its cluster, "node pool system of AKS cluster aks1";
+//   - a listing: "the virtual networks of resource group rg", "the node
+//     pools of AKS cluster aks1", "the role assignments at container
+//     registry contosoreg";
+//   - a read-only action: "the effective routes of network interface nic-1";
+//   - the service tags of a location: "the service tags of westeurope".
+//
+// A type the table does not know keeps the id's spelling of it; the empty
+// id is "an unnamed resource".
+func (id ResourceID) Label() string {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	if string(id) == "" {
+		return "an unnamed resource"
+	}
+	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
+		return "the service tags of " + segs[n-2]
+	}
+	full, names, ok := typeOf(id)
+	if !ok {
+		return string(id)
+	}
+	types := strings.Split(full, "/")[1:]
+	if len(types) > len(names) {
+		// A listing (…/virtualNetworks) or an action (…/nic/effectiveRouteTable).
+		last := types[len(types)-1]
+		parent := ResourceID("/" + strings.Join(segs[:len(segs)-1], "/"))
+		if len(names) == 0 {
+			return listingAt(full, segs)
+		}
+		if words, isAction := readActions[strings.ToLower(last)]; isAction {
+			return words + " of " + parent.Label()
+		}
+		return "the " + kindWords(full).many + " of " + parent.Label()
+	}
+	name := names[len(names)-1]
+	k := kindWords(full)
+	switch strings.ToLower(full) {
+	case "microsoft.network/virtualnetworks/subnets":
+		return k.one + " " + names[0] + "/" + name
+	case "microsoft.containerservice/managedclusters/agentpools":
+		return k.one + " " + name + " of " + kindWords(full[:strings.LastIndexByte(full, '/')]).one + " " + names[0]
+	}
+	return k.one + " " + name
+}
+
+// listingAt names a listing of a top-level type at its scope: "the virtual
+// networks of resource group rg", "the role assignments at container
+// registry contosoreg", "the private DNS zones of subscription s", "an
+// Azure Resource Graph query".
+func listingAt(full string, segs []string) string {
+	k := kindWords(full)
+	at := len(segs) - 3 // segs[at] is the last "providers"
+	scope := segs[:at]
+	switch {
+	case len(scope) == 0:
+		return "an " + k.one
+	case len(scope) > 4:
+		return "the " + k.many + " at " + ResourceID("/"+strings.Join(scope, "/")).Label()
+	case len(scope) == 4:
+		return "the " + k.many + " of resource group " + scope[3]
+	}
+	return "the " + k.many + " of subscription " + scope[len(scope)-1]
+}
+
+// kindWords are the words of a full type, or its last segment when the
+// table does not know it.
+func kindWords(full string) resourceKind {
+	if k, ok := resourceKinds[strings.ToLower(full)]; ok {
+		return k
+	}
+	last := full[strings.LastIndexByte(full, '/')+1:]
+	return resourceKind{one: last, many: last}
+}
+
+// typeOf splits id into its full type (namespace and types, as spelled in
+// the id, e.g. Microsoft.Network/virtualNetworks/subnets) and the names of
+// its resources, from the last "providers" segment on (an extension
+// resource such as a role assignment at a registry is typed by its own
+// namespace). A listing or an action has one type more than names. False
+// for an id without a provider.
+func typeOf(id ResourceID) (full string, names []string, ok bool) {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	at := -1
+	for i, s := range segs {
+		if strings.EqualFold(s, "providers") && i+1 < len(segs) {
+			at = i
+		}
+	}
+	if at < 0 || at+2 >= len(segs) {
+		return "", nil, false
+	}
+	parts := []string{segs[at+1]}
+	rest := segs[at+2:]
+	for i := 0; i < len(rest); i += 2 {
+		parts = append(parts, rest[i])
+		if i+1 < len(rest) {
+			names = append(names, rest[i+1])
+		}
+	}
+	return strings.Join(parts, "/"), names, true
+}
