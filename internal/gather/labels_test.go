@@ -20,7 +20,7 @@ func TestEveryReadHasWords(t *testing.T) {
 		}
 		seen[perm] = true
 		parts := strings.Split(perm, "/")
-		ns, types, verb := parts[0]+"/"+parts[1], parts[2:len(parts)-1], parts[len(parts)-1]
+		ns, types, verb := parts[0], parts[1:len(parts)-1], parts[len(parts)-1]
 		if strings.EqualFold(types[0], "locations") {
 			continue // service tags: "the service tags of westeurope", tested in model
 		}

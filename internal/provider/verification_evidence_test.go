@@ -126,7 +126,8 @@ var evidenceFaults = []faultClass{
 // error of the faulted run is on a node pool and host the undisturbed run
 // has an error for), no error is about the resource that could not be
 // read, and an evidence finding names it. Where the undisturbed run is
-// reachable, the faulted one is unverified.
+// reachable, the faulted one is unverified. A read of what an argument
+// names (the cluster, the registry) fails closed instead.
 func TestMissingEvidenceAddsNoError(t *testing.T) {
 	classes := evidenceFaults
 	if testing.Short() {
@@ -177,6 +178,11 @@ func TestMissingEvidenceAddsNoError(t *testing.T) {
 						mu.Lock()
 						cells++
 						mu.Unlock()
+						if isTarget(cell, path) {
+							// What an argument names fails closed.
+							checkFailsClosed(t, method, path, fc, out)
+							return
+						}
 						if out.Verdict == "" {
 							t.Fatalf("no verdict: %v", out.Diagnostics)
 						}

@@ -254,7 +254,7 @@ func TestNodeRoutesRouteSets(t *testing.T) {
 			dests: []string{"10.0.2.5"}, source: RouteSourceComputed, setCodes: []string{"COVERAGE_ROUTES_COMPUTED", "EVIDENCE_PERMISSION_DENIED"},
 			traces: []nrTraceWant{{model.Unverified, []string{"EVIDENCE_PERMISSION_DENIED"}}},
 			check: func(t *testing.T, res RouteSetResult) {
-				if f := res.Findings[1]; !strings.HasPrefix(f.Message, "Reading the virtualNetworks of resource group MC_rg (") ||
+				if f := res.Findings[1]; !strings.HasPrefix(f.Message, "Reading the virtual networks of resource group MC_rg (") ||
 					!strings.Contains(f.Message, "the subnet of node pool gpu (the AKS-managed virtual network in MC_rg)") {
 					t.Errorf("evidence: %+v", f)
 				}
