@@ -101,10 +101,11 @@ func TestAccVerification_failsClosed(t *testing.T) {
 		}, {
 			// The control: what the arguments name is there, so the same
 			// configuration reads, with paths to check.
-			Config: verificationWith(snap, body(clusterID, accRegistry, off+"  node_pools  = [\"SYSTEM\"]\n")),
+			Config: verificationWith(snap, body(clusterID, accRegistry, off+"  node_pools  = [\"system\"]\n")),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("verdict"), knownvalue.StringExact("reachable")),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("paths"), knownvalue.ListSizeExact(2)),
+				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("paths").AtSliceIndex(0).AtMapKey("node_pool"), knownvalue.StringExact("system")),
 			},
 		}},
 	})
