@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 )
 
 // The accept blocks of pullpath_verification, through the CLIs. The test
@@ -121,5 +124,90 @@ func TestAccVerificationAccept_failOnUnverified(t *testing.T) {
 				},
 			},
 		},
+	})
+}
+
+// TestAcceptValidationInProcess: validation puts each error on the block's
+// attribute; a date in the past is no validation error (the read reports
+// the block as expired); and the read checks again what validation could
+// not see (values unknown then), on the same attributes.
+func TestAcceptValidationInProcess(t *testing.T) {
+	snap := scenarioSnapshot(t, "egress_appliance")
+	config := func(block map[string]any) map[string]any {
+		return map[string]any{
+			"cluster_id": accCluster,
+			"registry":   map[string]any{"hosts": []string{"mcr.microsoft.com", "westeurope.data.mcr.microsoft.com"}},
+			"enforce":    false,
+			"accept":     []map[string]any{block},
+		}
+	}
+	block := func(edit func(map[string]any)) map[string]any {
+		b := map[string]any{"code": "EGRESS_UNVERIFIED", "reason": "NET-42", "expires": "2026-12-31"}
+		edit(b)
+		return b
+	}
+	tests := []struct {
+		name      string
+		edit      func(map[string]any)
+		attribute string
+		detail    string
+	}{
+		{"typo", func(b map[string]any) { b["code"] = "EGRES_UNVERIFIED" }, "code", `did you mean "EGRESS_UNVERIFIED"`},
+		{"blank reason", func(b map[string]any) { b["reason"] = " \t" }, "reason", "is empty"},
+		{"bad date", func(b map[string]any) { b["expires"] = "2026-02-30" }, "expires", "not a date written YYYY-MM-DD"},
+		{"too far", func(b map[string]any) { b["expires"] = "2027-06-17" }, "expires", "more than 366 days"},
+		{"evidence about a node pool of the cluster", func(b map[string]any) {
+			b["code"], b["resource_id"] = "EVIDENCE_NOT_FOUND", strings.ToLower(accCluster)+"/agentPools/gpu"
+		}, "resource_id", "asked to check"},
+		{"an acceptance code", func(b map[string]any) { b["code"] = "COVERAGE_ACCEPTANCE_UNUSED" }, "code", "about an accept block itself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := readDataSource(t, snap, "pullpath_verification", config(block(tt.edit)))
+			if got.State != nil || len(got.Diagnostics) != 1 {
+				t.Fatalf("want exactly one validation error and no read, got %+v", got.Diagnostics)
+			}
+			d := got.Diagnostics[0]
+			wantAttr := fmt.Sprintf(`AttributeName("accept").ElementKeyInt(0).AttributeName(%q)`, tt.attribute)
+			if d.Severity != "error" || d.Attribute != wantAttr || !strings.Contains(d.Detail, tt.detail) {
+				t.Errorf("got %s on %s: %s\nwant an error on %s containing %q", d.Severity, d.Attribute, d.Detail, wantAttr, tt.detail)
+			}
+		})
+	}
+
+	t.Run("a past date validates, and the read reports the block", func(t *testing.T) {
+		got := readDataSource(t, snap, "pullpath_verification", config(block(func(b map[string]any) { b["expires"] = "2025-01-31" })))
+		if len(got.Diagnostics) != 0 {
+			t.Fatalf("diagnostics %+v", got.Diagnostics)
+		}
+		state, _ := got.State.(map[string]any)
+		if state["verdict"] != "unverified" || !strings.Contains(fmt.Sprint(state["findings"]), "COVERAGE_ACCEPTANCE_EXPIRED") {
+			t.Errorf("verdict %v, findings %v", state["verdict"], state["findings"])
+		}
+	})
+
+	t.Run("the read checks again", func(t *testing.T) {
+		for _, tt := range tests {
+			b := block(tt.edit)
+			in := provider.VerificationInput{Snapshot: snap, ClusterID: accCluster, Today: testToday,
+				RegistryHosts: []string{"mcr.microsoft.com", "westeurope.data.mcr.microsoft.com"}}
+			in.Accept = []map[string]string{{}}
+			for k, v := range b {
+				in.Accept[0][k] = v.(string)
+			}
+			out, err := provider.RunVerification(t.Context(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !out.Diagnostics.HasError() || out.Verdict != "" {
+				t.Errorf("%s: the read went on: verdict %q, %v", tt.name, out.Verdict, out.Diagnostics)
+				continue
+			}
+			d := out.Diagnostics.Errors()[0]
+			wd, ok := d.(interface{ Path() path.Path })
+			if !ok || !wd.Path().Equal(path.Root("accept").AtListIndex(0).AtName(tt.attribute)) || !strings.Contains(d.Detail(), tt.detail) {
+				t.Errorf("%s: %s: %s", tt.name, d.Summary(), d.Detail())
+			}
+		}
 	})
 }

@@ -169,7 +169,7 @@ func expiredFinding(b model.Acceptance, today model.Date, matched []model.Findin
 	} else {
 		msg += ", and it matches no finding today either"
 	}
-	msg += fmt.Sprintf(". It was accepted because: %s", b.Reason)
+	msg += ". It was accepted because: " + strings.TrimRight(b.Reason, ".") + "."
 	fix := "Fix what the findings say, then delete the block; or, if the owners decide to live with them longer, " +
 		"set expires to a new date (at most 366 days ahead) with the reason. This warning does not make the verdict unverified by itself."
 	if len(matched) == 0 {
