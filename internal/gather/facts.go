@@ -57,6 +57,9 @@ type VerificationRequest struct {
 	// means the kubelet identity. Role assignments are read only for the
 	// kubelet identity.
 	PullCredentials model.PullCredentials
+	// Acceptances are the accept blocks, passed to the facts unchanged:
+	// nothing is read for them.
+	Acceptances model.Acceptances
 }
 
 // Validate rejects a request that names neither or both of a pair. The data
@@ -121,7 +124,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
-	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), RoleDefinitions: map[string]*model.RoleDefinition{}}
+	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), Acceptances: q.Acceptances, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
 	// then the pools' nodes ∥ the network closure of their subnets. The

@@ -67,6 +67,11 @@ type Facts struct {
 	// kubelet identity are role assignments read and judged.
 	PullCredentials PullCredentials
 
+	// Acceptances are the verification's accept blocks, with the day of
+	// the plan they are judged on; the zero value accepts nothing. They
+	// are applied to the findings before the verdict (verify/accept.go).
+	Acceptances Acceptances
+
 	// Cloud names the registry and private link domains of the cloud
 	// (public, usgovernment, china). The zero value means: derive them from
 	// the login server, falling back to the public cloud.

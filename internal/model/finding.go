@@ -45,6 +45,8 @@ const (
 	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
 	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
+	CoverageAcceptanceExpired   Code = "COVERAGE_ACCEPTANCE_EXPIRED"
+	CoverageAcceptanceUnused    Code = "COVERAGE_ACCEPTANCE_UNUSED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
@@ -144,15 +146,19 @@ var Catalogue = map[Code]CodeInfo{
 	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
 	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
-	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
-	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
-	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
-	CoveragePlannedUnknown:      {SeverityWarning, ConditionCoverage, OwnerOperator, true},
-	CoveragePlannedUnsupported:  {SeverityWarning, ConditionCoverage, OwnerOperator, false},
-	CoveragePlannedOffPath:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
-	EvidencePermissionDenied:    {SeverityWarning, ConditionEvidence, OwnerOperator, true},
-	EvidenceNotFound:            {SeverityWarning, ConditionEvidence, OwnerOperator, true},
-	EvidenceUnavailable:         {SeverityWarning, ConditionEvidence, OwnerOperator, true},
+	// An expired accept block is a warning that does not make the verdict
+	// unverified: the findings it no longer accepts decide the verdict.
+	CoverageAcceptanceExpired:  {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageAcceptanceUnused:   {SeverityInfo, ConditionCoverage, OwnerOperator, false},
+	CoverageRoutesComputed:     {SeverityInfo, ConditionCoverage, OwnerOperator, false},
+	CoverageModelDrift:         {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageIdentityNotChecked: {SeverityInfo, ConditionCoverage, OwnerOperator, false},
+	CoveragePlannedUnknown:     {SeverityWarning, ConditionCoverage, OwnerOperator, true},
+	CoveragePlannedUnsupported: {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoveragePlannedOffPath:     {SeverityInfo, ConditionCoverage, OwnerOperator, false},
+	EvidencePermissionDenied:   {SeverityWarning, ConditionEvidence, OwnerOperator, true},
+	EvidenceNotFound:           {SeverityWarning, ConditionEvidence, OwnerOperator, true},
+	EvidenceUnavailable:        {SeverityWarning, ConditionEvidence, OwnerOperator, true},
 }
 
 // Finding is one conclusion about one node pool and (where it applies) one
@@ -172,6 +178,10 @@ type Finding struct {
 	// of planned_changes_file. Empty without a plan or when the finding
 	// does not depend on it.
 	PlannedChange string
+	// Accepted is set when an accept block of the verification accepted
+	// the finding (its severity is then info, and it does not decide any
+	// verdict); nil otherwise.
+	Accepted *Accepted
 }
 
 // NewFinding fills severity, condition and owner from the catalogue.
@@ -196,9 +206,15 @@ const (
 
 // VerdictOf applies the catalogue's rule: unreachable if any error; else
 // unverified if any evidence warning or unverifying code; else reachable.
+// Accepted findings decide nothing. A warning of another condition that is
+// not marked unverifying (COVERAGE_ACCEPTANCE_EXPIRED, DNS_RESOLVES_PUBLIC,
+// COVERAGE_MODEL_DRIFT, …) leaves the verdict as it is.
 func VerdictOf(findings []Finding) Verdict {
 	v := Reachable
 	for _, f := range findings {
+		if f.Accepted != nil {
+			continue
+		}
 		if f.Severity == SeverityError {
 			return Unreachable
 		}

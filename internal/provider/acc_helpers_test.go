@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	tfprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -19,11 +21,21 @@ import (
 
 // testAccProviderFactories serves the provider in-process to whichever CLI
 // TF_ACC_TERRAFORM_PATH names (see scripts/acc-env.sh). A fresh provider per
-// call, as the CLI starts one per operation.
+// call, as the CLI starts one per operation. Its clock says testToday, so
+// that accept blocks (their expiry) do not depend on the day tests run.
 var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"pullpath": func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(provider.New("test")())()
+		return providerserver.NewProtocol6WithError(testProvider())()
 	},
+}
+
+// testToday is the day every test provider judges accept blocks on
+// (scenarios' verify.tf write their expires dates against it).
+var testToday = time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
+
+// testProvider is the provider with the clock at testToday.
+func testProvider() tfprovider.Provider {
+	return provider.NewAt("test", func() time.Time { return testToday })()
 }
 
 // Ids of the scenario snapshots (testdata/scenarios).

@@ -40,10 +40,17 @@ const (
 	subnetType  = "Microsoft.Network/virtualNetworks/subnets"
 )
 
-// NewVerificationDataSource is pullpath_verification: the whole check.
-func NewVerificationDataSource() datasource.DataSource { return &verificationDataSource{} }
+// NewVerificationDataSource is pullpath_verification: the whole check,
+// judging accept blocks by now (time.Now when nil).
+func NewVerificationDataSource(now func() time.Time) datasource.DataSource {
+	return &verificationDataSource{now: now}
+}
 
-type verificationDataSource struct{ dataSourceBase }
+type verificationDataSource struct {
+	dataSourceBase
+	// now is the clock accept blocks are judged by (time.Now when nil).
+	now clock
+}
 
 // verificationModel is the data source's configuration and state. The
 // arguments are framework values, so that ValidateConfig sees unknown
@@ -59,6 +66,7 @@ type verificationModel struct {
 	PullCredentials     types.String   `tfsdk:"pull_credentials"`
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
 	DNSZoneSubIDs       types.Set      `tfsdk:"dns_zone_subscription_ids"`
+	Accept              types.List     `tfsdk:"accept"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	Verdict   types.String `tfsdk:"verdict"`
@@ -166,7 +174,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				MarkdownDescription: "When true (the default), any `error` finding fails the read, and so the plan, with one " +
 					"diagnostic a person reads top to bottom: grouped by owner, each finding with node pool, host, message " +
 					"and remediation. Warnings become warning diagnostics. When false, nothing fails: use the attributes " +
-					"(in a `check` block or a postcondition).",
+					"(in a `check` block or a postcondition). Findings accepted by an `accept` block fail nothing.",
 			},
 			"fail_on_unverified": schema.BoolAttribute{
 				Optional: true,
@@ -235,6 +243,15 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						"empty."),
 					"message":     computedStr("What is wrong, with the concrete names, addresses and prefixes."),
 					"remediation": computedStr("What to change, and what will not help."),
+					"accepted": schema.SingleNestedAttribute{
+						Computed: true,
+						MarkdownDescription: "Set when an `accept` block accepted the finding: the block's `reason` and " +
+							"`expires`. The finding then has severity `info` and decides no verdict. Null otherwise.",
+						Attributes: map[string]schema.Attribute{
+							"reason":  computedStr("The accept block's reason."),
+							"expires": computedStr("The accept block's expires date (`YYYY-MM-DD`, the last day it is in force)."),
+						},
+					},
 					"planned_change": computedStr("The address of the planned change that causes this finding " +
 						"(`azurerm_private_dns_zone_virtual_network_link.spoke`), when the provider has `planned_changes_file`: " +
 						"the finding appears only with the plan applied, and disappears when that change is left out. Several " +
@@ -262,7 +279,8 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						"that routed the packet, the route it selected and where that led; an appliance adds one), from the " +
 						"node subnet to the destination. With several addresses, the hops of each in turn, each hop " +
 						"starting with the address it leads to (`10.0.2.5: …`). Empty when the path stopped before routing."},
-					"verdict": computedStr("The verdict of this path alone."),
+					"verdict": computedStr("The verdict of this path alone, by the same rule as `verdict` over the " +
+						"findings of this path: a path whose only problems were accepted (`accept`) is `reachable`."),
 				}},
 			},
 			"summary": computedStr("A human-readable report: the verdict, the paths table with each path's lookup and " +
@@ -319,6 +337,7 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					},
 				},
 			},
+			"accept":   acceptBlock(d.now.today),
 			"timeouts": timeoutsBlock(ctx),
 		},
 	}
@@ -333,8 +352,9 @@ func (d *verificationDataSource) ConfigValidators(context.Context) []datasource.
 }
 
 // ValidateConfig checks what the attribute validators cannot: that every
-// key of registry.addresses is one of registry.hosts, and that
-// fail_on_unverified has an effect. Unknown values are skipped (they are
+// key of registry.addresses is one of registry.hosts, that
+// fail_on_unverified has an effect, and that no accept block names a
+// finding that cannot be accepted. Unknown values are skipped (they are
 // checked again once known, when the data source is read).
 func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m verificationModel
@@ -347,6 +367,8 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 			"With enforce = false nothing fails the plan, so fail_on_unverified = true changes nothing. Set enforce = true "+
 				"(the default) to fail on unverified verdicts, or remove fail_on_unverified.")
 	}
+	_, _, diags := acceptances(ctx, m.Accept, d.now.today(), namedResources(ctx, m), false)
+	resp.Diagnostics.Append(diags...)
 	block, known := registryBlock(ctx, m.Registry, &resp.Diagnostics)
 	if !known || block == nil {
 		return
@@ -378,6 +400,10 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	q, diags := verificationRequest(ctx, m)
+	resp.Diagnostics.Append(diags...)
+	q.Acceptances.Today = d.now.today()
+	q.Acceptances.Named = namedResources(ctx, m)
+	q.Acceptances.Blocks, _, diags = acceptances(ctx, m.Accept, q.Acceptances.Today, q.Acceptances.Named, true)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

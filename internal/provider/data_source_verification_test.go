@@ -94,6 +94,11 @@ func (c findingsCheck) CheckState(_ context.Context, req statecheck.CheckStateRe
 			got = append(got, plannedOf{Code: string(f.Code), NodePool: f.NodePool, PlannedChange: f.PlannedChange})
 		}
 		problems = append(problems, c.expect.plannedChangeProblems(got)...)
+		var acc []acceptedOf
+		for _, f := range findings {
+			acc = append(acc, acceptedOf{Code: string(f.Code), Severity: string(f.Severity), Accepted: f.Accepted != nil})
+		}
+		problems = append(problems, c.expect.acceptedProblems(acc)...)
 	}
 	if len(problems) > 0 {
 		resp.Error = fmt.Errorf("findings: %s (codes: %s)", strings.Join(problems, ", "), strings.Join(codes, ", "))
@@ -120,6 +125,11 @@ func stateFindings(state *tfjson.State) ([]model.Finding, error) {
 				ResourceID: model.ResourceID(s("resource_id")), Message: s("message"), Remediation: s("remediation"),
 				PlannedChange: s("planned_change"),
 			})
+			if a, ok := m["accepted"].(map[string]any); ok {
+				reason, _ := a["reason"].(string)
+				expires, _ := a["expires"].(string)
+				out[len(out)-1].Accepted = &model.Accepted{Reason: reason, Expires: model.Date(expires)}
+			}
 		}
 		return out, nil
 	}

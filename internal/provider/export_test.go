@@ -6,12 +6,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -48,6 +50,16 @@ type VerificationInput struct {
 	RecordFile string
 	// PlannedChangesFile is the provider's planned_changes_file.
 	PlannedChangesFile string
+	// Accept are the accept blocks (attribute name → value; empty values
+	// are null), judged on the UTC day of Today (time.Now when zero).
+	Accept []map[string]string
+	Today  time.Time
+}
+
+// NewAt is New with a clock: accept blocks are judged on the UTC day of
+// now(), so that tests do not depend on the day they run.
+func NewAt(version string, now func() time.Time) func() provider.Provider {
+	return func() provider.Provider { return &pullpathProvider{version: version, now: now} }
 }
 
 // LiveAzure is how [RunVerification] reaches live Azure: the HTTP client
@@ -95,7 +107,10 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 	if err != nil {
 		return VerificationOutcome{}, err
 	}
-	ds := &verificationDataSource{dataSourceBase{data: &providerData{session: session, version: "test", concurrency: in.Concurrency}}}
+	ds := &verificationDataSource{dataSourceBase: dataSourceBase{data: &providerData{session: session, version: "test", concurrency: in.Concurrency}}}
+	if !in.Today.IsZero() {
+		ds.now = func() time.Time { return in.Today }
+	}
 	var sresp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
 	if sresp.Diagnostics.HasError() {
@@ -143,6 +158,7 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		PullCredentials:     strOrNull(in.PullCredentials),
 		ZoneSubscriptionIDs: types.SetNull(types.StringType),
 		DNSZoneSubIDs:       types.SetNull(types.StringType),
+		Accept:              types.ListNull(types.ObjectType{AttrTypes: acceptBlockAttrTypes}),
 		Timeouts:            to,
 		Verdict:             types.StringNull(),
 		Reachable:           types.BoolNull(),
@@ -150,6 +166,17 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		Paths:               types.ListNull(types.ObjectType{AttrTypes: pathAttrTypes}),
 		Summary:             types.StringNull(),
 		Stats:               types.ObjectNull(statsAttrTypes),
+	}
+	if len(in.Accept) > 0 {
+		var blocks []attr.Value
+		for _, b := range in.Accept {
+			vals := map[string]attr.Value{}
+			for k := range acceptBlockAttrTypes {
+				vals[k] = strOrNull(b[k])
+			}
+			blocks = append(blocks, types.ObjectValueMust(acceptBlockAttrTypes, vals))
+		}
+		m.Accept = types.ListValueMust(types.ObjectType{AttrTypes: acceptBlockAttrTypes}, blocks)
 	}
 	if len(in.DNSZoneSubscriptionIDs) > 0 {
 		subs, d := types.SetValueFrom(ctx, types.StringType, in.DNSZoneSubscriptionIDs)

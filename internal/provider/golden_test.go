@@ -20,8 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 )
 
 // Golden files (testdata/golden/<scenario>.json) hold, for every scenario
@@ -159,9 +157,21 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 	if in.PullCredentials != "" {
 		verification["pull_credentials"] = in.PullCredentials
 	}
+	if len(in.Accept) > 0 {
+		var blocks []map[string]any
+		for _, b := range in.Accept {
+			m := map[string]any{}
+			for k, v := range b {
+				m[k] = v
+			}
+			blocks = append(blocks, m)
+		}
+		verification["accept"] = blocks
+	}
 
 	reads := []goldenRead{readDataSource(t, in.Snapshot, "pullpath_verification", verification)}
 	checkPlannedChanges(t, sc, reads[0])
+	checkAccepted(t, sc, reads[0])
 	for _, cfg := range append([]map[string]any{{"cluster_id": in.ClusterID, "destinations": goldenDestinations}}, goldenNodeRoutes[sc.Name]...) {
 		reads = append(reads, readDataSource(t, in.Snapshot, "pullpath_node_routes", cfg))
 	}
@@ -189,7 +199,7 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 func readDataSource(t *testing.T, snapshot, typeName string, config map[string]any) goldenRead {
 	t.Helper()
 	ctx := t.Context()
-	srv, err := providerserver.NewProtocol6WithError(provider.New("test")())()
+	srv, err := providerserver.NewProtocol6WithError(testProvider())()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +287,24 @@ func checkPlannedChanges(t *testing.T, sc scenario, r goldenRead) {
 	}
 }
 
+// checkAccepted holds the verification's findings to expect.json's
+// accepted (see scenarioExpect).
+func checkAccepted(t *testing.T, sc scenario, r goldenRead) {
+	t.Helper()
+	state, _ := r.State.(map[string]any)
+	fs, _ := state["findings"].([]any)
+	var got []acceptedOf
+	for _, el := range fs {
+		m, _ := el.(map[string]any)
+		code, _ := m["code"].(string)
+		sev, _ := m["severity"].(string)
+		got = append(got, acceptedOf{Code: code, Severity: sev, Accepted: m["accepted"] != nil})
+	}
+	for _, p := range sc.Expect.acceptedProblems(got) {
+		t.Errorf("scenario %s: %s", sc.Name, p)
+	}
+}
+
 func diagsOf(in []*tfprotov6.Diagnostic) []goldenDiag {
 	out := []goldenDiag{}
 	for _, d := range in {
@@ -329,6 +357,17 @@ func tfValue(typ tftypes.Type, v any) (tftypes.Value, error) {
 		return tftypes.NewValue(typ, vals), nil
 	case tftypes.List, tftypes.Set:
 		var elems []tftypes.Value
+		if blocks, ok := v.([]map[string]any); ok { // nested blocks
+			elem := typ.(tftypes.List).ElementType
+			for _, b := range blocks {
+				ev, err := tfValue(elem, b)
+				if err != nil {
+					return tftypes.Value{}, err
+				}
+				elems = append(elems, ev)
+			}
+			return tftypes.NewValue(typ, elems), nil
+		}
 		for _, s := range v.([]string) {
 			elems = append(elems, tftypes.NewValue(tftypes.String, s))
 		}

@@ -39,10 +39,13 @@ var (
 	_ provider.ProviderWithValidateConfig = (*pullpathProvider)(nil)
 )
 
-// pullpathProvider is the provider. It holds only the version: everything a
-// run needs is built in Configure and handed to data sources.
+// pullpathProvider is the provider. It holds only the version and the
+// clock: everything a run needs is built in Configure and handed to data
+// sources.
 type pullpathProvider struct {
 	version string
+	// now is the clock accept blocks are judged by; nil is time.Now.
+	now clock
 }
 
 // New returns the provider factory for providerserver.Serve and for tests.
@@ -224,7 +227,7 @@ func (p *pullpathProvider) Resources(context.Context) []func() resource.Resource
 
 func (p *pullpathProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		NewVerificationDataSource,
+		func() datasource.DataSource { return NewVerificationDataSource(p.now) },
 		NewNodeRoutesDataSource,
 		NewVNetDNSDataSource,
 		NewVNetPeeringsDataSource,

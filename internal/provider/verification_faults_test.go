@@ -500,6 +500,14 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	if m := regexp.MustCompile(`(?m)^\s*pull_credentials\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
 		in.PullCredentials = m[1]
 	}
+	for _, block := range regexp.MustCompile(`(?ms)^accept\s*\{(.*?)^\}`).FindAllStringSubmatch(sc.Body, -1) {
+		b := map[string]string{}
+		for _, kv := range regexp.MustCompile(`(?m)^\s*(\w+)\s*=\s*"([^"]*)"`).FindAllStringSubmatch(block[1], -1) {
+			b[kv[1]] = kv[2]
+		}
+		in.Accept = append(in.Accept, b)
+	}
+	in.Today = testToday
 	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
 		regexp.MustCompile(`node_subnet_ids|node_pools|(?m)^\s*zone_subscription_ids`).MatchString(sc.Body) {
 		t.Fatalf("scenario %s: verify.tf uses arguments the in-process harness does not read:\n%s", sc.Name, sc.Body)

@@ -59,6 +59,43 @@ type scenarioExpect struct {
 	// "CODE/pool" is for the findings of that code on that node pool only.
 	// Findings of codes not listed must have a null planned_change.
 	PlannedChange map[string]string `json:"planned_change"`
+	// Accepted lists the codes whose findings an accept block of
+	// verify.tf accepts, every one of them (accepted set, severity info);
+	// findings of other codes must not be accepted. Absent means no
+	// finding is accepted.
+	Accepted []string `json:"accepted"`
+}
+
+// acceptedOf is a finding's code, severity and whether it is accepted.
+type acceptedOf struct {
+	Code, Severity string
+	Accepted       bool
+}
+
+// acceptedProblems compares the accepted findings with expect.json.
+func (e scenarioExpect) acceptedProblems(got []acceptedOf) []string {
+	want := map[string]bool{}
+	for _, c := range e.Accepted {
+		want[c] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range got {
+		seen[f.Code] = true
+		switch {
+		case want[f.Code] && (!f.Accepted || f.Severity != "info"):
+			out = append(out, fmt.Sprintf("%s: not accepted (severity %s), expect.json says accepted", f.Code, f.Severity))
+		case !want[f.Code] && f.Accepted:
+			out = append(out, fmt.Sprintf("%s: accepted, expect.json does not list it in accepted", f.Code))
+		}
+	}
+	for c := range want {
+		if !seen[c] {
+			out = append(out, fmt.Sprintf("expect.json lists %s as accepted, which does not fire", c))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // discoverScenarios returns every folder with verify.tf, expect.json and a

@@ -36,6 +36,8 @@ type findingModel struct {
 	Remediation string `tfsdk:"remediation"`
 	// PlannedChange is null unless a planned change causes the finding.
 	PlannedChange types.String `tfsdk:"planned_change"`
+	// Accepted is null unless an accept block accepted the finding.
+	Accepted types.Object `tfsdk:"accepted"`
 }
 
 // pathModel is one element of `paths`.
@@ -60,6 +62,7 @@ var (
 		"code": types.StringType, "severity": types.StringType, "condition": types.StringType, "owner": types.StringType,
 		"node_pool": types.StringType, "endpoint": types.StringType, "resource_id": types.StringType,
 		"message": types.StringType, "remediation": types.StringType, "planned_change": types.StringType,
+		"accepted": types.ObjectType{AttrTypes: acceptedAttrTypes},
 	}
 	pathAttrTypes = map[string]attr.Type{
 		"node_pool": types.StringType, "host": types.StringType, "address": types.StringType, "resolver": types.StringType,
@@ -87,7 +90,7 @@ func findingsToModel(fs []model.Finding) []findingModel {
 		out = append(out, findingModel{
 			Code: string(f.Code), Severity: string(f.Severity), Condition: string(f.Condition), Owner: string(f.Owner),
 			NodePool: f.NodePool, Endpoint: f.Endpoint, ResourceID: string(f.ResourceID),
-			Message: f.Message, Remediation: f.Remediation, PlannedChange: plannedChange(f),
+			Message: f.Message, Remediation: f.Remediation, PlannedChange: plannedChange(f), Accepted: acceptedValue(f),
 		})
 	}
 	return out

@@ -44,7 +44,10 @@
 //     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
 //  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
-//  8. summary.go: the human-readable report.
+//  8. accept.go: the accept blocks of the verification, applied to the
+//     findings before any verdict (accepted findings decide none; expired
+//     and unused blocks are reported); summary.go: the human-readable
+//     report.
 //  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
 //     the route sets gather read (model.NodeRouteFacts) and the
 //     destinations, each set's routes and each destination traced with

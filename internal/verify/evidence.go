@@ -309,6 +309,7 @@ func (r *run) planDriftFindings() []model.Finding {
 			r.used[drift.Gap.ResourceID.Key()] = true
 			out = append(out, gapFinding(*drift.Gap, p.NodePool, p.Host, "the effective routes of node pool "+p.NodePool+
 				" before the planned changes, which say whether its routes computed after them can be trusted"))
+			r.pathFindings[i] = append(r.pathFindings[i], out[len(out)-1])
 			continue
 		}
 		why := drift.Why
@@ -316,6 +317,7 @@ func (r *run) planDriftFindings() []model.Finding {
 			p.NodePool, p.Host, why, p.Host)
 		fix := "Explain the drift first (see COVERAGE_MODEL_DRIFT without planned_changes_file: routes learned over BGP, a change still propagating), or verify again after apply, when the effective route table describes the planned network. Granting permissions will not help."
 		out = append(out, model.NewFinding(model.CoveragePlannedUnknown, p.NodePool, p.Host, "", msg, fix))
+		r.pathFindings[i] = append(r.pathFindings[i], out[len(out)-1])
 	}
 	return out
 }

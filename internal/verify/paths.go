@@ -26,7 +26,10 @@ type run struct {
 
 	findings []model.Finding
 	paths    []Path
-	needs    []model.Evidence
+	// pathFindings are the findings each path's verdict was decided on,
+	// index by index with paths (acceptPaths decides again with them).
+	pathFindings [][]model.Finding
+	needs        []model.Evidence
 }
 
 // poolCtx is what every path of one node pool shares.
@@ -379,6 +382,7 @@ func (r *run) finishPath(pc *poolCtx, p *pathState) {
 		Steps:       append([]model.Hop(nil), p.steps...),
 		Verdict:     model.VerdictOf(p.findings),
 	})
+	r.pathFindings = append(r.pathFindings, append([]model.Finding(nil), p.findings...))
 }
 
 // trace asks the route engine about one flow of a pool and normalizes its

@@ -40,8 +40,11 @@ func summary(f *model.Facts, res Result) string {
 		b.WriteString("No findings.\n")
 		return b.String()
 	}
-	b.WriteString("Findings by owner\n")
-	writeFindings(&b, res.Findings, true)
+	writeAccepted(&b, res.Findings)
+	if open := notAccepted(res.Findings); len(open) > 0 {
+		b.WriteString("Findings by owner\n")
+		writeFindings(&b, open, true)
+	}
 	return b.String()
 }
 

@@ -12,7 +12,8 @@ import (
 
 // Result is the outcome of a verification.
 type Result struct {
-	// Verdict is model.VerdictOf(Findings).
+	// Verdict is model.VerdictOf(Findings): accepted findings decide
+	// nothing (accept.go).
 	Verdict model.Verdict
 	// Findings are sorted (severity, code, node pool, endpoint, resource)
 	// and de-duplicated (one per code, pool, endpoint and resource).
@@ -109,7 +110,16 @@ func Verify(f model.Facts, tracer Tracer) Result {
 		r.findings = append(r.findings, planOffPathFinding(*f.PlanOffPath))
 	}
 
-	res := Result{Findings: sortFindings(r.findings), Paths: r.paths, Needs: r.needs}
+	// The accept blocks apply to the findings as computed, before any
+	// verdict; their own findings (one per expired or unused block) are
+	// not de-duplicated with the others.
+	findings, blocks := acceptAll(r.findings, f.Acceptances)
+	r.acceptPaths()
+	res := Result{Findings: sortFindings(findings), Paths: r.paths, Needs: r.needs}
+	if len(blocks) > 0 {
+		res.Findings = append(res.Findings, blocks...)
+		sort.SliceStable(res.Findings, func(i, j int) bool { return findingLess(res.Findings[i], res.Findings[j]) })
+	}
 	model.SortEvidence(res.Needs)
 	res.Verdict = model.VerdictOf(res.Findings)
 	res.Summary = summary(&f, res)
