@@ -44,7 +44,9 @@
 //     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
 //  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
-//  8. summary.go: the human-readable report.
+//  8. summary.go and summary_paths.go: the human-readable report (the
+//     summary attribute); diagnostic.go: the text of the diagnostics
+//     enforce raises; wrap.go: the line widths both keep to.
 //  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
 //     the route sets gather read (model.NodeRouteFacts) and the
 //     destinations, each set's routes and each destination traced with
