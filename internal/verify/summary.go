@@ -49,8 +49,10 @@ func summary(f *model.Facts, res Result) string {
 		p.para("", "  ", "Findings by owner")
 		writeFindings(p, problems)
 	}
-	// Findings accepted by accept blocks come here, one line each,
-	// between the findings that decide the verdict and the notes.
+	// Findings accepted by accept blocks get their own section here, one
+	// line per finding, between the findings that decide the verdict and
+	// the notes; an accepted finding is info, so splitNotes is where it is
+	// told apart from the notes.
 	if len(notes) > 0 {
 		p.blank()
 		p.para("", "  ", "Notes")
