@@ -6,8 +6,10 @@ package gather_test
 import (
 	"context"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
@@ -85,6 +87,27 @@ func TestLargeTopologyIsReachable(t *testing.T) {
 	for _, fd := range res.Findings {
 		if fd.Severity != model.SeverityInfo {
 			t.Errorf("finding above info: %s %s: %s", fd.Severity, fd.Code, fd.Message)
+		}
+	}
+}
+
+// The summary of the benchmark topology (20 pools × 5 hostnames, all
+// reachable) fits a terminal: at most 60 lines of at most 100 columns.
+func TestLargeTopologySummaryFitsATerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large topology")
+	}
+	res := verify.Run(largeFacts(t))
+	if len(res.Paths) != 100 || res.Verdict != model.Reachable {
+		t.Fatalf("%d paths, verdict %s: not the benchmark topology", len(res.Paths), res.Verdict)
+	}
+	lines := strings.Split(strings.TrimSuffix(res.Summary, "\n"), "\n")
+	if len(lines) > 60 {
+		t.Errorf("the summary has %d lines, at most 60:\n%s", len(lines), res.Summary)
+	}
+	for i, line := range lines {
+		if n := utf8.RuneCountInString(line); n > verify.SummaryWidth {
+			t.Errorf("line %d is %d columns, at most %d: %q", i+1, n, verify.SummaryWidth, line)
 		}
 	}
 }

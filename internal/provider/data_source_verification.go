@@ -283,8 +283,12 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 						"findings of this path: a path whose only problems were accepted (`accept`) is `reachable`."),
 				}},
 			},
-			"summary": computedStr("A human-readable report: the verdict, the paths table with each path's lookup and " +
-				"route, then the findings grouped by owner. Handy as an `output`."),
+			"summary": computedStr("A human-readable report that fits a terminal (lines wrapped at 100 columns): the " +
+				"verdict; the paths, node pools with identical paths grouped on one row, with the lookup and hops of " +
+				"each path that is not `reachable`; the errors and warnings by owner, each cause once with every pool " +
+				"and host it concerns, its message, fix and resource; then the notes, one line per note with the pools " +
+				"it concerns. `paths` and `findings` hold every detail. Handy as an `output` or a check block's " +
+				"`error_message`."),
 			"diagram": computedStr(diagramDescription),
 			"stats": schema.SingleNestedAttribute{
 				Computed:            true,

@@ -457,8 +457,8 @@ func TestAccVerification_roleAssignmentsForbidden(t *testing.T) {
 	})
 }
 
-// The failure diagnostic is one report grouped by owner, with pool, host,
-// message and fix of each finding.
+// The failure diagnostic is one short report: the verdict, each cause once
+// with its owner, pools, hosts and fix, and where the detail is.
 func TestAccVerification_failureReport(t *testing.T) {
 	snap := scenarioSnapshot(t, "dns_zone_not_linked")
 	resource.ParallelTest(t, resource.TestCase{
@@ -466,8 +466,8 @@ func TestAccVerification_failureReport(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: verificationWith(snap, fmt.Sprintf("  cluster_id  = %q\n  registry_id = %q\n", accCluster, accRegistry)),
 			ExpectError: regexp.MustCompile(`(?s)Registry pull path broken: 4 errors, 0 warnings.*` +
-				`cannot pull from the registry.*\[dns\].*ERROR DNS_ZONE_NOT_LINKED.*node pool system, contosoreg\.azurecr\.io.*` +
-				`Fix:.*Same cause and fix also for.*Paths that do not work \(4 of 4\)`),
+				`cannot pull from the registry.*\[dns\] DNS_ZONE_NOT_LINKED — node pools system, user →\s+contosoreg\.azurecr\.io,\s+` +
+				`contosoreg\.westeurope\.data\.azurecr\.io\s+Fix: Link zone privatelink\.azurecr\.io.*summary\s+attribute`),
 		}},
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -246,13 +245,13 @@ func knownStringMap(_ context.Context, v types.Map) (map[string]string, bool) {
 }
 
 // enforcementDiagnostics applies enforce and fail_on_unverified to a
-// result. A failing verdict is ONE error whose text (verify.FailureReport)
-// a person reads top to bottom: grouped by owner, each finding with node
-// pool, host, message and remediation, then the paths that do not work;
-// it already holds the warnings. Otherwise, with enforce, each warning
-// cause (a code, a resource and a fix, seen from one or more pools and
-// hosts) is one warning diagnostic. With enforce = false nothing is
-// reported: the attributes are the report.
+// result. A failing verdict is ONE error whose short text
+// (verify.FailureReport) gives the causes that decide it, by owner, each
+// with its pools and hosts and the fix, names the other warnings and
+// points to the summary for the rest. Otherwise, with enforce, each
+// warning cause (a code, a resource and a fix, seen from one or more pools
+// and hosts) is one warning diagnostic (verify.WarningReport). With
+// enforce = false nothing is reported: the attributes are the report.
 func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if !enforce {
@@ -267,23 +266,7 @@ func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) d
 		return diags
 	}
 	for _, group := range warningCauses(res.Findings) {
-		f := group[0]
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s (%s, owner %s)\n\n%s\n\nFix: %s", f.Code, verify.Where(f), f.Owner, f.Message, f.Remediation)
-		if f.PlannedChange != "" {
-			fmt.Fprintf(&b, "\n\nAfter this plan: %s", f.PlannedChange)
-		}
-		if !f.ResourceID.IsZero() {
-			fmt.Fprintf(&b, "\n\nResource: %s", f.ResourceID)
-		}
-		if len(group) > 1 {
-			also := make([]string, 0, len(group)-1)
-			for _, g := range group[1:] {
-				also = append(also, verify.Where(g))
-			}
-			fmt.Fprintf(&b, "\n\nSame cause and fix also for: %s", strings.Join(also, "; "))
-		}
-		diags.AddWarning(fmt.Sprintf("Registry pull path: %s", f.Code), b.String())
+		diags.AddWarning(fmt.Sprintf("Registry pull path: %s", group[0].Code), verify.WarningReport(group))
 	}
 	return diags
 }

@@ -105,14 +105,16 @@ func TestEnforcementDiagnostics(t *testing.T) {
 		return d.ErrorsCount(), d.WarningsCount()
 	}
 
-	// Unreachable: ONE error holding every finding (warnings too), nothing else.
+	// Unreachable: ONE error with each cause of the verdict once, naming
+	// the other warnings, nothing else.
 	d := enforcementDiagnostics(result(broken), true, false)
 	if e, w := count(d); e != 1 || w != 0 {
 		t.Fatalf("unreachable: %d errors, %d warnings", e, w)
 	}
 	text := d[0].Summary() + "\n" + d[0].Detail()
-	for _, want := range []string{"Registry pull path broken: 2 errors, 1 warning", "[dns]", "DNS_ZONE_NOT_LINKED", "node pool system, contosoreg.azurecr.io",
-		"Fix: link it", "Same cause and fix also for: node pool user, contosoreg.azurecr.io", "DNS_FORWARDER_UNVERIFIED"} {
+	for _, want := range []string{"Registry pull path broken: 2 errors, 1 warning",
+		"[dns] DNS_ZONE_NOT_LINKED — node pools system, user → contosoreg.azurecr.io\n  Fix: link it\n",
+		"Also 1 warning that does not decide the verdict: DNS_FORWARDER_UNVERIFIED.", "summary attribute"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("unreachable report lacks %q:\n%s", want, text)
 		}
@@ -124,10 +126,11 @@ func TestEnforcementDiagnostics(t *testing.T) {
 		t.Fatalf("unverified: %d errors, %d warnings: %v", e, w, d)
 	}
 	if s, det := d[0].Summary(), d[0].Detail(); s != "Registry pull path: DNS_FORWARDER_UNVERIFIED" ||
-		!strings.Contains(det, "Same cause and fix also for: node pool user, 10.0.1.10") || !strings.Contains(det, "Resource: "+string(vm)) {
+		!strings.Contains(det, "[dns] DNS_FORWARDER_UNVERIFIED — node pools system, user → 10.0.1.10\n") ||
+		!strings.Contains(det, "DNS_FORWARDER_UNVERIFIED message") || !strings.Contains(det, "Resource: "+string(vm)) {
 		t.Errorf("warning = %q\n%s", s, det)
 	}
-	if !strings.Contains(d[1].Detail(), "EVIDENCE_NOT_FOUND (all node pools, owner operator)") {
+	if !strings.Contains(d[1].Detail(), "[operator] EVIDENCE_NOT_FOUND — all node pools\n") {
 		t.Errorf("evidence warning = %s", d[1].Detail())
 	}
 

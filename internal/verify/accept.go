@@ -213,46 +213,35 @@ func findingsWhere(fs []model.Finding) string {
 	return strings.Join(out, "; ")
 }
 
-// writeAccepted writes the accepted findings, one line per code, node
-// pool, reason and expiry (the hosts of a pool on one line).
-func writeAccepted(b *strings.Builder, fs []model.Finding) {
+// writeAccepted writes the accepted findings folded: one entry per code,
+// reason and expiry, with every pool and host it concerns (Where).
+func writeAccepted(p *page, fs []model.Finding) {
 	type key struct {
 		code          model.Code
-		pool          string
 		reason        string
 		expires       model.Date
 		plannedChange string
 	}
 	var order []key
-	hosts := map[key][]string{}
+	groups := map[key][]model.Finding{}
 	for _, f := range fs {
 		if f.Accepted == nil {
 			continue
 		}
-		k := key{f.Code, f.NodePool, f.Accepted.Reason, f.Accepted.Expires, f.PlannedChange}
-		if _, ok := hosts[k]; !ok {
+		k := key{f.Code, f.Accepted.Reason, f.Accepted.Expires, f.PlannedChange}
+		if _, ok := groups[k]; !ok {
 			order = append(order, k)
-			hosts[k] = nil
 		}
-		if f.Endpoint != "" {
-			hosts[k] = append(hosts[k], f.Endpoint)
-		}
+		groups[k] = append(groups[k], f)
 	}
 	if len(order) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "Accepted findings (accept blocks; they decide no verdict) — %s\n", plural(len(order), "line"))
+	p.blank()
+	p.para("", "  ", "Accepted findings (accept blocks; they decide no verdict)")
 	for _, k := range order {
-		where := "all node pools"
-		if k.pool != "" {
-			where = "node pool " + k.pool
-		}
-		if hs := hosts[k]; len(hs) > 0 {
-			where += " (" + strings.Join(hs, ", ") + ")"
-		}
-		fmt.Fprintf(b, "  %s — %s — until %s — %s\n", k.code, where, k.expires, k.reason)
+		p.para("  ", "    ", fmt.Sprintf("%s — %s — until %s — %s", k.code, Where(groups[k]...), k.expires, k.reason))
 	}
-	b.WriteString("\n")
 }
 
 // notAccepted are the findings no accept block accepted, in order.

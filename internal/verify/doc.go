@@ -46,8 +46,10 @@
 //     unverified.
 //  8. accept.go: the accept blocks of the verification, applied to the
 //     findings before any verdict (accepted findings decide none; expired
-//     and unused blocks are reported); summary.go: the human-readable
-//     report.
+//     and unused blocks are reported); summary.go and summary_paths.go:
+//     the human-readable report (the
+//     summary attribute); diagnostic.go: the text of the diagnostics
+//     enforce raises; wrap.go: the line widths both keep to.
 //  9. noderoutes.go: pullpath_node_routes, evaluated the same way: from
 //     the route sets gather read (model.NodeRouteFacts) and the
 //     destinations, each set's routes and each destination traced with

@@ -23,58 +23,39 @@ var owners = []struct {
 	{model.OwnerOperator, "evidence the provider could not read, coverage notes"},
 }
 
-// summary is the report a person reads top to bottom: the verdict, the
-// paths table, then every finding grouped by owner.
+// summary is the report a person reads top to bottom in a terminal, every
+// line at most SummaryWidth columns: the verdict; the paths, node pools
+// with identical paths on one row, with the lookup and hops of each path
+// that is not reachable; the errors and warnings by owner, one entry per
+// cause; then the notes, one line per code with the pools it concerns.
+// The paths and findings attributes keep every detail.
 func summary(f *model.Facts, res Result) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Pull path verification: %s (%s)\n", res.Verdict, countLine(res.Findings))
-	fmt.Fprintf(&b, "%s\n", subjectLine(f, res))
+	p := &page{width: SummaryWidth}
+	p.para("", "  ", fmt.Sprintf("Pull path verification: %s (%s)", res.Verdict, countLine(res.Findings)))
+	p.para("", "  ", subjectLine(f, res))
 	if note := identityNote(f); note != "" {
-		b.WriteString(note + "\n")
+		p.para("", "  ", note)
 	}
-	b.WriteString("\n")
-	b.WriteString("Paths (node pool × hostname)\n")
-	writePaths(&b, res.Paths, true)
-	b.WriteString("\n")
-	if len(res.Findings) == 0 {
-		b.WriteString("No findings.\n")
-		return b.String()
+	p.blank()
+	writePaths(p, res.Paths)
+	problems, notes := splitNotes(res.Findings)
+	if len(problems) == 0 && len(notes) == 0 && len(notAccepted(res.Findings)) == len(res.Findings) {
+		p.blank()
+		p.para("", "", "No findings.")
+		return p.String()
 	}
-	writeAccepted(&b, res.Findings)
-	if open := notAccepted(res.Findings); len(open) > 0 {
-		b.WriteString("Findings by owner\n")
-		writeFindings(&b, open, true)
+	if len(problems) > 0 {
+		p.blank()
+		p.para("", "  ", "Findings by owner")
+		writeFindings(p, problems)
 	}
-	return b.String()
-}
-
-// FailureReport is the text of the diagnostic that fails a plan: what is
-// wrong, grouped by the owner who must act, each finding with node pool,
-// host, message and remediation, followed by the paths that do not work.
-// Informational findings are left out.
-func FailureReport(res Result) string {
-	var b strings.Builder
-	switch res.Verdict {
-	case model.Unreachable:
-		b.WriteString("The node pools cannot pull from the registry: a fresh node would fail before the pod exists.\n")
-	case model.Unverified:
-		b.WriteString("Whether the node pools can pull from the registry is unverified: some evidence is missing or cannot be read from Azure.\n")
-	default:
-		b.WriteString("Every node pool can pull from the registry.\n")
+	writeAccepted(p, res.Findings)
+	if len(notes) > 0 {
+		p.blank()
+		p.para("", "  ", "Notes")
+		writeNotes(p, notes)
 	}
-	fmt.Fprintf(&b, "Verdict %s (%s). Each finding names the owner who acts, the node pool and host, what is wrong and what to change.\n\n", res.Verdict, countLine(res.Findings))
-	writeFindings(&b, res.Findings, false)
-	var failing []Path
-	for _, p := range res.Paths {
-		if p.Verdict != model.Reachable {
-			failing = append(failing, p)
-		}
-	}
-	if len(failing) > 0 {
-		fmt.Fprintf(&b, "\nPaths that do not work (%d of %d)\n", len(failing), len(res.Paths))
-		writePaths(&b, failing, false)
-	}
-	return b.String()
+	return p.String()
 }
 
 func subjectLine(f *model.Facts, res Result) string {
@@ -135,82 +116,146 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// writePaths writes the paths as an aligned table; with details, each row
-// is followed by its resolution and hops.
-func writePaths(b *strings.Builder, paths []Path, details bool) {
-	rows := [][]string{{"NODE POOL", "HOST", "ADDRESS", "RESOLVER", "ROUTES", "VERDICT"}}
-	for _, p := range paths {
-		addr := p.Address
-		if addr == "" {
-			addr = "-"
+// writeFindings writes errors and warnings grouped by owner in chain
+// order, one entry per cause (ByCause) with every pool and host it
+// concerns, its message, fix and resource.
+func writeFindings(p *page, fs []model.Finding) {
+	for i, g := range byOwner(fs) {
+		if i > 0 {
+			p.blank()
 		}
-		rows = append(rows, []string{p.NodePool, p.Host, addr, p.Resolver, string(p.RouteSource), string(p.Verdict)})
-	}
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		for i, cell := range row {
-			widths[i] = max(widths[i], len(cell))
-		}
-	}
-	for i, row := range rows {
-		var line strings.Builder
-		for j, cell := range row {
-			if j == len(row)-1 {
-				line.WriteString(cell)
-			} else {
-				fmt.Fprintf(&line, "%-*s  ", widths[j], cell)
-			}
-		}
-		b.WriteString("  " + strings.TrimRight(line.String(), " ") + "\n")
-		if !details || i == 0 {
-			continue
-		}
-		p := paths[i-1]
-		if p.Resolution != "" {
-			b.WriteString("      dns:   " + p.Resolution + "\n")
-		}
-		if len(p.Hops) > 0 {
-			b.WriteString("      route: " + strings.Join(p.Hops, " → ") + "\n")
+		p.para("", "  ", fmt.Sprintf("[%s] %s — %s", g.owner, g.scope, plural(len(g.findings), "finding")))
+		for _, c := range ByCause(g.findings) {
+			writeCause(p, "  ", strings.ToUpper(string(c[0].Severity)), c, true)
 		}
 	}
 }
 
-// writeFindings writes findings grouped by owner in chain order; withInfo
-// includes informational findings.
-func writeFindings(b *strings.Builder, fs []model.Finding, withInfo bool) {
-	first := true
+// ownerGroup is the findings of one owner.
+type ownerGroup struct {
+	owner    model.Owner
+	scope    string
+	findings []model.Finding
+}
+
+// byOwner groups findings by owner, owners in chain order (those without
+// findings left out), findings in their order.
+func byOwner(fs []model.Finding) []ownerGroup {
+	var out []ownerGroup
 	for _, o := range owners {
-		var group []model.Finding
+		g := ownerGroup{owner: o.owner, scope: o.scope}
 		for _, f := range fs {
-			if f.Owner == o.owner && (withInfo || f.Severity != model.SeverityInfo) {
-				group = append(group, f)
+			if f.Owner == o.owner {
+				g.findings = append(g.findings, f)
 			}
 		}
-		if len(group) == 0 {
-			continue
-		}
-		if !first {
-			b.WriteString("\n")
-		}
-		first = false
-		fmt.Fprintf(b, "[%s] %s — %s\n", o.owner, o.scope, plural(len(group), "finding"))
-		for _, c := range ByCause(group) {
-			f := c[0]
-			fmt.Fprintf(b, "  %s %s — %s%s\n", strings.ToUpper(string(f.Severity)), f.Code, Where(f), afterPlan(f))
-			fmt.Fprintf(b, "    %s\n", f.Message)
-			fmt.Fprintf(b, "    Fix: %s\n", f.Remediation)
-			if !f.ResourceID.IsZero() {
-				fmt.Fprintf(b, "    Resource: %s\n", f.ResourceID)
-			}
-			if len(c) > 1 {
-				also := make([]string, len(c)-1)
-				for i, g := range c[1:] {
-					also[i] = Where(g)
-				}
-				fmt.Fprintf(b, "    Same cause and fix also for: %s\n", strings.Join(also, "; "))
-			}
+		if len(g.findings) > 0 {
+			out = append(out, g)
 		}
 	}
+	return out
+}
+
+// writeCause writes one cause (ByCause): a heading at indent with label,
+// code and the pools and hosts it concerns, then, indented below, the
+// planned change behind it, the message of its first finding (with detail),
+// the fix, and the resource: its id with detail, else its name, type and
+// resource group (the fix names it too; the id is in findings).
+func writeCause(p *page, indent, label string, c []model.Finding, detail bool) {
+	f := c[0]
+	body := indent + "  "
+	p.para(indent, body+"  ", fmt.Sprintf("%s %s — %s", label, f.Code, Where(c...)))
+	if f.PlannedChange != "" {
+		p.para(body+"After this plan: ", body+"  ", f.PlannedChange)
+	}
+	if detail {
+		p.para(body, body, f.Message)
+	}
+	p.para(body+"Fix: ", body+"     ", f.Remediation)
+	switch {
+	case f.ResourceID.IsZero():
+	case detail:
+		p.para(body+"Resource: ", body+"          ", string(f.ResourceID))
+	default:
+		p.para(body+"Resource: ", body+"          ", resourceWords(f.ResourceID))
+	}
+}
+
+// resourceWords names a resource by name, type and resource group:
+// "privatelink.azurecr.io (privateDnsZones, resource group rg-dns)".
+func resourceWords(id model.ResourceID) string {
+	var about []string
+	if segs := strings.Split(strings.Trim(string(id), "/"), "/"); len(segs) >= 4 {
+		about = append(about, segs[len(segs)-2])
+	}
+	if rg := id.ResourceGroup(); rg != "" {
+		about = append(about, "resource group "+rg)
+	}
+	if len(about) == 0 {
+		return id.Name()
+	}
+	return id.Name() + " (" + strings.Join(about, ", ") + ")"
+}
+
+// splitNotes separates the informational findings (notes) from the
+// errors and warnings.
+func splitNotes(fs []model.Finding) (problems, notes []model.Finding) {
+	for _, f := range fs {
+		if f.Accepted != nil {
+			continue // writeAccepted has them
+		}
+		if f.Severity == model.SeverityInfo {
+			notes = append(notes, f)
+		} else {
+			problems = append(problems, f)
+		}
+	}
+	return problems, notes
+}
+
+// noteGists say in a few words, whatever the pool, what a note that
+// concerns several pools is about; its message for each pool, with that
+// pool's reason, is in findings.
+var noteGists = map[model.Code]string{
+	model.CoverageRoutesComputed:     "routes computed from configuration, not read from Azure's effective routes",
+	model.CoverageIdentityNotChecked: "pull identity not checked: the workloads bring their own pull credentials",
+}
+
+// writeNotes writes the notes folded: one entry per code and fix (the same
+// note seen from several pools or hosts) with every pool and host it
+// concerns, so that a note repeated for 20 pools takes one line, not 20
+// entries.
+func writeNotes(p *page, notes []model.Finding) {
+	for _, c := range foldNotes(notes) {
+		f := c[0]
+		text := f.Message
+		if gist, ok := noteGists[f.Code]; ok && len(c) > 1 {
+			text = gist
+		}
+		p.para("  ", "    ", fmt.Sprintf("%s — %s%s: %s", f.Code, Where(c...), afterPlan(f), text))
+	}
+}
+
+// foldNotes groups notes with the same code, fix and planned change, in
+// the order of first appearance. Unlike ByCause the resource does not
+// count: each pool's note names its own scale set.
+func foldNotes(notes []model.Finding) [][]model.Finding {
+	type key struct {
+		code         model.Code
+		fix, planned string
+	}
+	index := map[key]int{}
+	var out [][]model.Finding
+	for _, f := range notes {
+		k := key{f.Code, f.Remediation, f.PlannedChange}
+		if i, ok := index[k]; ok {
+			out[i] = append(out[i], f)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, []model.Finding{f})
+	}
+	return out
 }
 
 // afterPlan marks a finding the planned changes cause.
@@ -245,15 +290,67 @@ func ByCause(fs []model.Finding) [][]model.Finding {
 	return out
 }
 
-// Where says which node pool and host a finding is about ("all node
-// pools" when it has no pool).
-func Where(f model.Finding) string {
-	pool := "all node pools"
-	if f.NodePool != "" {
-		pool = "node pool " + f.NodePool
+// Where says which node pools and hosts findings (one cause, ByCause) are
+// about: "node pool system → contosoreg.azurecr.io", "node pools system,
+// user → a, b" when every pool concerns every host, else one such part per
+// set of pools, "; "-separated; "all node pools" for a finding without a
+// pool, the pools alone for findings without a host.
+func Where(fs ...model.Finding) string {
+	var hosts []string
+	poolsOf := map[string][]string{}
+	for _, f := range fs {
+		if _, ok := poolsOf[f.Endpoint]; !ok {
+			hosts = append(hosts, f.Endpoint)
+		}
+		poolsOf[f.Endpoint] = appendNew(poolsOf[f.Endpoint], f.NodePool)
 	}
-	if f.Endpoint == "" {
-		return pool
+	// Hosts with the same pools share one part.
+	var keys []string
+	hostsOf := map[string][]string{}
+	for _, h := range hosts {
+		k := strings.Join(poolsOf[h], "\x00")
+		if _, ok := hostsOf[k]; !ok {
+			keys = append(keys, k)
+		}
+		hostsOf[k] = appendNew(hostsOf[k], h)
 	}
-	return pool + ", " + f.Endpoint
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		part := poolWords(strings.Split(k, "\x00"))
+		var named []string
+		for _, h := range hostsOf[k] {
+			if h != "" {
+				named = append(named, h)
+			}
+		}
+		if len(named) > 0 {
+			part += " → " + strings.Join(named, ", ")
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// poolWords names pools: "node pool a", "node pools a, b", or "all node
+// pools" when one of them is "" (a finding about no single pool).
+func poolWords(pools []string) string {
+	for _, p := range pools {
+		if p == "" {
+			return "all node pools"
+		}
+	}
+	if len(pools) == 1 {
+		return "node pool " + pools[0]
+	}
+	return "node pools " + strings.Join(pools, ", ")
+}
+
+// appendNew appends s to list unless it is there.
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
