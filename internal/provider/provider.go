@@ -184,7 +184,7 @@ func (p *pullpathProvider) ValidateConfig(ctx context.Context, req provider.Vali
 // reportDirDescription documents report_dir.
 const reportDirDescription = "A directory for CI: every `pullpath_verification` read writes three files there, " +
 	"named after the cluster and the registry: `<cluster>.<registry>.json` (the whole result in the versioned format " +
-	"`pullpath.report/v1`, see the [report format](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/reports/pullpath-report-v1.md)), " +
+	"`pullpath.report/v1`, see the [report format](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/ci-reports.md)), " +
 	"`.sarif` (SARIF 2.1.0 for code-scanning views) and `.md` (the verdict, the Mermaid diagram and the findings " +
 	"table, for a pull request comment or a job summary). They are written before an `enforce` error fails the plan, " +
 	"so a failing pipeline still has them; a read that cannot verify at all (the cluster or registry cannot be read, " +

@@ -7,7 +7,7 @@
 //   - JSON in the versioned format [Format] ("pullpath.report/v1"): the whole
 //     result (verdict, paths, findings with every field, stats, planned
 //     changes, the ids checked, provider version and time), documented in
-//     docs/reports/pullpath-report-v1.md and published as the JSON Schema
+//     docs/guides/ci-reports.md and published as the JSON Schema
 //     docs/reports/pullpath.report.v1.schema.json;
 //   - SARIF 2.1.0 ([SARIF]): one rule per catalogue code with its help text,
 //     one result per finding, for code-scanning views;
