@@ -13,8 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/schemacheck"
 )
 
@@ -188,4 +191,102 @@ func TestAccReports_unwritableDirectory(t *testing.T) {
 				regexp.QuoteMeta(filepath.Base(file)) + `/reports.*not a directory.*Set\s+report_dir\s+\(or\s+PULLPATH_REPORT_DIR\)`),
 		}},
 	})
+}
+
+// TestReportsOfEveryScenarioAreValid reads every scenario's verification in
+// process, as Terraform does, with report_dir: each read writes the three
+// files, the JSON follows the published schema, the SARIF log the SARIF
+// 2.1.0 schema, and both hold the verdict and the findings of the state.
+func TestReportsOfEveryScenarioAreValid(t *testing.T) {
+	for _, sc := range discoverScenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			in := scenarioInput(t, sc)
+			cfg := map[string]any{"cluster_id": in.ClusterID}
+			if in.RegistryID != "" {
+				cfg["registry_id"] = in.RegistryID
+			}
+			if len(in.RegistryHosts) > 0 {
+				registry := map[string]any{"hosts": in.RegistryHosts}
+				if in.RegistryAddresses != nil {
+					registry["addresses"] = in.RegistryAddresses
+				}
+				cfg["registry"] = registry
+			}
+			if len(in.DNSZoneSubscriptionIDs) > 0 {
+				cfg["dns_zone_subscription_ids"] = in.DNSZoneSubscriptionIDs
+			}
+			if in.PullCredentials != "" {
+				cfg["pull_credentials"] = in.PullCredentials
+			}
+			dir := t.TempDir()
+			args := map[string]any{"snapshot_file": in.Snapshot, "report_dir": dir}
+			if in.PlannedChangesFile != "" {
+				args["planned_changes_file"] = in.PlannedChangesFile
+			}
+			state, diags := readWithProvider(t, args, "pullpath_verification", cfg)
+			if state == nil {
+				t.Fatalf("no state: %v", diags)
+			}
+			names := dirNames(dir)
+			if len(names) != 3 {
+				t.Fatalf("report_dir holds %v, want one report of three files", names)
+			}
+			rep, sarif, md := reportFilesOf(t, dir, strings.TrimSuffix(names[0], ".json"))
+			if rep["verdict"] != state["verdict"] || rep["verdict"] != sc.Expect.Verdict {
+				t.Errorf("report verdict %v, state %v, expect.json %v", rep["verdict"], state["verdict"], sc.Expect.Verdict)
+			}
+			var stateCodes []string
+			for _, f := range state["findings"].([]any) {
+				stateCodes = append(stateCodes, f.(map[string]any)["code"].(string))
+			}
+			if codes := reportCodes(rep); !slices.Equal(codes, stateCodes) {
+				t.Errorf("report findings %v, state %v", codes, stateCodes)
+			}
+			if codes := sarifCodes(sarif); !slices.Equal(codes, stateCodes) {
+				t.Errorf("SARIF results %v, state findings %v", codes, stateCodes)
+			}
+			if !strings.Contains(md, fmt.Sprint(state["verdict"])) {
+				t.Errorf("the markdown does not say the verdict %v", state["verdict"])
+			}
+			if (rep["planned_changes"] != nil) != (in.PlannedChangesFile != "") {
+				t.Errorf("planned_changes %v with planned_changes_file %q", rep["planned_changes"], in.PlannedChangesFile)
+			}
+		})
+	}
+}
+
+// readWithProvider reads one data source in process over protocol 6 with
+// the provider arguments args, and returns its state as plain values (nil
+// when the read set none) and its diagnostics.
+func readWithProvider(t *testing.T, args map[string]any, typeName string, config map[string]any) (map[string]any, []goldenDiag) {
+	t.Helper()
+	ctx := t.Context()
+	srv, err := providerserver.NewProtocol6WithError(provider.New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(schemas.Diagnostics) > 0 {
+		t.Fatalf("schema: %v %v", err, schemas.Diagnostics)
+	}
+	cresp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{
+		TerraformVersion: "1.9.0", Config: dynamicValue(t, schemas.Provider.ValueType(), args)})
+	if err != nil || len(cresp.Diagnostics) > 0 {
+		t.Fatalf("configure: %v %v", err, diagsOf(cresp.Diagnostics))
+	}
+	typ := schemas.DataSourceSchemas[typeName].ValueType()
+	rresp, err := srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: dynamicValue(t, typ, config)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rresp.State == nil {
+		return nil, diagsOf(rresp.Diagnostics)
+	}
+	val, err := rresp.State.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, _ := plainValue(val).(map[string]any)
+	return state, diagsOf(rresp.Diagnostics)
 }
