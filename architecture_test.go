@@ -37,6 +37,7 @@ const (
 	pkgFirewall   = internalPkg + "firewall"
 	pkgVerify     = internalPkg + "verify"
 	pkgDiagram    = internalPkg + "diagram"
+	pkgReport     = internalPkg + "report"
 	pkgIDs        = internalPkg + "ids"
 	pkgPlanned    = internalPkg + "planned"
 	pkgPipeline   = internalPkg + "pipeline"
@@ -84,6 +85,8 @@ var importRules = []importRule{
 		"the binary only serves the provider", false},
 	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false},
+	{"internal/report", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, pkgWhatif, pkgPlanned, sdk, pluginFw}, io...),
+		"report renders a verification as JSON, SARIF and Markdown: pure (the provider writes the files), over model, verify and diagram", false},
 	{"internal/pipeline", append([]string{pkgAzure, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pkgWhatif, sdk, pluginFw}, io...),
 		"pipeline alternates gather's reads and verify's evaluation; it reads nothing itself and holds no rule",
 		// its tests build a Reader over a snapshot, as the provider does.

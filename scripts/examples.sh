@@ -14,7 +14,10 @@
 #         that deletes the node VNet's link to privatelink.azurecr.io, it
 #         fails with DNS_ZONE_NOT_LINKED blamed on that change ("after this
 #         plan: <address>"), before anything is applied;
-#      c. report.sh still writes the markdown report with the diagram.
+#      c. both plans write the report files of aks-prod.contosoprod (JSON,
+#         SARIF, Markdown) into PULLPATH_REPORT_DIR, the failing one before
+#         it fails, and report.sh turns them into the markdown report with
+#         the diagram and the planned change, without planning again.
 #
 # Nothing is written into the example directories: the examples are copied
 # to a temporary directory (relative module sources kept) and planned there.
@@ -35,6 +38,24 @@ fail() {
 	exit 1
 }
 
+# The report files of the network-check's one verification.
+report_name=aks-prod.contosoprod
+
+# check_reports CLI DIR VERDICT: the three report files of report_name are
+# in DIR, the JSON in format pullpath.report/v1 with that verdict, the SARIF
+# log in version 2.1.0, the Markdown with the diagram. (The tests validate
+# them against their schemas: internal/provider/report_dir_test.go.)
+check_reports() {
+	local cli="$1" dir="$2" verdict="$3" ext
+	for ext in json sarif md; do
+		[[ -s "$dir/$report_name.$ext" ]] || { ls -la "$dir" 2>&1; fail "$cli: no report file $report_name.$ext in PULLPATH_REPORT_DIR"; }
+	done
+	grep -q '"format": "pullpath.report/v1"' "$dir/$report_name.json" && grep -q "^  \"verdict\": \"$verdict\"," "$dir/$report_name.json" ||
+		{ head -c 2000 "$dir/$report_name.json"; fail "$cli: $report_name.json is not a pullpath.report/v1 report with verdict $verdict"; }
+	grep -q '"version": "2.1.0"' "$dir/$report_name.sarif" || fail "$cli: $report_name.sarif is not SARIF 2.1.0"
+	grep -q '```mermaid' "$dir/$report_name.md" || fail "$cli: $report_name.md has no diagram"
+}
+
 check_cli() {
 	local cli="$1" bin dir name log
 	bin="$(bash "$root/scripts/tools.sh" "$cli")"
@@ -53,30 +74,36 @@ check_cli() {
 	export PULLPATH_SNAPSHOT_FILE="$root/examples/demo/fixed.json"
 
 	log="$tmp/$cli-noplan.log"
-	"$bin" -chdir="$dir" plan -no-color -lock=false -out="$tmp/$cli-noplan.tfplan" >"$log" 2>&1 || { cat "$log"; fail "$cli: network-check without a plan file should pass"; }
+	reports="$tmp/$cli-reports-noplan"
+	PULLPATH_REPORT_DIR="$reports" \
+		"$bin" -chdir="$dir" plan -no-color -lock=false -out="$tmp/$cli-noplan.tfplan" >"$log" 2>&1 || { cat "$log"; fail "$cli: network-check without a plan file should pass"; }
 	grep -q 'verdict *= *"reachable"' "$log" || { cat "$log"; fail "$cli: network-check without a plan file: verdict is not reachable"; }
-	echo "  network-check, no plan file: passes, verdict reachable"
+	check_reports "$cli" "$reports" reachable
+	echo "  network-check, no plan file: passes, verdict reachable, report files written"
 
 	log="$tmp/$cli-plan.log"
-	if PULLPATH_PLANNED_CHANGES_FILE="$root/scripts/testdata/demo-zone-link-deleted.plan.json" \
+	reports="$tmp/$cli-reports-plan"
+	if PULLPATH_PLANNED_CHANGES_FILE="$root/scripts/testdata/demo-zone-link-deleted.plan.json" PULLPATH_REPORT_DIR="$reports" \
 		"$bin" -chdir="$dir" plan -no-color -lock=false >"$log" 2>&1; then
 		cat "$log"
 		fail "$cli: network-check with a plan that deletes the zone link should fail"
 	fi
 	grep -q 'DNS_ZONE_NOT_LINKED.*after this plan: azurerm_private_dns_zone_virtual_network_link.spoke' "$log" ||
 		{ cat "$log"; fail "$cli: the failure does not blame azurerm_private_dns_zone_virtual_network_link.spoke"; }
-	echo "  network-check, plan deleting the zone link: fails, DNS_ZONE_NOT_LINKED after this plan: azurerm_private_dns_zone_virtual_network_link.spoke"
+	check_reports "$cli" "$reports" unreachable
+	grep -q '"code": "DNS_ZONE_NOT_LINKED"' "$reports/$report_name.json" &&
+		grep -q '"planned_change": "azurerm_private_dns_zone_virtual_network_link.spoke"' "$reports/$report_name.json" ||
+		{ cat "$reports/$report_name.json"; fail "$cli: the JSON report of the failed plan lacks DNS_ZONE_NOT_LINKED blamed on the zone link"; }
+	echo "  network-check, plan deleting the zone link: fails, DNS_ZONE_NOT_LINKED after this plan: azurerm_private_dns_zone_virtual_network_link.spoke; report files written before the failure"
 
-	# report.sh as the pipelines call it, after the failed gate.
-	if command -v jq >/dev/null; then
-		(cd "$dir" && PULLPATH_PLANNED_CHANGES_FILE="$root/scripts/testdata/demo-zone-link-deleted.plan.json" \
-			bash report.sh "$bin" "$log" >"$tmp/$cli-report.md" 2>"$tmp/$cli-report.err") || true
+	# report.sh as the pipelines call it, after the failed gate: from the
+	# report files, without planning again.
+	(cd "$dir" && bash report.sh "$reports" "$log" >"$tmp/$cli-report.md" 2>"$tmp/$cli-report.err") ||
+		{ cat "$tmp/$cli-report.err"; fail "$cli: report.sh failed"; }
+	grep -q '^## Pull path: a node pool cannot pull after this plan' "$tmp/$cli-report.md" &&
 		grep -q '```mermaid' "$tmp/$cli-report.md" && grep -q 'azurerm_private_dns_zone_virtual_network_link.spoke' "$tmp/$cli-report.md" ||
-			{ cat "$tmp/$cli-report.err" "$tmp/$cli-report.md"; fail "$cli: report.sh wrote no diagram or no planned change"; }
-		echo "  report.sh: markdown report with the diagram and the planned change ($(wc -l <"$tmp/$cli-report.md") lines)"
-	else
-		echo "  report.sh: not run (it needs jq, which the pipelines' runners have and this machine has not)"
-	fi
+		{ cat "$tmp/$cli-report.err" "$tmp/$cli-report.md"; fail "$cli: report.sh wrote no headline, no diagram or no planned change"; }
+	echo "  report.sh: markdown report with the diagram and the planned change ($(wc -l <"$tmp/$cli-report.md") lines)"
 	unset PULLPATH_SNAPSHOT_FILE
 }
 

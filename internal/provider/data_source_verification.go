@@ -446,13 +446,22 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	enforce := m.Enforce.IsNull() || m.Enforce.ValueBool()
 	failOnUnverified := !m.FailOnUnverified.IsNull() && m.FailOnUnverified.ValueBool()
 	m.Enforce, m.FailOnUnverified = types.BoolValue(enforce), types.BoolValue(failOnUnverified)
-	state, diags := verificationState(ctx, res, requests(), time.Since(started))
+	took, armRequests := time.Since(started), requests()
+	state, diags := verificationState(ctx, res, armRequests, took)
 	resp.Diagnostics.Append(diags...)
 	m.Verdict, m.Reachable, m.Findings, m.Paths, m.Summary, m.Stats =
 		state.Verdict, state.Reachable, state.Findings, state.Paths, state.Summary, state.Stats
 	m.Diagram = state.Diagram
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	resp.Diagnostics.Append(enforcementDiagnostics(res, enforce, failOnUnverified)...)
+	enforced := enforcementDiagnostics(res, enforce, failOnUnverified)
+	// The reports are written before the enforce error is returned, so a
+	// failing pipeline has them.
+	resp.Diagnostics.Append(writeReports(d.data.reports, verificationRun{
+		request: q, enforce: enforce, failOnUnverified: failOnUnverified, failsPlan: enforced.HasError(),
+		armRequests: armRequests, took: took, overlay: run.session.Overlay(), version: d.data.version,
+		finished: time.Now(),
+	}, res)...)
+	resp.Diagnostics.Append(enforced...)
 }
 
 // verificationTargetArgs names the arguments of a verification's targets:

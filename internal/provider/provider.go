@@ -76,6 +76,7 @@ type providerModel struct {
 	RecordFile                     types.String `tfsdk:"record_file"`
 	PlannedChangesFile             types.String `tfsdk:"planned_changes_file"`
 	MaxConcurrentReads             types.Number `tfsdk:"max_concurrent_reads"`
+	ReportDir                      types.String `tfsdk:"report_dir"`
 }
 
 // Environments are the accepted values of `environment`. They are matched
@@ -162,6 +163,7 @@ func (p *pullpathProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"the identity (HTTP 429). Falls back to `%s`.", minConcurrentReads, maxConcurrentReads,
 				gather.DefaultConcurrency, envMaxConcurrentReads),
 				Validators: []validator.Number{validators.WholeNumber(minConcurrentReads, maxConcurrentReads)}},
+			"report_dir": str(reportDirDescription, false, notEmpty),
 		},
 	}
 }
@@ -181,6 +183,20 @@ func (p *pullpathProvider) ValidateConfig(ctx context.Context, req provider.Vali
 				"and writes what it read. Set only one of them.")
 	}
 }
+
+// reportDirDescription documents report_dir.
+const reportDirDescription = "A directory for CI: every `pullpath_verification` read writes three files there, " +
+	"named after the cluster and the registry: `<cluster>.<registry>.json` (the whole result in the versioned format " +
+	"`pullpath.report/v1`, see the [report format](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/ci-reports.md)), " +
+	"`.sarif` (SARIF 2.1.0 for code-scanning views) and `.md` (the verdict, the Mermaid diagram and the findings " +
+	"table, for a pull request comment or a job summary). They are written before an `enforce` error fails the plan, " +
+	"so a failing pipeline still has them; a read that cannot verify at all (the cluster or registry cannot be read, " +
+	"a timeout) writes none. For `node_subnet_ids` the cluster's place is taken by the first subnet's name " +
+	"(`snet-nodes+2` when two more are verified with it), for a `registry` block the registry's by its first host. " +
+	"A second verification of the same pair in one plan gets `-2`, a third `-3`, numbered in the order of their " +
+	"arguments, not of reading. The directory is created when it does not exist; files are replaced atomically; " +
+	"files of earlier runs are not removed, so give each run a fresh directory, and each provider configuration " +
+	"(alias) its own. A file that cannot be written is an error. Falls back to `" + envReportDir + "`."
 
 // set reports a configured, known, non-empty string.
 func set(v types.String) bool { return !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" }

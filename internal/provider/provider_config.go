@@ -54,6 +54,7 @@ func (m providerModel) arguments() []namedValue {
 		{"record_file", m.RecordFile},
 		{"planned_changes_file", m.PlannedChangesFile},
 		{"max_concurrent_reads", m.MaxConcurrentReads},
+		{"report_dir", m.ReportDir},
 	}
 }
 
@@ -138,7 +139,16 @@ func configure(m providerModel, version string, env func(string) string) (*provi
 	if err != nil {
 		return nil, configDiagnostics(err)
 	}
-	return &providerData{session: session, version: version, limiter: gather.NewLimiter(reads)}, diags
+	return &providerData{session: session, version: version, limiter: gather.NewLimiter(reads),
+		reports: newReportFiles(reportDir(m.ReportDir, env))}, diags
+}
+
+// reportDir is report_dir, else its environment variable (blank: none).
+func reportDir(arg types.String, env func(string) string) string {
+	if !arg.IsNull() && !arg.IsUnknown() {
+		return arg.ValueString()
+	}
+	return strings.TrimSpace(env(envReportDir))
 }
 
 // configDiagnostics turns azure.Config's joined validation errors into one

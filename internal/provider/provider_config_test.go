@@ -28,7 +28,7 @@ import (
 // nullModel is a provider block with every argument null.
 func nullModel() providerModel {
 	s, b := types.StringNull(), types.BoolNull()
-	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, s, types.NumberNull()}
+	return providerModel{s, s, s, s, s, s, b, b, b, s, s, s, s, s, b, s, s, s, s, types.NumberNull(), s}
 }
 
 func noEnv(string) string { return "" }
@@ -49,7 +49,7 @@ func TestProviderSchemaMatchesModel(t *testing.T) {
 	for _, a := range nullModel().arguments() {
 		model = append(model, a.name)
 	}
-	if len(names) != len(model) || len(model) != 20 {
+	if len(names) != len(model) || len(model) != 21 {
 		t.Fatalf("schema has %d arguments, model %d", len(names), len(model))
 	}
 	for _, n := range model {

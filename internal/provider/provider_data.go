@@ -30,6 +30,9 @@ type providerData struct {
 	// limiter bounds the ARM requests in flight of all data sources
 	// together (max_concurrent_reads).
 	limiter gather.Limiter
+	// reports writes pullpath_verification's reports into report_dir; nil
+	// without one.
+	reports *reportFiles
 	// concurrency, when positive, gives each read its own bound instead,
 	// so that in-process tests can compare concurrency levels.
 	concurrency int

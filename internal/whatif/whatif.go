@@ -60,7 +60,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		return check(ctx, nil)
 	}
 	tracked, served := azure.TrackPlannedChanges(ctx)
-	planned := notApplied(overlay)
+	planned := NotApplied(overlay)
 	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = planned })
 	if err != nil {
 		return verify.Result{}, f, err
@@ -208,8 +208,10 @@ func key(f model.Finding) string {
 	return string(f.Code) + "\x00" + f.NodePool + "\x00" + f.Endpoint + "\x00" + f.ResourceID.Key()
 }
 
-// notApplied are the changes of the plan read as they are now.
-func notApplied(o *azure.Overlay) []model.PlannedProblem {
+// NotApplied are the changes of the plan read as they are now (resource
+// types not translated, changes that cannot be translated), by address;
+// nil without a plan.
+func NotApplied(o *azure.Overlay) []model.PlannedProblem {
 	p := o.Plan()
 	if p == nil {
 		return nil

@@ -38,6 +38,10 @@ provider "pullpath" {
   # creates or updates as planned, what it deletes as gone, the rest live.
   # null: PULLPATH_PLANNED_CHANGES_FILE, or no plan (Azure as it is).
   planned_changes_file = var.planned_changes_file
+  # Each verification writes <cluster>.<registry>.json, .sarif and .md here,
+  # before an error fails the plan: report.sh and the pipelines read them.
+  # null: PULLPATH_REPORT_DIR, or no reports.
+  report_dir = var.report_dir
 }
 
 module "pull_check" {

@@ -4,6 +4,12 @@ variable "planned_changes_file" {
   default     = null
 }
 
+variable "report_dir" {
+  description = "Directory into which every verification writes its report files (<cluster>.<registry>.json, .sarif and .md), before an error fails the plan. null (the default): the provider reads PULLPATH_REPORT_DIR, and without it writes no files."
+  type        = string
+  default     = null
+}
+
 variable "clusters" {
   description = "The clusters whose node pools must keep pulling, by a short name used in the outputs: each with its AKS cluster id, the Azure Container Registry id it pulls from and, optionally, the node pools to check (null: every pool, including pools at zero nodes)."
   type = map(object({

@@ -1,0 +1,146 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package report
+
+import (
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// help is what a catalogue code means and how it is usually fixed: the
+// help text of its SARIF rule. The finding's own message and remediation
+// name the concrete resources; this is the general guidance, and the
+// troubleshooting guide (helpURI) has the whole story. Every code of
+// model.Catalogue has an entry (TestEveryCatalogueCodeHasHelp).
+type help struct {
+	meaning  string
+	guidance string
+}
+
+var helps = map[model.Code]help{
+	model.RouteBlackhole: {"The route selected for the registry address drops the packet (next hop None, including the default None routes for private ranges outside the VNet).",
+		"Add or fix a route that carries the address (a peering, a UDR to the hub appliance or gateway), or remove the UDR that drops it."},
+	model.RouteInvalid: {"The route that would carry the registry address is in state Invalid for the node subnet.",
+		"Make the route's next hop exist for the subnet (for example a gateway reachable through the peering), or replace the route."},
+	model.RouteGatewayTransitMissing: {"The address is behind a hub gateway, but the spoke peering lacks useRemoteGateways or the hub peering lacks allowGatewayTransit.",
+		"Enable allowGatewayTransit on the hub side and useRemoteGateways on the spoke side of the peering."},
+	model.RouteBGPPropagationDisabled: {"Gateway routes would cover the address, but the node subnet's route table disables BGP route propagation and no UDR covers it.",
+		"Enable gateway route propagation on the node subnet's route table, or add a UDR for the address."},
+	model.RoutePeeringNotConnected: {"The path needs a virtual network peering that is not Connected on both sides.",
+		"Create or re-create the missing side of the peering so that both sides are Connected."},
+	model.RoutePeeringAccessDisabled: {"The path needs a peering with allowVirtualNetworkAccess false.",
+		"Set allowVirtualNetworkAccess to true on both sides of the peering."},
+	model.RoutePeeringNotSynced: {"The address lies in remote address space the peering has not synced.",
+		"Sync the peering (resync after the remote VNet's address space changed)."},
+	model.RoutePeeringSubnetExcluded: {"The peering connects only some subnets, and the destination's subnet or the nodes' subnet is not among them.",
+		"Add the subnet to the peering's local or remote subnet names, or peer the complete virtual networks."},
+	model.RouteNotTransitive: {"The address is in a VNet peered only with a VNet the nodes are peered with; peering is not transitive and no UDR sends the traffic through an appliance.",
+		"Peer the two VNets directly, or route the address through a hub appliance or Azure Firewall with a UDR."},
+	model.RouteForwardedTrafficBlock: {"Traffic forwarded by an appliance enters a peering whose receiving side lacks allowForwardedTraffic.",
+		"Enable allowForwardedTraffic on the receiving side of the peering."},
+	model.RouteNVAForwardingDisabled: {"The VirtualAppliance next hop's network interface has IP forwarding disabled.",
+		"Enable IP forwarding on the appliance's network interface."},
+	model.RouteNVAUnreachable: {"The VirtualAppliance next hop address is not in any network the node subnet reaches.",
+		"Point the route at an appliance address in the node VNet or a peered VNet."},
+	model.SecurityOutboundDenied: {"A network security group on the node NIC or subnet (or leaving an appliance) denies the flow: TCP 443 to the registry address, TCP/UDP 53 to a DNS server.",
+		"Add an outbound allow rule with a higher priority (lower number) than the denying rule."},
+	model.SecurityInboundDenied: {"A network security group at the destination (registry or private endpoint subnet where NSG policies apply, DNS server, appliance) denies the flow from the node subnet.",
+		"Add an inbound allow rule from the node subnet with a higher priority than the denying rule."},
+	model.SecurityUnverified: {"A security rule that decides the flow uses a service tag or application security group whose members cannot be resolved.",
+		"Use address prefixes in the rule, or grant the read that resolves the tag; the verdict stays unverified until then."},
+	model.ReturnRouteMissing: {"The registry side has no route back to the node subnet (one-way peering, spoke prefix not advertised, …).",
+		"Give the destination side a route back to the node subnet (peering, UDR, BGP advertisement)."},
+	model.ReturnRouteAsymmetric: {"The forward path crosses an appliance that the return path bypasses, so a stateful device drops the replies.",
+		"Route both directions through the same appliance, or have it source-NAT the flow."},
+	model.ReturnRouteUnverified: {"The return path leaves what Azure Resource Manager shows (static local network gateway, on-premises, an appliance to a private endpoint) and cannot be read.",
+		"Confirm the return route on the device or network that owns it."},
+	model.EgressNoOutbound: {"A public registry address is needed but the nodes have no outbound path to the internet.",
+		"Give the nodes a way out (NAT gateway, load balancer outbound, a route to a firewall), or make the registry private to them."},
+	model.EgressFirewallDenied: {"The path to a public registry address crosses an Azure Firewall whose rules allow no TCP 443 to that hostname from the node addresses.",
+		"Add an application or network rule that allows TCP 443 to the hostname from the node prefixes."},
+	model.EgressUnverified: {"The path to a public address crosses an appliance, a firewall whose rules cannot be read, or a gateway to on-premises.",
+		"Allow the listed hostnames on TCP 443 on that device and confirm it there."},
+	model.DNSZoneNotLinked: {"The resolver the nodes use answers from no private DNS zone that holds the registry names, so they resolve publicly and the public path fails.",
+		"Link the private DNS zone (privatelink.azurecr.io) to the VNet whose resolver the nodes use."},
+	model.DNSResolvesPublic: {"The nodes resolve a registry hostname to its public address although a private endpoint serves it; pulls work, but off the private path.",
+		"Link the private DNS zone to the resolving VNet if the private path is intended."},
+	model.DNSRecordMissing: {"The linked private DNS zone has no record for the hostname.",
+		"Add the record (for example through the private endpoint's DNS zone group)."},
+	model.DNSRecordMismatch: {"The record's address differs from the private endpoint's address for that name.",
+		"Point the record at the private endpoint's address (a DNS zone group keeps it in step)."},
+	model.DNSServerUnreachable: {"A custom DNS server the nodes use has no route from the node subnet.",
+		"Give the node subnet a route to the DNS server, or change the VNet's DNS servers."},
+	model.DNSForwarderUnverified: {"A custom DNS server is not a resolver Azure can describe (VM, on-premises); its forwarding cannot be read.",
+		"Confirm on that server that the registry's zone is forwarded to Azure DNS (168.63.129.16) through the VNet linked to the private zone."},
+	model.DNSForwardingRuleDiverts: {"A DNS forwarding ruleset linked to the node VNet sends the registry domain to other servers.",
+		"Remove or fix the forwarding rule, or confirm that its target servers resolve the registry privately."},
+	model.EndpointDataNotCovered: {"A data endpoint (one per replica region) has no private address while the login server has one: manifests work, layers fail.",
+		"Add the region's data endpoint to the registry's private endpoint (re-create it after adding the replica)."},
+	model.EndpointPENotApproved: {"The registry's private endpoint connection is not Approved.",
+		"Approve the private endpoint connection on the registry."},
+	model.EndpointPublicAccessDenied: {"A hostname resolves to a public address while the registry denies public network access.",
+		"Make the name resolve to the private endpoint (DNS), or allow public access from the nodes."},
+	model.EndpointPublicIPNotAllowed: {"The registry allows public access only from listed IP ranges, and the public IPs the nodes leave through are not among them.",
+		"Add the nodes' egress IPs to the registry's network rules, or use a private endpoint."},
+	model.EndpointUnresolved: {"A declared hostname's address cannot be determined from Azure or from the configuration.",
+		"Give the address in the registry block's addresses, or a private DNS zone that holds the name."},
+	model.IdentityPullRoleMissing: {"The kubelet identity holds no pull role at or above the registry scope.",
+		"Assign AcrPull (or, for ABAC registries, Container Registry Repository Reader) to the kubelet identity on the registry."},
+	model.IdentityABACRoleRequired: {"The registry uses ABAC repository permissions; AcrPull is not honoured there.",
+		"Assign Container Registry Repository Reader to the kubelet identity."},
+	model.IdentityRoleCondition: {"The pull role assignment carries an ABAC condition (for example limiting repositories); pulls outside it are refused.",
+		"Check that the condition admits the repositories the cluster pulls."},
+	model.IdentityAnonymousPull: {"pull_credentials is anonymous, but the registry does not allow anonymous pull.",
+		"Enable anonymous pull on the registry, or use the kubelet identity or an image pull secret."},
+	model.TLSNameNotCovered: {"The name the nodes use is not covered by the registry certificate (for example a privatelink name).",
+		"Pull by the registry's own name (<registry>.azurecr.io); DNS maps it to the private endpoint."},
+	model.CoverageRoutesComputed: {"Routes for the pool were computed from configuration: scale-set instances and pools at zero nodes have no effective-route API.",
+		"Nothing to fix: this says how the routes were obtained."},
+	model.CoverageModelDrift: {"Computed routes and the NIC's effective routes disagree for an endpoint.",
+		"Compare the effective routes with the configuration; the effective routes decide."},
+	model.CoverageIdentityNotChecked: {"The nodes do not pull with the kubelet identity (image pull secret), so its roles were not checked.",
+		"Nothing to fix: make sure the pull secret's credentials can pull."},
+	model.CoveragePlannedUnknown: {"A planned change sets a value the path depends on that is known only after apply.",
+		"Plan again after apply, or set the value so that it is known at plan time."},
+	model.CoveragePlannedUnsupported: {"The plan changes a resource type the provider does not translate; it is read as it is now.",
+		"Verify again after apply to see the change's effect."},
+	model.CoveragePlannedOffPath: {"The plan's changes touch nothing any path depends on.",
+		"Nothing to fix."},
+	model.EvidencePermissionDenied: {"A read was refused (403); the message names the resource and the permission needed.",
+		"Grant the provider's identity the named permission (Reader, or a custom role for read actions)."},
+	model.EvidenceNotFound: {"A resource the path depends on does not exist or is not visible to the provider's identity.",
+		"Create the resource, or give the identity read access to its subscription."},
+	model.EvidenceUnavailable: {"A read kept failing (5xx, throttling, timeout) after retries.",
+		"Plan again later; credentials are irrelevant here."},
+}
+
+// TroubleshootingURL is the troubleshooting guide, where every code has a
+// section (help URIs point there).
+const TroubleshootingURL = "https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/troubleshooting.md"
+
+// helpURI is the code's section of the troubleshooting guide: the anchor
+// GitHub gives the heading "### CODE", or "### CODE *(unverifying)*" for
+// the codes marked (u) in the catalogue (evidence codes make the verdict
+// unverified by their condition and carry no mark).
+func helpURI(code model.Code) string {
+	anchor := strings.ToLower(string(code))
+	if info := model.Catalogue[code]; info.Unverifying && info.Condition != model.ConditionEvidence {
+		anchor += "-unverifying"
+	}
+	return TroubleshootingURL + "#" + anchor
+}
+
+// helpOf is code's help; a code without an entry (added to the catalogue
+// without one) still gets its place in the catalogue and the guide.
+func helpOf(code model.Code) help {
+	if h, ok := helps[code]; ok {
+		return h
+	}
+	info := model.Catalogue[code]
+	return help{
+		meaning:  string(code) + ": a " + string(info.Severity) + " of condition " + string(info.Condition) + ".",
+		guidance: "See the troubleshooting guide.",
+	}
+}
