@@ -57,7 +57,7 @@ func TestVerificationTargets(t *testing.T) {
 		t.Errorf("registry missing: %v", err)
 	}
 
-	err := VerificationTargets(VerificationRequest{ClusterID: cluster, RegistryID: registry, NodePools: []string{"sytem", "user", "gpu"}}, good())
+	err := VerificationTargets(VerificationRequest{ClusterID: cluster, RegistryID: registry, NodePools: []string{"sysstem", "user", "gpu"}}, good())
 	var names []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		if errors.As(e, &pool) {
@@ -67,7 +67,7 @@ func TestVerificationTargets(t *testing.T) {
 			}
 		}
 	}
-	if len(names) != 2 || names[0] != "sytem" || names[1] != "gpu" {
+	if len(names) != 2 || names[0] != "sysstem" || names[1] != "gpu" {
 		t.Errorf("pool typos: %v (%v)", names, err)
 	}
 

@@ -7,7 +7,7 @@ func TestLabel(t *testing.T) {
 	const rg = sub + "/resourceGroups/rg"
 	for id, want := range map[ResourceID]string{
 		rg + "/providers/Microsoft.ContainerService/ManagedClusters/aks-typo":                                        "AKS cluster aks-typo",
-		rg + "/providers/Microsoft.ContainerService/managedClusters/aks1/agentPools/sytem":                           "node pool sytem of AKS cluster aks1",
+		rg + "/providers/Microsoft.ContainerService/managedClusters/aks1/agentPools/sysstem":                         "node pool sysstem of AKS cluster aks1",
 		rg + "/providers/Microsoft.ContainerService/managedClusters/aks1/agentPools":                                 "the node pools of AKS cluster aks1",
 		rg + "/providers/Microsoft.ContainerRegistry/registries/otherreg":                                            "container registry otherreg",
 		rg + "/providers/Microsoft.Network/virtualNetworks/vnet-spoke":                                               "virtual network vnet-spoke",

@@ -86,9 +86,9 @@ func TestAccVerification_failsClosed(t *testing.T) {
 			ExpectError: failClosed("The container registry is not in the snapshot", "registry_id",
 				"has no container registry otherreg"),
 		}, {
-			Config: verificationWith(snap, body(clusterID, accRegistry, off+"  node_pools  = [\"sytem\"]\n")),
+			Config: verificationWith(snap, body(clusterID, accRegistry, off+"  node_pools  = [\"sysstem\"]\n")),
 			ExpectError: failClosed("Node pool not found", "node_pools",
-				`The AKS cluster aks1 has no node pool named "sytem".`, "Its node pools are: system, user"),
+				`The AKS cluster aks1 has no node pool named "sysstem".`, "Its node pools are: system, user"),
 		}, {
 			Config: verificationWith(noPools, body(clusterID, accRegistry, off)),
 			ExpectError: failClosed("The cluster has no node pool to check", "cluster_id",
