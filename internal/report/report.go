@@ -221,6 +221,9 @@ func findingOf(f model.Finding) Finding {
 		pc := f.PlannedChange
 		out.PlannedChange = &pc
 	}
+	if a := f.Accepted; a != nil {
+		out.Accepted = &Accepted{Reason: a.Reason, Expires: a.Expires.String()}
+	}
 	return out
 }
 

@@ -20,6 +20,10 @@ type help struct {
 }
 
 var helps = map[model.Code]help{
+	model.CoverageAcceptanceExpired: {"An accept block of the verification is past its expires date: it accepts nothing any more, and the findings it matched decide the verdict again.",
+		"Fix what the block accepted, or, if the owners still accept it, renew the block with a new expires date and reason."},
+	model.CoverageAcceptanceUnused: {"An accept block of the verification matched no finding: the problem it accepted is gone, or its matchers name nothing.",
+		"Delete the block, or correct its code and matchers."},
 	model.RouteBlackhole: {"The route selected for the registry address drops the packet (next hop None, including the default None routes for private ranges outside the VNet).",
 		"Add or fix a route that carries the address (a peering, a UDR to the hub appliance or gateway), or remove the UDR that drops it."},
 	model.RouteInvalid: {"The route that would carry the registry address is in state Invalid for the node subnet.",
