@@ -116,7 +116,13 @@ func TestAccVerification_zoneSubscriptionNames(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
+		// The failing step first: the harness destroys with the last configuration.
 		Steps: []resource.TestStep{
+			{
+				Config:      verificationWith(snap, body("zone_subscription_ids", "dns_zone_subscription_ids")),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Both zone_subscription_ids and dns_zone_subscription_ids.*set only\s+zone_subscription_ids`),
+			},
 			{
 				Config: verificationWith(snap, body("dns_zone_subscription_ids")),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -125,11 +131,6 @@ func TestAccVerification_zoneSubscriptionNames(t *testing.T) {
 						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(connectivitySub)})),
 					statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("zone_subscription_ids"), knownvalue.Null()),
 				},
-			},
-			{
-				Config:      verificationWith(snap, body("zone_subscription_ids", "dns_zone_subscription_ids")),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Both zone_subscription_ids and dns_zone_subscription_ids.*set only\s+zone_subscription_ids`),
 			},
 		},
 	})
