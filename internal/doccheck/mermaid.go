@@ -235,17 +235,17 @@ func (c *checker) node(p *parser) bool {
 	return true
 }
 
-// labelUntil returns the label before close: a quoted string followed by
-// close, or plain text up to the first close.
-func labelUntil(body, close string) (label string, n int, ok bool) {
+// labelUntil returns the label before closing: a quoted string followed by
+// closing, or plain text up to the first closing.
+func labelUntil(body, closing string) (label string, n int, ok bool) {
 	if strings.HasPrefix(body, `"`) {
 		end := strings.Index(body[1:], `"`)
-		if end < 0 || !strings.HasPrefix(body[end+2:], close) {
+		if end < 0 || !strings.HasPrefix(body[end+2:], closing) {
 			return "", 0, false
 		}
 		return body[:end+2], end + 2, true
 	}
-	end := strings.Index(body, close)
+	end := strings.Index(body, closing)
 	if end < 0 {
 		return "", 0, false
 	}
