@@ -93,6 +93,10 @@ var importRules = []importRule{
 		true},
 	{"internal/firewall", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, sdk, pluginFw}, io...),
 		"firewall is pure evaluation of Azure Firewall rules over model", false},
+	{"internal/doccheck", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgWhatif, pkgDiagram, pkgPlanned, sdk, pluginFw}, io...),
+		"doccheck holds the documentation to the code: it knows the catalogue (model) and Mermaid's syntax, nothing else",
+		// its tests read README.md, docs/ and examples/.
+		true},
 	{"internal/planned", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"planned translates a saved plan's JSON into ARM operations: pure, over model and ids; the session's overlay applies them", false},
 }

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MPL-2.0
 #
 # Benchmarks (make bench). Every figure is printed with its target; the
-# summary at the end is the table of README → Performance.
+# summary at the end is the table of docs/design/performance.md.
 #
 #  (a) Go benchmarks, no I/O: route lookup on 10,000 routes (internal/routing)
 #      and evaluation of the large topology (verify.Run, internal/gather),

@@ -53,7 +53,7 @@ export CHECKPOINT_DISABLE=1
 unset PULLPATH_SNAPSHOT_FILE PULLPATH_RECORD_FILE
 
 # The plans run with -no-color so that the output reads the same in a
-# terminal, in a CI log and in the README.
+# terminal, in a CI log and in examples/demo/README.md.
 #
 # drop_dev_overrides_warning: copy stdin to stdout without the warning about
 # provider development overrides, which is the same in every run and says

@@ -6,7 +6,9 @@
 #
 #   scripts/docs.sh generate   format examples/, regenerate docs/ in place
 #   scripts/docs.sh check      fail (with a diff) when docs/ is stale or an
-#                              example is unformatted; tfplugindocs validate
+#                              example is unformatted; tfplugindocs validate;
+#                              go test ./internal/doccheck (Mermaid blocks
+#                              parse, codes tables match the catalogue)
 #   scripts/docs.sh schema F   write the provider schema JSON to F
 #
 # tfplugindocs would normally build the provider and run `terraform init`
@@ -116,6 +118,11 @@ check)
 		status=1
 	fi
 	validate "$tmp/schema.json" || status=1
+	# Mermaid blocks parse, codes tables list the catalogue (internal/doccheck).
+	(cd "$root" && go test -count=1 ./internal/doccheck/) || {
+		echo "docs.sh: the documentation disagrees with the code (go test ./internal/doccheck above)" >&2
+		status=1
+	}
 	if [[ $status -eq 0 ]]; then echo "docs.sh: docs/ is up to date and valid"; fi
 	exit "$status"
 	;;

@@ -7,8 +7,12 @@
 #
 #   1. every root configuration under examples/ci and examples/modules/usage
 #      installs its modules and validates;
-#   2. examples/ci/network-check, the check a network repository runs on its
-#      pull requests, planned against the demo's fixed snapshot:
+#   2. examples/quickstart, the first configuration of README.md, copied
+#      alone to a directory of its own, plans against the demo's snapshots:
+#      fixed.json passes, broken.json fails with DNS_RECORD_MISSING;
+#   3. examples/ci/network-check, the check a network repository runs on its
+#      pull requests, copied alone to infra/network/pull-path-check as
+#      examples/ci/README.md says, planned against the demo's fixed snapshot:
 #      a. without a plan file it passes (verdict reachable);
 #      b. with scripts/testdata/demo-zone-link-deleted.plan.json, a saved plan
 #         that deletes the node VNet's link to privatelink.azurecr.io, it
@@ -20,7 +24,8 @@
 #         the diagram and the planned change, without planning again.
 #
 # Nothing is written into the example directories: the examples are copied
-# to a temporary directory (relative module sources kept) and planned there.
+# to a temporary directory and planned there, each where its README puts it
+# (examples/modules/usage with its relative module source kept).
 # EXAMPLES_CLI=tofu or terraform runs one CLI only.
 set -euo pipefail
 
@@ -30,6 +35,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 rc="$(bash "$root/scripts/dev-overrides.sh" "$tmp/dev")"
 cp -R "$root/examples" "$tmp/examples"
+# Copied alone, where the READMEs put them: a path outside the directory
+# (a relative module source) breaks here as it would for a user.
+check="$tmp/infra/network/pull-path-check"
+mkdir -p "$(dirname "$check")"
+cp -R "$root/examples/ci/network-check" "$check"
+quickstart="$tmp/quickstart"
+cp -R "$root/examples/quickstart" "$quickstart"
+# The demo's cluster and registry (examples/demo/main.tf).
+demo_cluster="/subscriptions/8f3c2a71-5b4d-4e9a-b6c1-2d7e9f0a1b3c/resourceGroups/rg-aks-prod/providers/Microsoft.ContainerService/managedClusters/aks-prod"
+demo_registry="/subscriptions/8f3c2a71-5b4d-4e9a-b6c1-2d7e9f0a1b3c/resourceGroups/rg-acr-prod/providers/Microsoft.ContainerRegistry/registries/contosoprod"
 export TF_CLI_CONFIG_FILE="$rc" TF_IN_AUTOMATION=1 TF_INPUT=0 CHECKPOINT_DISABLE=1
 unset PULLPATH_SNAPSHOT_FILE PULLPATH_RECORD_FILE PULLPATH_PLANNED_CHANGES_FILE
 
@@ -60,8 +75,9 @@ check_cli() {
 	local cli="$1" bin dir name log
 	bin="$(bash "$root/scripts/tools.sh" "$cli")"
 	echo "==== $("$bin" version | head -n 1)"
-	for dir in "$tmp"/examples/ci/network-check "$tmp"/examples/modules/usage; do
+	for dir in "$check" "$tmp"/examples/modules/usage; do
 		name="${dir#"$tmp"/}"
+		[[ $dir == "$check" ]] && name="examples/ci/network-check, copied alone to infra/network/pull-path-check"
 		export TF_DATA_DIR="$tmp/$cli-$(basename "$dir")"
 		# `get` installs the local modules only: no provider download.
 		"$bin" -chdir="$dir" get -no-color >"$tmp/get.log" 2>&1 || { cat "$tmp/get.log"; fail "$cli get failed in $name"; }
@@ -69,7 +85,25 @@ check_cli() {
 		echo "  $name: validates"
 	done
 
-	dir="$tmp/examples/ci/network-check"
+	# The first configuration of README.md, against the demo's snapshots.
+	dir="$quickstart"
+	export TF_DATA_DIR="$tmp/$cli-quickstart"
+	log="$tmp/$cli-quickstart-fixed.log"
+	PULLPATH_SNAPSHOT_FILE="$root/examples/demo/fixed.json" "$bin" -chdir="$dir" plan -no-color -lock=false \
+		-var "cluster_id=$demo_cluster" -var "registry_id=$demo_registry" >"$log" 2>&1 ||
+		{ cat "$log"; fail "$cli: examples/quickstart against demo/fixed.json should pass"; }
+	grep -q 'reachable' "$log" && ! grep -Eq 'unreachable|unverified' "$log" ||
+		{ cat "$log"; fail "$cli: examples/quickstart: the summary does not say reachable"; }
+	log="$tmp/$cli-quickstart-broken.log"
+	if PULLPATH_SNAPSHOT_FILE="$root/examples/demo/broken.json" "$bin" -chdir="$dir" plan -no-color -lock=false \
+		-var "cluster_id=$demo_cluster" -var "registry_id=$demo_registry" >"$log" 2>&1; then
+		cat "$log"
+		fail "$cli: examples/quickstart against demo/broken.json should fail"
+	fi
+	grep -q 'DNS_RECORD_MISSING' "$log" || { cat "$log"; fail "$cli: examples/quickstart against demo/broken.json: no DNS_RECORD_MISSING"; }
+	echo "  quickstart (README.md), copied alone: passes on demo/fixed.json, fails on demo/broken.json with DNS_RECORD_MISSING"
+
+	dir="$check"
 	export TF_DATA_DIR="$tmp/$cli-network-check"
 	export PULLPATH_SNAPSHOT_FILE="$root/examples/demo/fixed.json"
 

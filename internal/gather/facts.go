@@ -43,7 +43,7 @@ type VerificationRequest struct {
 	Declared *model.DeclaredRegistry
 
 	// ZoneSubscriptionIDs are the subscriptions the configuration names as
-	// holding the private DNS zones (dns_zone_subscription_ids), for
+	// holding the private DNS zones (zone_subscription_ids), for
 	// identities that may not use Azure Resource Graph. When set, their zone
 	// lists are searched besides the cluster's (or node subnets'), the
 	// registry's and its private endpoints', and Resource Graph is not

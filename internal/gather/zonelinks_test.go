@@ -104,7 +104,7 @@ func TestLinkedZonesGraphRefused(t *testing.T) {
 		t.Fatalf("verdict %s codes %v", res.Verdict, codes(res))
 	}
 	if fd := findingOf(res, model.EvidencePermissionDenied); fd == nil || !fd.ResourceID.Equal(ResourceGraphQuery) ||
-		!strings.Contains(fd.Remediation, "dns_zone_subscription_ids") {
+		!strings.Contains(fd.Remediation, " zone_subscription_ids") {
 		t.Errorf("finding %+v", fd)
 	}
 }

@@ -37,7 +37,7 @@ type ZoneLinkSearch struct {
 	// failed, its gap (among Gaps) has this id.
 	Query ResourceID
 	// Declared is true when the configuration named the subscriptions that
-	// hold the zones (dns_zone_subscription_ids) instead of a Resource
+	// hold the zones (zone_subscription_ids) instead of a Resource
 	// Graph search.
 	Declared bool
 	// Subscriptions are the subscriptions whose zone lists were searched.

@@ -183,7 +183,18 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
 			},
-			"dns_zone_subscription_ids": schema.SetAttribute{
+			"pull_credentials": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
+					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
+					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
+					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
+					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
+					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
+					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
+				Validators: []validator.String{validators.PullCredentials()},
+			},
+			"zone_subscription_ids": schema.SetAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "Subscriptions (GUIDs) that hold the private DNS zones the nodes may resolve from, for " +
@@ -199,22 +210,12 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
 				},
 			},
-			"pull_credentials": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "How the nodes authenticate to the registry: `kubelet_identity` (the default: the kubelet " +
-					"identity's role assignments on the registry are checked), `image_pull_secret` (workloads bring their own " +
-					"credentials, which Azure Resource Manager does not show: the kubelet identity's roles are not what the pull " +
-					"uses, so they are not checked, and an `info` finding `COVERAGE_IDENTITY_NOT_CHECKED` says so), or " +
-					"`anonymous` (the registry must allow anonymous pull, `anonymousPullEnabled`; otherwise " +
-					"`IDENTITY_ANONYMOUS_PULL_DISABLED`). A registry with anonymous pull enabled needs no role, whatever this " +
-					"says. With a `registry` block nothing is checked either way: that registry's credentials are not in Azure.",
-				Validators: []validator.String{validators.PullCredentials()},
-			},
-			"zone_subscription_ids": schema.SetAttribute{
-				Optional:    true,
-				ElementType: types.StringType,
-				MarkdownDescription: "The older name of `dns_zone_subscription_ids`, with the same effect; both may be " +
-					"set and are searched together.",
+			"dns_zone_subscription_ids": schema.SetAttribute{
+				Optional:           true,
+				ElementType:        types.StringType,
+				DeprecationMessage: zoneSubscriptionsDeprecation,
+				MarkdownDescription: "Deprecated: the former name of `zone_subscription_ids`, with the same effect. Rename it " +
+					"to `zone_subscription_ids`; setting both is an error.",
 				Validators: []validator.Set{
 					setvalidator.SizeAtLeast(1),
 					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(guidPattern, "must be a subscription id (a GUID)")),
@@ -357,8 +358,9 @@ func (d *verificationDataSource) ConfigValidators(context.Context) []datasource.
 
 // ValidateConfig checks what the attribute validators cannot: that every
 // key of registry.addresses is one of registry.hosts, that
-// fail_on_unverified has an effect, and that no accept block names a
-// finding that cannot be accepted. Unknown values are skipped (they are
+// fail_on_unverified has an effect, that no accept block names a finding
+// that cannot be accepted, and that the zone subscriptions are given under
+// one name. Unknown values are skipped (they are
 // checked again once known, when the data source is read).
 func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m verificationModel
@@ -366,6 +368,7 @@ func (d *verificationDataSource) ValidateConfig(ctx context.Context, req datasou
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	validateZoneSubscriptionNames(m, &resp.Diagnostics)
 	if m.FailOnUnverified.ValueBool() && !m.Enforce.IsNull() && !m.Enforce.IsUnknown() && !m.Enforce.ValueBool() {
 		resp.Diagnostics.AddAttributeWarning(path.Root("fail_on_unverified"), "fail_on_unverified has no effect with enforce = false",
 			"With enforce = false nothing fails the plan, so fail_on_unverified = true changes nothing. Set enforce = true "+

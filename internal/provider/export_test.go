@@ -38,8 +38,8 @@ type VerificationInput struct {
 	Concurrency int
 	// Enforce is the enforce argument; nil leaves it unset (true).
 	Enforce *bool
-	// DNSZoneSubscriptionIDs is dns_zone_subscription_ids.
-	DNSZoneSubscriptionIDs []string
+	// ZoneSubscriptionIDs is zone_subscription_ids.
+	ZoneSubscriptionIDs []string
 	// PullCredentials is the pull_credentials argument; empty leaves it
 	// unset (kubelet_identity).
 	PullCredentials string
@@ -178,12 +178,12 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 		}
 		m.Accept = types.ListValueMust(types.ObjectType{AttrTypes: acceptBlockAttrTypes}, blocks)
 	}
-	if len(in.DNSZoneSubscriptionIDs) > 0 {
-		subs, d := types.SetValueFrom(ctx, types.StringType, in.DNSZoneSubscriptionIDs)
+	if len(in.ZoneSubscriptionIDs) > 0 {
+		subs, d := types.SetValueFrom(ctx, types.StringType, in.ZoneSubscriptionIDs)
 		if d.HasError() {
-			return VerificationOutcome{}, fmt.Errorf("dns_zone_subscription_ids: %v", d)
+			return VerificationOutcome{}, fmt.Errorf("zone_subscription_ids: %v", d)
 		}
-		m.DNSZoneSubIDs = subs
+		m.ZoneSubscriptionIDs = subs
 	}
 	tfType := s.Type().TerraformType(ctx)
 	cfg := tfsdk.State{Schema: s, Raw: tftypes.NewValue(tfType, nil)}

@@ -151,8 +151,8 @@ func goldenOutputs(t *testing.T, sc scenario) []byte {
 	if m := regexp.MustCompile(`(?m)^\s*enforce\s*=\s*(true|false)\s*$`).FindStringSubmatch(sc.Body); m != nil {
 		verification["enforce"] = m[1] == "true"
 	}
-	if len(in.DNSZoneSubscriptionIDs) > 0 {
-		verification["dns_zone_subscription_ids"] = in.DNSZoneSubscriptionIDs
+	if len(in.ZoneSubscriptionIDs) > 0 {
+		verification["zone_subscription_ids"] = in.ZoneSubscriptionIDs
 	}
 	if in.PullCredentials != "" {
 		verification["pull_credentials"] = in.PullCredentials

@@ -471,7 +471,7 @@ func jsonOf(v any) string {
 
 // scenarioInput reads the arguments of a scenario's verify.tf that the
 // in-process harness supports (cluster_id, registry_id, registry.hosts,
-// registry.addresses, dns_zone_subscription_ids, pull_credentials).
+// registry.addresses, zone_subscription_ids, pull_credentials).
 func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	t.Helper()
 	in := provider.VerificationInput{Snapshot: sc.snapshotPath(t), PlannedChangesFile: sc.planPath(t)}
@@ -492,9 +492,9 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 			in.RegistryAddresses[kv[1]] = kv[2]
 		}
 	}
-	if m := regexp.MustCompile(`(?m)^\s*dns_zone_subscription_ids\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(sc.Body); m != nil {
+	if m := regexp.MustCompile(`(?m)^\s*zone_subscription_ids\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(sc.Body); m != nil {
 		for _, s := range regexp.MustCompile(`"([^"]+)"`).FindAllStringSubmatch(m[1], -1) {
-			in.DNSZoneSubscriptionIDs = append(in.DNSZoneSubscriptionIDs, s[1])
+			in.ZoneSubscriptionIDs = append(in.ZoneSubscriptionIDs, s[1])
 		}
 	}
 	if m := regexp.MustCompile(`(?m)^\s*pull_credentials\s*=\s*"([^"]+)"`).FindStringSubmatch(sc.Body); m != nil {
@@ -509,7 +509,7 @@ func scenarioInput(t *testing.T, sc scenario) provider.VerificationInput {
 	}
 	in.Today = testToday
 	if in.ClusterID == "" || (in.RegistryID == "" && len(in.RegistryHosts) == 0) ||
-		regexp.MustCompile(`node_subnet_ids|node_pools|(?m)^\s*zone_subscription_ids`).MatchString(sc.Body) {
+		regexp.MustCompile(`node_subnet_ids|node_pools|dns_zone_subscription_ids`).MatchString(sc.Body) {
 		t.Fatalf("scenario %s: verify.tf uses arguments the in-process harness does not read:\n%s", sc.Name, sc.Body)
 	}
 	return in

@@ -148,9 +148,7 @@ func verificationRequest(ctx context.Context, m verificationModel) (gather.Verif
 		q.NodeSubnetIDs = append(q.NodeSubnetIDs, model.ResourceID(s))
 	}
 	q.NodePools, _ = knownStrings(ctx, m.NodePools)
-	zoneSubs, _ := knownStrings(ctx, m.DNSZoneSubIDs)
-	older, _ := knownStrings(ctx, m.ZoneSubscriptionIDs)
-	q.ZoneSubscriptionIDs = append(zoneSubs, older...)
+	q.ZoneSubscriptionIDs = zoneSubscriptionIDs(ctx, m)
 	q.RegistryID = model.ResourceID(m.RegistryID.ValueString())
 	q.PullCredentials = model.PullCredentials(m.PullCredentials.ValueString()).OrDefault()
 

@@ -27,7 +27,7 @@ import (
 //     it, could not be read: its gap;
 //   - the Resource Graph query failed: its gap;
 //   - the configuration named the zone subscriptions instead
-//     (dns_zone_subscription_ids) and no zone holding name was found in
+//     (zone_subscription_ids) and no zone holding name was found in
 //     them: EVIDENCE_NOT_FOUND. A zone found there that holds the name but
 //     is not linked is the zone the configuration points at: DNS_ZONE_NOT_LINKED
 //     stands.
@@ -89,7 +89,7 @@ func (r *run) linkSearchGapFinding(gap model.Gap, pool, host string, vnetID mode
 		gap.ResourceID, failed, detail, forWhom(pool, host), what)
 	f.Remediation = "Grant the identity that runs the plan " + permResourceGraphRead + " (part of the built-in Reader role) and Reader on the subscriptions that hold the private DNS zones; " +
 		"Resource Graph returns only what the identity may read. Where Resource Graph is not allowed, name the subscriptions that hold the private DNS zones in " +
-		"dns_zone_subscription_ids: they are then searched instead. Nothing on the pull path needs to change for this finding."
+		"zone_subscription_ids: they are then searched instead. Nothing on the pull path needs to change for this finding."
 	return f
 }
 
@@ -108,9 +108,9 @@ func (r *run) zoneNotFoundFinding(pc *poolCtx, h model.PullHost, vnetID model.Re
 	if h.Kind == model.HostDeclared {
 		zone = "a zone for " + name
 	}
-	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s%s, and no private DNS zone holding %s was found in the subscriptions searched (%s). Azure Resource Graph was not asked because dns_zone_subscription_ids is set, so a zone in another subscription may be linked to %s; whether the nodes resolve %s privately is unverified, not \"not linked\".",
+	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s%s, and no private DNS zone holding %s was found in the subscriptions searched (%s). Azure Resource Graph was not asked because zone_subscription_ids is set, so a zone in another subscription may be linked to %s; whether the nodes resolve %s privately is unverified, not \"not linked\".",
 		pc.label, h.Name, vnet, via, name, strings.Join(r.f.DNS.LinkSearch.Subscriptions, ", "), vnet, h.Name)
-	fix := fmt.Sprintf("Add the subscription that holds the private DNS zone linked to %s (%s) to dns_zone_subscription_ids, or remove dns_zone_subscription_ids so that Azure Resource Graph searches every subscription the identity can read ("+permResourceGraphRead+", part of the built-in Reader role). If no such zone exists, create %s with the private endpoint's records and link it to %s.",
+	fix := fmt.Sprintf("Add the subscription that holds the private DNS zone linked to %s (%s) to zone_subscription_ids, or remove zone_subscription_ids so that Azure Resource Graph searches every subscription the identity can read ("+permResourceGraphRead+", part of the built-in Reader role). If no such zone exists, create %s with the private endpoint's records and link it to %s.",
 		vnet, zone, zone, vnet)
 	return model.NewFinding(model.EvidenceNotFound, pc.pool.Name, h.Name, vnetID, msg, fix)
 }

@@ -25,7 +25,7 @@ func graphRefused(f *model.Facts) {
 	f.Gaps.Add(model.Gap{ResourceID: graphQuery, Kind: model.GapPermissionDenied, Permission: "Microsoft.ResourceGraph/resources/read"})
 }
 
-// subscriptionsNamed: dns_zone_subscription_ids replaced Resource Graph.
+// subscriptionsNamed: zone_subscription_ids replaced Resource Graph.
 func subscriptionsNamed(f *model.Facts) {
 	f.DNS.LinkSearch = model.ZoneLinkSearch{Declared: true, Subscriptions: append(searchedSubs, "00000000-0000-0000-0000-0000000000dd")}
 }
@@ -66,7 +66,7 @@ func TestZoneSearchCompleteness(t *testing.T) {
 					t.Fatalf("want one finding per pool and host on the query, got %+v", fs)
 				}
 				requireContains(t, fs[0].Message, "Microsoft.ResourceGraph/resources/read", "contosoreg.privatelink.azurecr.io", "vnet-spoke", searchedSubs[0])
-				requireContains(t, fs[0].Remediation, "dns_zone_subscription_ids")
+				requireContains(t, fs[0].Remediation, " zone_subscription_ids") // the name of the argument, not its deprecated one
 				// The path goes on with the private endpoint's address.
 				if p := pathOf(t, res, "system", loginHost); p.Address != "10.0.2.5" || p.Verdict != model.Unverified {
 					t.Errorf("path %+v", p)
@@ -86,7 +86,7 @@ func TestZoneSearchCompleteness(t *testing.T) {
 					t.Fatalf("want the unused gap once, without a pool: %+v", fs)
 				}
 				requireContains(t, fs[0].Message, "more specific name")
-				requireContains(t, fs[0].Remediation, "dns_zone_subscription_ids")
+				requireContains(t, fs[0].Remediation, " zone_subscription_ids") // the name of the argument, not its deprecated one
 				if p := pathOf(t, res, "user", dataHostWE); p.Address != "10.0.2.6" || p.Verdict != model.Reachable {
 					t.Errorf("path %+v", p)
 				}
@@ -100,7 +100,7 @@ func TestZoneSearchCompleteness(t *testing.T) {
 				if !f.ResourceID.Equal(spokeID) {
 					t.Errorf("resource %s", f.ResourceID)
 				}
-				requireContains(t, f.Message, "00000000-0000-0000-0000-0000000000dd", "dns_zone_subscription_ids is set", "unverified")
+				requireContains(t, f.Message, "00000000-0000-0000-0000-0000000000dd", "because zone_subscription_ids is set", "unverified")
 				requireContains(t, f.Remediation, "Add the subscription", "privatelink.azurecr.io")
 			},
 		},

@@ -44,17 +44,16 @@ provider "pullpath" {
   report_dir = var.report_dir
 }
 
-module "pull_check" {
-  # In your repository: a copy of examples/modules/aks-registry-pull-check,
-  # or a pinned git source such as
-  # "git::https://github.com/pullpath/terraform-provider-pullpath.git//examples/modules/aks-registry-pull-check?ref=v1.0.0".
-  source   = "../../modules/aks-registry-pull-check"
+# One verification per cluster. The check is this directory alone: copy it
+# anywhere (infra/network/pull-path-check in the pipelines) and it works,
+# with no module path to keep in step.
+data "pullpath_verification" "cluster" {
   for_each = var.clusters
 
   cluster_id            = each.value.cluster_id
   registry_id           = each.value.registry_id
   node_pools            = each.value.node_pools
-  zone_subscription_ids = var.zone_subscription_ids
+  zone_subscription_ids = length(var.zone_subscription_ids) > 0 ? var.zone_subscription_ids : null
 
   # Any error finding fails the plan: the pull request cannot merge a
   # network change that breaks a node pool's pull path.

@@ -1,5 +1,5 @@
 locals {
-  verdicts = { for name, check in module.pull_check : name => check.verdict }
+  verdicts = { for name, check in data.pullpath_verification.cluster : name => check.verdict }
 
   # The worst verdict over every cluster.
   verdict = (
@@ -17,7 +17,7 @@ locals {
   # Findings caused by a change of the plan: per cluster, one markdown line
   # per planned change and code, with the node pools it breaks.
   blamed_pools = {
-    for name, check in module.pull_check : name => {
+    for name, check in data.pullpath_verification.cluster : name => {
       for f in check.findings :
       format("`%s`: `%s` (owner %s)", f.planned_change, f.code, f.owner) => coalesce(f.node_pool, "-")...
       if f.planned_change != null && f.severity != "info"
@@ -42,12 +42,12 @@ output "verdicts" {
 
 output "summary" {
   description = "The human-readable report of every cluster (paths, then findings grouped by owner; a finding caused by the plan says so)."
-  value       = join("\n\n", [for name in sort(keys(module.pull_check)) : "== ${name}: ${module.pull_check[name].verdict}\n${module.pull_check[name].summary}"])
+  value       = join("\n\n", [for name in sort(keys(data.pullpath_verification.cluster)) : "== ${name}: ${data.pullpath_verification.cluster[name].verdict}\n${data.pullpath_verification.cluster[name].summary}"])
 }
 
 output "diagram" {
   description = "The pull paths of each cluster as a Mermaid flowchart, by its name in var.clusters."
-  value       = { for name, check in module.pull_check : name => check.diagram }
+  value       = { for name, check in data.pullpath_verification.cluster : name => check.diagram }
 }
 
 output "report" {
@@ -67,18 +67,18 @@ output "report" {
       ) if length(local.blamed[name]) > 0
     ]),
     flatten([
-      for name in sort(keys(module.pull_check)) : [
+      for name in sort(keys(data.pullpath_verification.cluster)) : [
         "",
-        "#### ${name}: ${module.pull_check[name].verdict}",
+        "#### ${name}: ${data.pullpath_verification.cluster[name].verdict}",
         "",
         "```mermaid",
-        trimspace(module.pull_check[name].diagram),
+        trimspace(data.pullpath_verification.cluster[name].diagram),
         "```",
         "",
         "<details><summary>summary</summary>",
         "",
         "```text",
-        trimspace(module.pull_check[name].summary),
+        trimspace(data.pullpath_verification.cluster[name].summary),
         "```",
         "",
         "</details>",

@@ -10,7 +10,7 @@ data "pullpath_verification" "acr" {
   # Private DNS zones kept in a central connectivity subscription are found
   # through Azure Resource Graph. Where the plan's identity may not use
   # Resource Graph, name the subscriptions that hold the zones instead:
-  # dns_zone_subscription_ids = ["00000000-0000-0000-0000-000000000002"]
+  # zone_subscription_ids = ["00000000-0000-0000-0000-000000000002"]
 }
 
 # Any other registry: the hosts a pull touches, and the addresses of those

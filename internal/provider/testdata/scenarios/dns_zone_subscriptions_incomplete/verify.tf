@@ -1,4 +1,4 @@
-cluster_id                = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg-spoke/providers/Microsoft.ContainerService/managedClusters/aks1"
-registry_id               = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/contosoreg"
-dns_zone_subscription_ids = ["00000000-0000-0000-0000-0000000000dd"]
-enforce                   = false
+cluster_id            = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg-spoke/providers/Microsoft.ContainerService/managedClusters/aks1"
+registry_id           = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg-hub/providers/Microsoft.ContainerRegistry/registries/contosoreg"
+zone_subscription_ids = ["00000000-0000-0000-0000-0000000000dd"]
+enforce               = false

@@ -1,0 +1,203 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package doccheck
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// The tables of finding codes in the documentation list every code of
+// model.Catalogue, with its condition, owner, severity and (u) mark where
+// the table shows them, and no other code.
+
+var codeRE = regexp.MustCompile("`([A-Z][A-Z0-9_]+)`")
+
+// compareCodes reports the problems codeProblems finds in listed.
+func compareCodes(t *testing.T, where string, listed []model.Code) {
+	t.Helper()
+	for _, p := range codeProblems(listed) {
+		t.Errorf("%s %s", where, p)
+	}
+}
+
+// codeProblems lists the codes of the catalogue missing from listed, the
+// codes listed that are not in the catalogue, and those listed twice.
+func codeProblems(listed []model.Code) []string {
+	seen := map[model.Code]int{}
+	for _, c := range listed {
+		seen[c]++
+	}
+	var missing, unknown, twice []string
+	for c := range model.Catalogue {
+		if seen[c] == 0 {
+			missing = append(missing, string(c))
+		}
+	}
+	for c, n := range seen {
+		if _, ok := model.Catalogue[c]; !ok {
+			unknown = append(unknown, string(c))
+		}
+		if n > 1 {
+			twice = append(twice, string(c))
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(unknown)
+	sort.Strings(twice)
+	var out []string
+	if len(missing) > 0 {
+		out = append(out, fmt.Sprintf("lacks %d codes of model.Catalogue: %s", len(missing), strings.Join(missing, ", ")))
+	}
+	if len(unknown) > 0 {
+		out = append(out, "lists codes that are not in model.Catalogue: "+strings.Join(unknown, ", "))
+	}
+	if len(twice) > 0 {
+		out = append(out, "lists codes twice: "+strings.Join(twice, ", "))
+	}
+	return out
+}
+
+// conditionOwnerTable parses the table of the verification page:
+// | `condition` | `owner` | `CODE`, `CODE` |.
+func conditionOwnerTable(t *testing.T, rel string) []model.Code {
+	t.Helper()
+	text := read(t, rel)
+	start := strings.Index(text, "| Condition | Owner | Codes |")
+	if start < 0 {
+		t.Fatalf("%s: no codes table (| Condition | Owner | Codes |)", rel)
+	}
+	var out []model.Code
+	rowRE := regexp.MustCompile("^\\| `([a-z_]+)` \\| `([a-z]+)` \\| (.+) \\|$")
+	for _, line := range strings.Split(text[start:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		m := rowRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s: malformed row %q", rel, line)
+			continue
+		}
+		for _, c := range codeRE.FindAllStringSubmatch(m[3], -1) {
+			code := model.Code(c[1])
+			out = append(out, code)
+			if info, ok := model.Catalogue[code]; ok && (string(info.Condition) != m[1] || string(info.Owner) != m[2]) {
+				t.Errorf("%s: %s is in the row of condition %s, owner %s; the catalogue says %s, %s",
+					rel, code, m[1], m[2], info.Condition, info.Owner)
+			}
+		}
+	}
+	return out
+}
+
+func TestVerificationPageCodesTable(t *testing.T) {
+	for _, rel := range []string{"templates/data-sources/verification.md.tmpl", "docs/data-sources/verification.md"} {
+		compareCodes(t, rel, conditionOwnerTable(t, rel))
+	}
+}
+
+// TestFindingsCatalogueTables: docs/design/findings.md, section "Codes the
+// provider emits": one row per code under a heading that names its
+// condition, with its severity and (u) mark.
+func TestFindingsCatalogueTables(t *testing.T) {
+	const rel = "docs/design/findings.md"
+	text := read(t, rel)
+	start := strings.Index(text, "\n## Codes the provider emits")
+	if start < 0 {
+		t.Fatalf("%s: no section \"Codes the provider emits\"", rel)
+	}
+	section := text[start+1:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	headingRE := regexp.MustCompile("^### .*condition `([a-z_]+)`\\)$")
+	rowRE := regexp.MustCompile("^\\| `([A-Z][A-Z0-9_]+)` \\| (error|warning|info) \\| ?(\\(u\\))? ?\\|")
+	condition := ""
+	var listed []model.Code
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "### ") {
+			m := headingRE.FindStringSubmatch(line)
+			if m == nil {
+				t.Errorf("%s: heading %q does not name its condition", rel, line)
+			} else {
+				condition = m[1]
+			}
+			continue
+		}
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		m := rowRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s: malformed row %.80q", rel, line)
+			continue
+		}
+		code := model.Code(m[1])
+		listed = append(listed, code)
+		info, ok := model.Catalogue[code]
+		if !ok {
+			continue
+		}
+		if string(info.Severity) != m[2] || info.Unverifying != (m[3] != "") || string(info.Condition) != condition {
+			t.Errorf("%s: %s is listed as %s %q under condition %s; the catalogue says %s, unverifying %v, condition %s",
+				rel, code, m[2], m[3], condition, info.Severity, info.Unverifying, info.Condition)
+		}
+	}
+	compareCodes(t, rel, listed)
+}
+
+// TestTroubleshootingHasEveryCode: the troubleshooting guide (and its
+// template) has one section per code, marked *(unverifying)* exactly for
+// the codes that make the verdict unverified, except the evidence codes,
+// which the guide's introduction covers as a group ("any finding is an
+// evidence warning or one of the codes marked").
+func TestTroubleshootingHasEveryCode(t *testing.T) {
+	headingRE := regexp.MustCompile(`^### ([A-Z][A-Z0-9_]+)( \*\(unverifying\)\*)?$`)
+	for _, rel := range []string{"templates/guides/troubleshooting.md.tmpl", "docs/guides/troubleshooting.md"} {
+		var listed []model.Code
+		for _, line := range strings.Split(read(t, rel), "\n") {
+			m := headingRE.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			code := model.Code(m[1])
+			listed = append(listed, code)
+			info, ok := model.Catalogue[code]
+			if want := info.Unverifying && info.Condition != model.ConditionEvidence; ok && want != (m[2] != "") {
+				t.Errorf("%s: %s is marked *(unverifying)* %v; want %v", rel, code, m[2] != "", want)
+			}
+		}
+		compareCodes(t, rel, listed)
+	}
+}
+
+func TestCodeProblems(t *testing.T) {
+	var all []model.Code
+	for c := range model.Catalogue {
+		all = append(all, c)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	if p := codeProblems(all); len(p) != 0 {
+		t.Errorf("the catalogue itself: %v", p)
+	}
+	for name, c := range map[string]struct {
+		listed []model.Code
+		want   string
+	}{
+		"one missing":   {all[1:], "lacks 1 codes of model.Catalogue: " + string(all[0])},
+		"one unknown":   {append(append([]model.Code{}, all...), "ROUTE_NOT_A_CODE"), "not in model.Catalogue: ROUTE_NOT_A_CODE"},
+		"one twice":     {append(append([]model.Code{}, all...), all[0]), "twice: " + string(all[0])},
+		"empty listing": {nil, "lacks"},
+	} {
+		p := codeProblems(c.listed)
+		if len(p) != 1 || !strings.Contains(p[0], c.want) {
+			t.Errorf("%s: want one problem with %q, got %v", name, c.want, p)
+		}
+	}
+}
