@@ -34,7 +34,7 @@ func TestEvaluatePrivateDestination(t *testing.T) {
 			flow: Flow{Sources: nodes, Dest: netip.MustParseAddr("10.0.1.10"), Port: 53, Protocol: "Udp"}, verdict: Denied},
 		{name: "a UDP 53 network rule allows a DNS query", fw: firewallWith(polHub),
 			rules: rules(model.FirewallRule{Name: "dns", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"}, IPProtocols: []string{"UDP"}, DestinationPorts: []string{"53"}, DestinationAddresses: []string{"10.0.1.10"}}),
-			flow: Flow{Sources: nodes, Dest: netip.MustParseAddr("10.0.1.10"), Port: 53, Protocol: "Udp"}, verdict: Allowed, rule: "dns"},
+			flow:  Flow{Sources: nodes, Dest: netip.MustParseAddr("10.0.1.10"), Port: 53, Protocol: "Udp"}, verdict: Allowed, rule: "dns"},
 		{name: "a TCP rule does not allow UDP", fw: firewallWith(polHub), rules: rules(netRule("tcp", "10.0.1.10")),
 			flow: Flow{Sources: nodes, Dest: netip.MustParseAddr("10.0.1.10"), Port: 53, Protocol: "Udp"}, verdict: Denied},
 	} {

@@ -86,6 +86,7 @@ func peInSpoke2(h *hubSpoke) {
 	withFirewall(h)
 	s2 := h.net.VNet(rid("rg-spoke2", "virtualNetworks", "vnet-spoke2"))
 	peSub := h.subnet(s2, "snet-pe", "10.2.2.0/24")
+	peSub.PrivateEndpointNetworkPolicies = "Enabled" // the UDR overrides the endpoint's /32 route
 	h.privateEndpoint("rg-spoke2", "pe-spoke2", peSub, "10.2.2.5")
 	h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.2.0.0/16", model.NextHopVirtualAppliance, "10.0.4.4")))
 }
@@ -118,12 +119,30 @@ func TestReturnWithNAT(t *testing.T) {
 				withFirewall(h)
 				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.2.0.0/16", model.NextHopVirtualAppliance, "10.0.4.4")))
 			}, dst: "10.2.1.4", nat: natAll(NATTranslated), verdict: model.Reachable},
-		{name: "VM in spoke2 without a route back through the firewall, not translated: asymmetric",
+		{name: "VM in spoke2 with no route back at all, not translated: return route missing",
 			setup: func(h *hubSpoke) {
 				withSpoke2(h)
 				withFirewall(h)
 				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.2.0.0/16", model.NextHopVirtualAppliance, "10.0.4.4")))
-			}, dst: "10.2.1.4", nat: natAll(NATNone), verdict: model.Unreachable, code: model.ReturnRouteAsymmetric, say: "SNAT"},
+			}, dst: "10.2.1.4", nat: natAll(NATNone), verdict: model.Unreachable, code: model.ReturnRouteMissing},
+		{name: "VM in the hub whose replies go straight back over the peering, not translated: asymmetric, and says what fixes it",
+			setup: func(h *hubSpoke) {
+				hubVM(h)
+				withFirewall(h)
+				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.0.5.0/24", model.NextHopVirtualAppliance, "10.0.4.4")))
+			}, dst: "10.0.5.4", nat: natAll(NATNone), verdict: model.Unreachable, code: model.ReturnRouteAsymmetric, say: "SNAT"},
+		{name: "VM in the hub whose replies go straight back over the peering, translated: symmetric",
+			setup: func(h *hubSpoke) {
+				hubVM(h)
+				withFirewall(h)
+				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.0.5.0/24", model.NextHopVirtualAppliance, "10.0.4.4")))
+			}, dst: "10.0.5.4", nat: natAll(NATTranslated), verdict: model.Reachable},
+		{name: "VM in the hub, translation unknown: unverified, not asymmetric",
+			setup: func(h *hubSpoke) {
+				hubVM(h)
+				withFirewall(h)
+				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.0.5.0/24", model.NextHopVirtualAppliance, "10.0.4.4")))
+			}, dst: "10.0.5.4", nat: natAll(NATUnknown), verdict: model.Unverified, code: model.ReturnRouteUnverified},
 		{name: "VM in spoke2, translated, but spoke2 cannot reach the firewall's address: return route missing",
 			setup: func(h *hubSpoke) {
 				_, app, _ := withSpoke2(h)
