@@ -30,6 +30,14 @@ type Flow struct {
 	// West Europe, Storage.WestEurope for blob storage); empty when no tag
 	// is known to hold it.
 	ServiceTag string
+	// Dest is the destination address when it is known (a private
+	// endpoint, a VM in another spoke, an on-premises registry, a DNS
+	// server): network rules then match it by address. Invalid for a
+	// public address Resource Manager does not show.
+	Dest netip.Addr
+	// Protocol is Tcp (the default) or Udp (DNS); application rules
+	// match TCP only.
+	Protocol string
 }
 
 func (f Flow) port() int {
@@ -38,6 +46,12 @@ func (f Flow) port() int {
 	}
 	return f.Port
 }
+
+// udp reports whether the flow is UDP.
+func (f Flow) udp() bool { return strings.EqualFold(strings.TrimSpace(f.Protocol), "udp") }
+
+// private reports whether the flow goes to a known (private) address.
+func (f Flow) private() bool { return f.Dest.IsValid() }
 
 // Verdict is what the firewall does with the flow.
 type Verdict string
@@ -557,11 +571,15 @@ func (ev *evaluator) matchTarget(r *model.FirewallRule) (match, string, model.Re
 
 func (ev *evaluator) matchNetwork(r *model.FirewallRule) (match, string, model.ResourceID) {
 	proto := no
+	want := "tcp"
+	if ev.flow.udp() {
+		want = "udp"
+	}
 	for _, p := range r.IPProtocols {
-		switch strings.ToLower(strings.TrimSpace(p)) {
-		case "tcp", "any":
+		switch q := strings.ToLower(strings.TrimSpace(p)); q {
+		case want, "any":
 			proto = yes
-		case "udp", "icmp":
+		case "tcp", "udp", "icmp":
 		default:
 			proto = or(proto, unknown)
 		}
@@ -605,7 +623,7 @@ func (ev *evaluator) matchNetwork(r *model.FirewallRule) (match, string, model.R
 				whys = append(whys, fmt.Sprintf("IP group %s holds %q, which is not an address, range or CIDR", g.Name, a))
 				continue
 			}
-			m := publicAddressIn(ps, ev.v4, ev.v6)
+			m := ev.addressIn(ps)
 			dest = or(dest, m)
 			if m == unknown {
 				whys = append(whys, fmt.Sprintf("IP group %s names addresses (%s), and the public address of %s is not in Resource Manager", g.Name, a, ev.host))
@@ -614,7 +632,10 @@ func (ev *evaluator) matchNetwork(r *model.FirewallRule) (match, string, model.R
 	}
 	for _, f := range r.DestinationFQDNs {
 		m := matchNetworkFQDN(f, ev.host)
-		if m == yes && !ev.fw.DNSProxyEnabled {
+		if m == yes && ev.flow.private() && ev.fw.DNSProxyEnabled {
+			m = unknown
+			whys = append(whys, "destination FQDN "+f+" is resolved by the firewall itself, and whether its DNS answers "+ev.flow.Dest.String()+" (the address the nodes use) depends on the private zones its resolver sees")
+		} else if m == yes && !ev.fw.DNSProxyEnabled {
 			m = unknown
 			whys = append(whys, "destination FQDN "+f+" needs the firewall's DNS proxy, which is off: the firewall may resolve it to other addresses than the nodes do")
 		} else if m == unknown {
@@ -647,16 +668,38 @@ func (ev *evaluator) matchNetwork(r *model.FirewallRule) (match, string, model.R
 // an address, range or CIDR, "*", or a service tag.
 func (ev *evaluator) destAddress(a string) (match, string) {
 	if ps, ok := parseAddress(a); ok {
-		m := publicAddressIn(ps, ev.v4, ev.v6)
+		m := ev.addressIn(ps)
 		if m == unknown {
 			return m, fmt.Sprintf("destination %s names addresses, and the public address of %s is not in Resource Manager", a, ev.host)
 		}
 		return m, ""
 	}
+	if ev.flow.private() {
+		return privateInServiceTag(a, ev.flow.Dest)
+	}
 	return matchServiceTag(a, ev.flow.ServiceTag)
 }
 
+// addressIn matches the flow's destination against an address set: by
+// containment for a known address, else as a public address Resource
+// Manager does not show (publicAddressIn).
+func (ev *evaluator) addressIn(set []netip.Prefix) match {
+	if ev.flow.private() {
+		d := ev.flow.Dest.Unmap()
+		for _, p := range set {
+			if p.Addr().Is4() == d.Is4() && p.Contains(d) {
+				return yes
+			}
+		}
+		return no
+	}
+	return publicAddressIn(set, ev.v4, ev.v6)
+}
+
 func (ev *evaluator) matchApplication(r *model.FirewallRule) (match, string, model.ResourceID) {
+	if ev.flow.udp() {
+		return no, "", "" // application rules filter HTTP(S) and MSSQL over TCP
+	}
 	proto := no
 	for _, p := range r.Protocols {
 		port := int(p.Port)
@@ -747,12 +790,19 @@ func (ev *evaluator) allowHint(denyRule *RuleRef) string {
 	sources := prefixList(ev.flow.Sources)
 	host := ev.host.String()
 	var b strings.Builder
-	fmt.Fprintf(&b, "an application rule in a rule collection with action Allow: source addresses %s (or an IP group holding them), protocol Https:443, target FQDN %s", sources, host)
-	if InFQDNTag(AKSFQDNTag, host) {
-		fmt.Fprintf(&b, " (or the FQDN tag %s, which covers it)", AKSFQDNTag)
-	}
-	if ev.flow.ServiceTag != "" {
-		fmt.Fprintf(&b, "; or a network rule TCP 443 from the same sources to the service tag %s", ev.flow.ServiceTag)
+	switch {
+	case ev.flow.private() && (ev.flow.udp() || ev.flow.port() != 443 || ev.flow.Host == ""):
+		fmt.Fprintf(&b, "a network rule in a rule collection with action Allow: source addresses %s (or an IP group holding them), protocols TCP and UDP, destination address %s, destination port %d", sources, ev.flow.Dest, ev.flow.port())
+	case ev.flow.private():
+		fmt.Fprintf(&b, "an application rule in a rule collection with action Allow: source addresses %s (or an IP group holding them), protocol Https:443, target FQDN %s (application rules always translate the source to the firewall's address, so replies come back through it); or a network rule TCP 443 from the same sources to destination address %s, which keeps the node address when the destination is inside the firewall's SNAT private ranges", sources, host, ev.flow.Dest)
+	default:
+		fmt.Fprintf(&b, "an application rule in a rule collection with action Allow: source addresses %s (or an IP group holding them), protocol Https:443, target FQDN %s", sources, host)
+		if InFQDNTag(AKSFQDNTag, host) {
+			fmt.Fprintf(&b, " (or the FQDN tag %s, which covers it)", AKSFQDNTag)
+		}
+		if ev.flow.ServiceTag != "" {
+			fmt.Fprintf(&b, "; or a network rule TCP 443 from the same sources to the service tag %s", ev.flow.ServiceTag)
+		}
 	}
 	switch {
 	case ev.fw.PolicyID.IsZero():

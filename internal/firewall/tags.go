@@ -4,6 +4,7 @@
 package firewall
 
 import (
+	"net/netip"
 	"strings"
 )
 
@@ -146,4 +147,31 @@ func splitRegion(tag string) (service string, regional bool) {
 		return tag, false
 	}
 	return tag[:i], true
+}
+
+// privateInServiceTag matches a network rule's destination service tag
+// against a known private destination (a private endpoint, a VM, an
+// on-premises address). The service tags Azure Firewall accepts stand for
+// the public prefixes of Azure services, so a private address (RFC 1918,
+// RFC 6598) lies in none of them; a tag that stands for address space of
+// the customer's own (VirtualNetwork) or an address that is not private
+// cannot be decided.
+func privateInServiceTag(rule string, dest netip.Addr) (match, string) {
+	service, _ := splitRegion(strings.ToLower(strings.TrimSpace(rule)))
+	if service != "virtualnetwork" && isNonPublic(dest) {
+		return no, ""
+	}
+	return unknown, "service tag " + rule + " may or may not hold " + dest.String() + " (the service tag discovery API was not read)"
+}
+
+// isNonPublic reports whether a lies in a range that holds no public
+// Internet address.
+func isNonPublic(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range nonPublic {
+		if p.Addr().Is4() == a.Is4() && p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }

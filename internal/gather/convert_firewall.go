@@ -80,6 +80,7 @@ func firewallFromSDK(fw *armnetwork.AzureFirewall) (*model.AzureFirewall, error)
 	if p.FirewallPolicy != nil {
 		out.PolicyID = rid(p.FirewallPolicy.ID)
 	}
+	firewallSNATFromSDK(out, p)
 	if v := p.AdditionalProperties[classicDNSProxyProperty]; v != nil {
 		out.DNSProxyEnabled = strings.EqualFold(strings.TrimSpace(*v), "true")
 	}
@@ -190,6 +191,7 @@ func firewallPolicyFromSDK(p *armnetwork.FirewallPolicy) (*model.FirewallPolicy,
 	if p.Properties.BasePolicy != nil {
 		out.BasePolicyID = rid(p.Properties.BasePolicy.ID)
 	}
+	policySNATFromSDK(out, p.Properties)
 	if p.Properties.DNSSettings != nil {
 		out.DNSProxyEnabled = boolv(p.Properties.DNSSettings.EnableProxy)
 	}

@@ -89,6 +89,9 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 		out.NATGatewayID = rid(p.NatGateway.ID)
 	}
 	out.DefaultOutboundAccessDisabled = p.DefaultOutboundAccess != nil && !*p.DefaultOutboundAccess
+	// The subnet's answer lists every ip configuration in it (none when
+	// the property is absent).
+	out.IPConfigurationsRead = true
 	for _, c := range p.IPConfigurations {
 		if c != nil {
 			out.IPConfigurationIDs = appendUniqueID(out.IPConfigurationIDs, rid(c.ID))

@@ -24,14 +24,15 @@ const firewallSubnetName = "AzureFirewallSubnet"
 const maxPolicyChain = 16
 
 // IncludeFirewalls adds to a network read by Network the Azure Firewalls
-// that the node subnets' VirtualAppliance routes send public traffic to
-// (0.0.0.0/0, a public prefix or a service tag: the route a registry's
-// public address takes). What decides their rules — the firewall policy
-// and its parent chain (basePolicy), each policy's rule collection groups,
-// and the IP groups the rules reference — is marked pending
-// (model.EvidenceFirewallRules) and read by ReadEvidence only when a path's
-// public traffic crosses the firewall (readFirewallRules); a pull to a
-// private endpoint never reads it.
+// that the node subnets' VirtualAppliance routes send traffic to: to a
+// public address (0.0.0.0/0, a public prefix or a service tag) and to
+// private ones alike (another spoke, a private endpoint, on-premises), since
+// a firewall decides every flow that crosses it. What decides their rules —
+// the firewall policy and its parent chain (basePolicy), each policy's rule
+// collection groups with its SNAT settings, and the IP groups the rules
+// reference — is marked pending (model.EvidenceFirewallRules) and read by
+// ReadEvidence only when a path crosses the firewall (readFirewallRules); a
+// pull whose paths cross no firewall never reads it.
 //
 // A firewall is found by its next-hop address: the ip configurations of
 // the subnet holding the address name it
@@ -142,7 +143,7 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 			continue
 		}
 		for _, route := range rt.Routes {
-			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() && carriesPublic(route) {
+			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {
 				ips = appendUniqueAddr(ips, route.NextHopIP.Unmap())
 			}
 		}
@@ -191,33 +192,6 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 	all(ctx, r, tasks...)
 	sort.Slice(found, func(i, j int) bool { return found[i].Key() < found[j].Key() })
 	return found, lists
-}
-
-// privateRanges hold no public address: a route for them never carries a
-// pull from a public registry address.
-var privateRanges = []netip.Prefix{
-	netip.MustParsePrefix("10.0.0.0/8"),
-	netip.MustParsePrefix("172.16.0.0/12"),
-	netip.MustParsePrefix("192.168.0.0/16"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("fc00::/7"),
-}
-
-// carriesPublic reports whether a route can carry traffic to a public
-// address: a service tag, or a prefix not inside the private ranges.
-func carriesPublic(route model.Route) bool {
-	if route.ServiceTag != "" {
-		return true
-	}
-	if !route.Prefix.IsValid() {
-		return false
-	}
-	for _, p := range privateRanges {
-		if p.Bits() <= route.Prefix.Bits() && p.Contains(route.Prefix.Addr()) {
-			return false
-		}
-	}
-	return true
 }
 
 func subnetHolds(s *model.Subnet, ip netip.Addr) bool {

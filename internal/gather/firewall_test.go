@@ -162,9 +162,11 @@ func TestVerificationFactsReadFirewall(t *testing.T) {
 	}
 }
 
-func TestFirewallsOnlyForPublicRoutes(t *testing.T) {
-	// A route for the hub's private range through the firewall does not
-	// carry a public registry address: the firewall is not read.
+func TestFirewallsBehindPrivateRoutes(t *testing.T) {
+	// A route for the hub's private range through the firewall: the
+	// firewall decides that flow too (spoke to hub, private endpoints), so
+	// it is read with the facts; what decides its rules stays pending until
+	// a path crosses it.
 	r, ct := withSnapshot(t, "udr_blackhole", func(m map[string]any) {
 		withFirewallHub(t, m)
 		for _, res := range m["resources"].([]any) {
@@ -179,8 +181,11 @@ func TestFirewallsOnlyForPublicRoutes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Network.Firewalls) != 0 || ct.count("GET", fwHub) != 0 {
-		t.Errorf("firewalls %v read for a private route", keys(f.Network.Firewalls))
+	if len(f.Network.Firewalls) != 1 || ct.count("GET", fwHub) != 1 {
+		t.Errorf("firewalls %v (%d reads), want fw-hub read once for a private route", keys(f.Network.Firewalls), ct.count("GET", fwHub))
+	}
+	if fw := f.Network.Firewall(fwHub); fw != nil && !fw.PolicyID.IsZero() && !f.Network.Pending.Has(model.FirewallRulesOf(fw.ID)) {
+		t.Error("the firewall's rules are read before any path crosses it")
 	}
 }
 

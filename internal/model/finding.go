@@ -19,6 +19,8 @@ const (
 	RouteForwardedTrafficBlock  Code = "ROUTE_FORWARDED_TRAFFIC_BLOCKED"
 	RouteNVAForwardingDisabled  Code = "ROUTE_NVA_FORWARDING_DISABLED"
 	RouteNVAUnreachable         Code = "ROUTE_NVA_UNREACHABLE"
+	RouteFirewallDenied         Code = "ROUTE_FIREWALL_DENIED"
+	RouteNextHopAbsent          Code = "ROUTE_NEXT_HOP_ABSENT"
 	SecurityOutboundDenied      Code = "SECURITY_RULE_OUTBOUND_DENIED"
 	SecurityInboundDenied       Code = "SECURITY_RULE_INBOUND_DENIED"
 	SecurityUnverified          Code = "SECURITY_RULE_UNVERIFIED"
@@ -27,6 +29,7 @@ const (
 	ReturnRouteUnverified       Code = "RETURN_ROUTE_UNVERIFIED"
 	EgressNoOutbound            Code = "EGRESS_NO_OUTBOUND"
 	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
+	EgressFirewallNoSNAT        Code = "EGRESS_FIREWALL_NO_SNAT"
 	EgressUnverified            Code = "EGRESS_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
@@ -120,6 +123,8 @@ var Catalogue = map[Code]CodeInfo{
 	RouteForwardedTrafficBlock:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAForwardingDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAUnreachable:         {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RouteFirewallDenied:         {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RouteNextHopAbsent:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityOutboundDenied:      {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityInboundDenied:       {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityUnverified:          {SeverityWarning, ConditionRoute, OwnerNetwork, true},
@@ -128,6 +133,7 @@ var Catalogue = map[Code]CodeInfo{
 	ReturnRouteUnverified:       {SeverityWarning, ConditionReturnRoute, OwnerNetwork, true},
 	EgressNoOutbound:            {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressFirewallNoSNAT:        {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},

@@ -35,6 +35,9 @@ type AzureFirewall struct {
 	// PolicyID is properties.firewallPolicy; zero for a firewall with
 	// classic rules.
 	PolicyID ResourceID
+	// SNAT and ManagementSubnetID: see firewall_snat.go.
+	SNAT               FirewallSNAT
+	ManagementSubnetID ResourceID
 	// NetworkRuleCollections and ApplicationRuleCollections are the
 	// classic rule collections (used when PolicyID is zero).
 	NetworkRuleCollections     []FirewallRuleCollection
@@ -53,6 +56,8 @@ type FirewallPolicy struct {
 	Name string
 	// BasePolicyID is the parent policy whose rules come first.
 	BasePolicyID ResourceID
+	// SNAT is the policy's snat settings (firewall_snat.go).
+	SNAT FirewallSNAT
 	// DNSProxyEnabled is dnsSettings.enableProxy.
 	DNSProxyEnabled bool
 	// RuleCollectionGroups as listed (…/ruleCollectionGroups); evaluation

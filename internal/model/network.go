@@ -157,6 +157,9 @@ type Subnet struct {
 	// (ipConfigurations): NICs' (…/networkInterfaces/{n}/ipConfigurations/{c},
 	// also under scale-set instances), gateways', load balancers', ….
 	IPConfigurationIDs []ResourceID
+	// IPConfigurationsRead: the subnet's answer was read, so
+	// IPConfigurationIDs is the complete list (possibly empty).
+	IPConfigurationsRead bool
 	// PrivateEndpointIDs are the private endpoints in the subnet
 	// (privateEndpoints).
 	PrivateEndpointIDs []ResourceID

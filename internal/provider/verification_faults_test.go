@@ -862,3 +862,31 @@ func TestServiceTagsFaultMatrix(t *testing.T) {
 		unverifiedRule(t, out)
 	})
 }
+
+// TestVerificationFaultMatrixFirewallPath is the fault matrix of the reads
+// a private path through an Azure Firewall makes that baseline_ok does
+// not: the firewall a node subnet's route for another spoke points to,
+// its policy with its SNAT settings and rule collection groups, the IP
+// group its rule names, and the subnets that list their ip
+// configurations. The reference (firewall_pe_application_rule) is
+// reachable; a persistent fault of any of those reads must leave it
+// unverified, naming the faulted read, never reachable.
+func TestVerificationFaultMatrixFirewallPath(t *testing.T) {
+	ctx := context.Background()
+	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
+	seen := map[string]bool{}
+	for _, r := range baseline.Requested {
+		seen[r] = true
+	}
+	in := provider.VerificationInput{Snapshot: scenarioSnapshot(t, "firewall_pe_application_rule"), ClusterID: accCluster, RegistryID: accRegistry}
+	reads := faultMatrix(t, in, "reachable", func(read string) bool { return !seen[read] })
+	for _, want := range []string{"/azurefirewalls/fw-hub", "/firewallpolicies/fwpol-hub", "/firewallpolicies/fwpol-hub/rulecollectiongroups", "/ipgroups/ipg-aks-nodes", "/virtualnetworks/vnet-shared"} {
+		found := false
+		for _, r := range reads {
+			found = found || strings.Contains(r, want)
+		}
+		if !found {
+			t.Errorf("the reference made no read of %s: the matrix would prove nothing about it; reads %v", want, reads)
+		}
+	}
+}

@@ -61,6 +61,8 @@ func remediation(code model.Code) string {
 		return "Enable IP forwarding on the appliance's network interface (and in its operating system)." + timeoutNote
 	case model.RouteNVAUnreachable:
 		return "Point the UDR at an appliance address in the node VNet or a directly peered VNet, or peer the appliance's VNet." + timeoutNote
+	case model.RouteNextHopAbsent:
+		return "Give the address back to what the route means (start a stopped Azure Firewall: `az network firewall ip-config create`, or Allocate with Azure PowerShell; re-create the appliance's network interface or load balancer frontend), or point the route at an address something holds. Network security groups, DNS and the registry are not the cause: the packet is dropped before it reaches them." + timeoutNote
 	case model.ReturnRouteMissing:
 		return "Give the destination side a route back to the node subnet (peering in both directions, synced; advertise the node prefix to on-premises)."
 	case model.ReturnRouteAsymmetric:

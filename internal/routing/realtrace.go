@@ -67,7 +67,8 @@ func (e *Engine) TraceEffective(nic *model.NIC, src, dst netip.Addr) Result {
 		res.Findings = appendFinding(res.Findings, fwd.drift.Finding(nic.ID))
 	}
 	if verdictOf(res.Findings, res.Gaps) != model.Unreachable && fwd.arrival.Kind != ArrivalNone {
-		e.checkReturn(&res)
+		res.fwd = snapshotForward(&res)
+		e.checkReturn(&res, nil)
 	}
 	res.Verdict = verdictOf(res.Findings, res.Gaps)
 	return res

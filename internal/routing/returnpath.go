@@ -25,16 +25,20 @@ type ReturnPath struct {
 // checkReturn decides the return path of a forward path that arrived
 // (Azure: "a return route in one direction is not a route"). Its findings
 // and gaps join the result's.
-func (e *Engine) checkReturn(res *Result) {
+func (e *Engine) checkReturn(res *Result, nat NATFunc) {
 	if !res.Source.IsValid() {
 		res.Gaps = appendGap(res.Gaps, model.Gap{ResourceID: res.From, Kind: model.GapNotFound,
 			Detail: "the node address is unknown (subnet without prefixes): the return path cannot be traced"})
 		res.Return = ReturnPath{Verdict: model.Unverified}
 		return
 	}
+	if k := lastTranslating(res.Appliances, nat); k >= 0 {
+		e.returnToTranslator(res, k, nat)
+		return
+	}
 	switch res.Arrival.Kind {
 	case ArrivalPrivateEndpoint:
-		e.returnFromPrivateEndpoint(res)
+		e.returnFromPrivateEndpoint(res, nat)
 	case ArrivalNIC, ArrivalSubnet:
 		if u := res.Arrival.Unattributed; !u.IsZero() {
 			// Replies from a private endpoint bypass route tables, replies
@@ -47,9 +51,9 @@ func (e *Engine) checkReturn(res *Result) {
 			return
 		}
 		back := e.traceBack(res, res.Arrival.SubnetID, false)
-		e.judgeBack(res, back)
+		e.judgeBack(res, back, res.Appliances, nat)
 	case ArrivalOnPremises:
-		e.returnFromOnPremises(res)
+		e.returnFromOnPremises(res, res.Source, e.nodePrefixes(res), res.Appliances, nat)
 	case ArrivalBeyondAppliance:
 		e.returnFromBeyondAppliance(res)
 	default:
@@ -62,11 +66,16 @@ func (e *Engine) checkReturn(res *Result) {
 // no appliance on the forward path that is the node itself: symmetric.
 // Through an appliance, the flow is symmetric only if the appliance
 // source-NATs it, which ARM does not show.
-func (e *Engine) returnFromPrivateEndpoint(res *Result) {
+func (e *Engine) returnFromPrivateEndpoint(res *Result, nat NATFunc) {
 	res.Return = ReturnPath{Checked: true, Verdict: model.Reachable,
 		Note: fmt.Sprintf("replies from private endpoint %s bypass route tables and return straight to %s", res.Arrival.PrivateEndpointID.Name(), res.Source)}
 	if len(res.Appliances) == 0 {
 		e.checkPrivateEndpointReplyPeering(res)
+		return
+	}
+	if f, ok := e.endpointBypass(res, res.Appliances, res.Source, nat); ok {
+		res.Findings = appendFinding(res.Findings, f)
+		res.Return.Verdict, res.Return.Note = verdictOfCode(f.Code), f.Message
 		return
 	}
 	first := res.Appliances[0]
@@ -87,7 +96,12 @@ func (e *Engine) returnFromPrivateEndpoint(res *Result) {
 // far side, a BGP peer routes it back only if the gateway advertises a
 // prefix covering the node subnet (getAdvertisedRoutes), and a static local
 // network gateway's side cannot be read at all.
-func (e *Engine) returnFromOnPremises(res *Result) {
+//
+// The reply goes to target: the node (res.Source, whose prefixes are
+// nodePrefixes), or the address of an appliance that translated the
+// flow's source; on the way inside Azure it must cross the appliances
+// want (those the forward path crossed after that point).
+func (e *Engine) returnFromOnPremises(res *Result, target netip.Addr, nodePrefixes []netip.Prefix, want []Appliance, nat NATFunc) {
 	net := e.net
 	gw := net.Gateway(res.Arrival.GatewayID)
 	res.Return = ReturnPath{Checked: true, Verdict: model.Reachable}
@@ -97,15 +111,14 @@ func (e *Engine) returnFromOnPremises(res *Result) {
 		return
 	}
 	if gwSubnet := gatewaySubnet(net, gw); gwSubnet != nil {
-		back := e.traceBack(res, gwSubnet.ID, true)
-		if !e.judgeBack(res, back) {
+		back := e.traceBackTo(res, gwSubnet.ID, res.Destination, target, true)
+		if !e.judgeBack(res, back, want, nat) {
 			return
 		}
 	} else {
 		res.Gaps = appendGap(res.Gaps, model.Gap{ResourceID: gw.VNetID, Kind: model.GapNotFound,
 			Detail: "the GatewaySubnet of " + gw.VNetID.Name() + " was not read: the reply's path from gateway " + gw.Name + " is unknown"})
 	}
-	nodePrefixes := e.nodePrefixes(res)
 	if staticOnly(gw, res.Destination) {
 		f := newFinding(model.ReturnRouteUnverified, gw.ID, res.From, nil,
 			"%s is reached through a static local network gateway connection of %s; whether the on-premises side routes %s back through it cannot be read from Azure.",
@@ -148,7 +161,12 @@ func (e *Engine) returnFromOnPremises(res *Result) {
 
 // traceBack routes the reply from the destination's subnet to the node.
 func (e *Engine) traceBack(res *Result, from model.ResourceID, viaGateway bool) *walker {
-	back := &walker{e: e, src: res.Destination, dst: res.Source, gatewayIngress: viaGateway}
+	return e.traceBackTo(res, from, res.Destination, res.Source, viaGateway)
+}
+
+// traceBackTo routes a reply from src in subnet from to dst.
+func (e *Engine) traceBackTo(res *Result, from model.ResourceID, src, dst netip.Addr, viaGateway bool) *walker {
+	back := &walker{e: e, src: src, dst: dst, gatewayIngress: viaGateway}
 	back.run(from)
 	for _, ev := range back.needs {
 		res.Needs = model.AddNeed(res.Needs, ev)
@@ -158,11 +176,15 @@ func (e *Engine) traceBack(res *Result, from model.ResourceID, viaGateway bool) 
 
 // judgeBack turns the reply's walk into return findings: any drop is
 // RETURN_ROUTE_MISSING (with the cause in the message); appliances crossed
-// in one direction only are RETURN_ROUTE_ASYMMETRIC (a stateful appliance
-// sees half a flow and drops it). It reports whether the return is sound.
-func (e *Engine) judgeBack(res *Result, back *walker) bool {
+// in one direction only (the forward path's are want) are
+// RETURN_ROUTE_ASYMMETRIC (a stateful appliance sees half a flow and
+// drops it), or RETURN_ROUTE_UNVERIFIED where whether a bypassed Azure
+// Firewall translates the flow is unknown. It reports whether the return
+// is sound. The reply's hops add to those already on res.Return.
+func (e *Engine) judgeBack(res *Result, back *walker, want []Appliance, nat NATFunc) bool {
 	res.Return.Checked = true
-	res.Return.Hops, res.Return.Appliances = back.hops, back.appliances
+	res.Return.Hops = append(res.Return.Hops, back.hops...)
+	res.Return.Appliances = append(res.Return.Appliances, back.appliances...)
 	for _, g := range back.gaps {
 		res.Gaps = appendGap(res.Gaps, g)
 	}
@@ -181,8 +203,13 @@ func (e *Engine) judgeBack(res *Result, back *walker) bool {
 		res.Return.Verdict = model.Unreachable
 		return false
 	}
-	if fwdOnly, backOnly := applianceDifference(res.Appliances, back.appliances); len(fwdOnly) > 0 || len(backOnly) > 0 {
-		f := asymmetry(res, back, fwdOnly, backOnly)
+	if fwdOnly, backOnly := applianceDifference(want, withoutAddr(back.appliances, back.dst)); len(fwdOnly) > 0 || len(backOnly) > 0 {
+		f := e.asymmetry(res, back, fwdOnly, backOnly, nat)
+		if f.Code == model.ReturnRouteUnverified {
+			res.Findings = appendFinding(res.Findings, f)
+			res.Return.Verdict, res.Return.Note = model.Unverified, f.Message
+			return false
+		}
 		if len(back.gaps) > 0 {
 			// The reply's path rests on missing evidence: suspect only.
 			res.Suspected = appendFinding(res.Suspected, f)
@@ -198,7 +225,10 @@ func (e *Engine) judgeBack(res *Result, back *walker) bool {
 	return true
 }
 
-func asymmetry(res *Result, back *walker, fwdOnly, backOnly []Appliance) Finding {
+func (e *Engine) asymmetry(res *Result, back *walker, fwdOnly, backOnly []Appliance, nat NATFunc) Finding {
+	if f, ok := e.translationUnknown(res, fwdOnly, nat); ok {
+		return f
+	}
 	var parts []string
 	resource := model.ResourceID("")
 	if len(fwdOnly) > 0 {
@@ -219,8 +249,8 @@ func asymmetry(res *Result, back *walker, fwdOnly, backOnly []Appliance) Finding
 		}
 	}
 	return newFinding(model.ReturnRouteAsymmetric, resource, res.From, nil,
-		"traffic from %s to %s is asymmetric: %s; a stateful appliance sees only half of the flow and drops it.",
-		res.Source, res.Destination, strings.Join(parts, "; "))
+		"traffic from %s to %s is asymmetric: %s; a stateful appliance sees only half of the flow and drops it.%s",
+		res.Source, res.Destination, strings.Join(parts, "; "), e.firewallFix(fwdOnly, nat))
 }
 
 // applianceDifference lists the appliances (by VNet and address) crossed in

@@ -38,6 +38,10 @@ type Result struct {
 	// routes computed from configuration select another next hop there.
 	Effective bool
 	Drift     *Drift
+
+	// fwd keeps the forward path's conclusions when the return path was
+	// checked (ReturnWithNAT judges it again).
+	fwd *forwardPart
 }
 
 // Path is the forward path as text, one string per hop.
@@ -136,7 +140,8 @@ func (e *Engine) TraceFrom(fromSubnetID model.ResourceID, src, dst netip.Addr) R
 	res.Findings, res.Gaps, res.Suspected = fwd.findings, fwd.gaps, fwd.suspected
 	res.Needs = fwd.needs
 	if verdictOf(res.Findings, res.Gaps) != model.Unreachable && fwd.arrival.Kind != ArrivalNone {
-		e.checkReturn(&res)
+		res.fwd = snapshotForward(&res)
+		e.checkReturn(&res, nil)
 	}
 	res.Verdict = verdictOf(res.Findings, res.Gaps)
 	return res
@@ -555,6 +560,13 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 			return "", false
 		}
 		app.SubnetID = sub.ID
+		if why, absent := nextHopAbsent(w.e.net, sub, nh); absent {
+			w.hop(c.SubnetID, r, "dropped (nothing holds "+nh.String()+")")
+			w.fail(newFinding(model.RouteNextHopAbsent, r.OriginID, c.SubnetID, r,
+				"%s sends %s to the VirtualAppliance next hop %s, which nothing holds: %s. Azure drops the packet.",
+				routeLabel(*r), w.dst, nh, why))
+			return "", false
+		}
 		if strings.EqualFold(sub.Name, "AzureFirewallSubnet") {
 			// Azure Firewall: a managed appliance that forwards by design;
 			// its NICs are not in the customer's subscription.

@@ -31,7 +31,10 @@
 //     address a path goes to.
 //  4. tracer.go, tracer_routing.go and tracer_security.go: the route
 //     engine (package routing) and network security groups (package
-//     security) behind the Tracer interface.
+//     security) behind the Tracer interface; tracer_firewall.go: every
+//     Azure Firewall a flow crosses decides it (ROUTE_FIREWALL_DENIED on a
+//     private path) and, by what it does to the source address, its
+//     return path.
 //  5. endpoint.go (private endpoints, public access, data endpoint
 //     coverage), tls.go (the name the node uses), identity.go (the pull
 //     role of the kubelet identity).

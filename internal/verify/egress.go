@@ -83,7 +83,16 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 			"the route engine delivered the flow inside Azure's networks instead of out of them to the internet, so the way out cannot be decided.",
 			fmt.Sprintf("Check the routes of subnet %s for public addresses (`az network nic show-effective-route-table` on a VM in the subnet) and that they lead to the internet.", pc.subnet.Name))
 	case ExitOnPremises:
-		return r.forcedTunnel(pc, h, e)
+		// A forced-tunnelling Azure Firewall decides the flow first; what
+		// it lets through leaves through on-premises.
+		res, ok := r.firewallsBeforeTunnel(pc, h, e)
+		if !ok {
+			return res
+		}
+		out := r.forcedTunnel(pc, h, e)
+		out.steps = append(res.steps, out.steps...)
+		out.findings = append(res.findings, out.findings...)
+		return out
 	case ExitServiceEndpoint:
 		return egressResult{via: "a service endpoint (" + e.Route + ")",
 			unknown: "traffic over a service endpoint keeps the nodes' private addresses, and the registry's IP rules admit public addresses only"}
@@ -103,6 +112,10 @@ func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResu
 			return egressResult{findings: res.findings, reported: true, steps: append(res.steps, egressStep(model.HopStop, fw.ID, "rules of Azure Firewall "+fw.Name+" not shown to allow it"))}
 		}
 		if i == len(e.Appliances)-1 {
+			if f, ok := r.firewallSNATFinding(pc, h, fw); ok {
+				res.findings = append(res.findings, f)
+				return egressResult{findings: res.findings, reported: true, steps: append(res.steps, egressStep(model.HopStop, fw.ID, "leaves Azure Firewall "+fw.Name+" with the node address"))}
+			}
 			out := r.firewallEgress(fw, e.SubnetID)
 			out.steps = append(res.steps, out.steps...)
 			out.findings = append(res.findings, out.findings...)

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/firewall"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -135,4 +136,66 @@ func (r *run) gapAtOrBelow(id model.ResourceID) bool {
 		}
 	}
 	return false
+}
+
+// firewallsBeforeTunnel: a flow to a public address that leaves through
+// on-premises (forced tunnelling) crosses the Azure Firewalls on its way
+// to the gateway first; their rules decide it (firewallDecision), so a
+// denied host is EGRESS_FIREWALL_DENIED, not a routing problem. ok is
+// false when a firewall stops the flow (res then holds its findings).
+// What the firewalls allow goes on to on-premises, whose egress cannot be
+// read (forcedTunnel, EGRESS_UNVERIFIED); the firewall translates it to
+// its private address, so the replies come back through it.
+func (r *run) firewallsBeforeTunnel(pc *poolCtx, h model.PullHost, e Exit) (egressResult, bool) {
+	res := egressResult{}
+	for _, a := range e.Appliances {
+		fw := r.f.Network.FirewallByPrivateIP(a.IP)
+		if fw == nil {
+			continue
+		}
+		fwStep := model.FirewallHop(fw.ID, a.IP.String(), a.SubnetID)
+		fwStep.Label = "Azure Firewall " + fw.Name + " (" + a.IP.String() + ")"
+		res.steps = append(res.steps, fwStep)
+		fs, allowed := r.firewallDecision(pc.pool.Name, fw, pc.subnet.Prefixes, h.Name, firewallServiceTag(r.f.PublicServiceTags(h)))
+		res.findings = append(res.findings, fs...)
+		if !allowed {
+			return egressResult{findings: res.findings, reported: true, steps: append(res.steps, egressStep(model.HopStop, fw.ID, "rules of Azure Firewall "+fw.Name+" not shown to allow it"))}, false
+		}
+	}
+	return res, true
+}
+
+// firewallSNATFinding: Azure Firewall fw allows the flow to the public
+// address of h and sends it to the Internet itself; a network rule that
+// allowed it translates the source only outside the firewall's SNAT
+// private ranges. Ranges that cover the public address (0.0.0.0/0, "never
+// SNAT") send the packet out with the node's private address:
+// EGRESS_FIREWALL_NO_SNAT. Ranges that may or may not cover it (listed
+// public ranges, auto-learned ranges, settings not read) are
+// EGRESS_UNVERIFIED. Application rules always translate.
+func (r *run) firewallSNATFinding(pc *poolCtx, h model.PullHost, fw *model.AzureFirewall) (model.Finding, bool) {
+	flow := firewall.Flow{Sources: pc.subnet.Prefixes, Host: h.Name, ServiceTag: firewallServiceTag(r.f.PublicServiceTags(h))}
+	d := firewall.Evaluate(fw, firewall.RulesOf(r.f.Network), flow)
+	if d.Verdict != firewall.Allowed || d.Rule == nil {
+		return model.Finding{}, false
+	}
+	settings, known := r.f.Network.FirewallSNATOf(fw)
+	snat := firewall.SourceNAT(settings, known, d, flow)
+	target := fw.ID
+	if !fw.PolicyID.IsZero() {
+		target = fw.PolicyID
+	}
+	switch snat.Translation {
+	case firewall.NotTranslated:
+		msg := fmt.Sprintf("Node pool %s reaches %s through Azure Firewall %s (%s): %s. The packet leaves for the internet with the node's private address, to which nothing on the internet can answer, so the connection to %s fails.",
+			pc.pool.Name, h.Name, fw.Name, addrWords(fw.PrivateIPs), snat.Why, h.Name)
+		fix := fmt.Sprintf("Take the public registry addresses out of the firewall's SNAT private ranges (for example the IANA defaults instead of 0.0.0.0/0: `az network firewall policy update --private-ranges IANAPrivateRanges`, or Network.SNAT.PrivateRanges for classic rules), or allow %s by an application rule (protocol Https:443, target FQDN %s), which always translates. Opening more network rules will not help: they do not translate either.", h.Name, h.Name)
+		return model.NewFinding(model.EgressFirewallNoSNAT, pc.pool.Name, h.Name, target, msg, fix), true
+	case firewall.TranslationUnknown:
+		msg := fmt.Sprintf("Node pool %s reaches %s through Azure Firewall %s (%s), whose rules allow it, but whether the firewall translates the source to its public address is unknown: %s. Without translation the packet leaves with the node's private address and gets no answer.",
+			pc.pool.Name, h.Name, fw.Name, addrWords(fw.PrivateIPs), snat.Why)
+		fix := fmt.Sprintf("Make sure the firewall's SNAT private ranges do not cover the public addresses of %s, or allow it by an application rule (protocol Https:443, target FQDN %s), which always translates.", h.Name, h.Name)
+		return model.NewFinding(model.EgressUnverified, pc.pool.Name, h.Name, target, msg, fix), true
+	}
+	return model.Finding{}, false
 }

@@ -339,7 +339,7 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 				continue
 			}
 		}
-		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Protocol: "Tcp", Port: 443}
+		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: dest, Public: res.Public, Host: h.Name, Protocol: "Tcp", Port: 443}
 		if res.Public {
 			q.DestTags = r.f.PublicServiceTags(h)
 		}

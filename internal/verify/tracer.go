@@ -30,7 +30,9 @@ type RouteQuery struct {
 	Dest   netip.Addr
 	Public bool
 	// Host names a public destination in hops and messages ("the public
-	// address of <Host>").
+	// address of <Host>"); for a private destination it is the name the
+	// nodes connect to (an Azure Firewall's application rules match it),
+	// empty for a DNS query.
 	Host string
 	// DestTags name the service tags the public address is in
 	// (AzureContainerRegistry.WestEurope for an ACR endpoint): with the

@@ -1,0 +1,144 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
+)
+
+// inspectedEndpoint is baselineFacts with the node subnet's route for the
+// hub (10.0.0.0/16, as broad as the VNet holding the private endpoint, so
+// that it overrides the endpoint's /32 route) sent to Azure Firewall
+// fw-hub (10.0.4.4), whose one rule is rule (none when rule is nil).
+func inspectedEndpoint(rule *model.FirewallRule) model.Facts {
+	f := baselineFacts()
+	addFirewall(&f, "")
+	f.Network.Subnet(fwSubnetID).IPConfigurationsRead = true
+	rules := []model.FirewallRule{}
+	if rule != nil {
+		rules = append(rules, *rule)
+	}
+	f.Network.AddFirewallPolicy(&model.FirewallPolicy{ID: fwPolicyID, Name: "fwpol-hub", RuleCollectionGroupsKnown: true,
+		RuleCollectionGroups: []model.FirewallRuleCollectionGroup{{ID: fwPolicyID + "/ruleCollectionGroups/g", Name: "g", Priority: 300,
+			Collections: []model.FirewallRuleCollection{{Name: "c", Priority: 200, Action: "Allow", Rules: rules}}}}})
+	rt := &model.RouteTable{ID: id("/resourceGroups/rg-spoke/providers/Microsoft.Network/routeTables/rt-aks"), Name: "rt-aks",
+		Routes: []model.Route{{Name: "hub-via-fw", Prefix: pfx("10.0.0.0/16"), NextHopType: model.NextHopVirtualAppliance, NextHopIP: ip("10.0.4.4"),
+			OriginID: id("/resourceGroups/rg-spoke/providers/Microsoft.Network/routeTables/rt-aks/routes/hub-via-fw")}}}
+	f.Network.RouteTables[rt.ID.Key()] = rt
+	f.Network.Subnet(aksSubnetID).RouteTableID = rt.ID
+	// Route tables apply to the endpoint's subnet, so the UDR /24 overrides
+	// the endpoint's /32 route.
+	f.Network.Subnet(peSubnetID).PrivateEndpointNetworkPolicies = "Enabled"
+	return f
+}
+
+func TestFirewallOnPrivatePath(t *testing.T) {
+	app := model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost}}
+	network := model.FirewallRule{Name: "pe", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/22"},
+		IPProtocols: []string{"TCP"}, DestinationPorts: []string{"443"}, DestinationAddresses: []string{"10.0.2.0/24"}}
+	webCategory := model.FirewallRule{Name: "web", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, WebCategories: []string{"ComputersAndTechnology"}}
+	for _, tc := range []struct {
+		name    string
+		rule    *model.FirewallRule
+		mutate  func(f *model.Facts)
+		want    []model.Code
+		notWant []model.Code
+		needs   bool
+		say     []string
+	}{
+		{name: "an application rule allows, and translates: no finding", rule: &app,
+			notWant: []model.Code{model.RouteFirewallDenied, model.ReturnRouteAsymmetric, model.ReturnRouteUnverified}},
+		{name: "a network rule allows without translation: asymmetric, an application rule would fix it", rule: &network,
+			want: []model.Code{model.ReturnRouteAsymmetric}, notWant: []model.Code{model.RouteFirewallDenied}, say: []string{"application rule", "fw-hub"}},
+		{name: "nothing allows: ROUTE_FIREWALL_DENIED, and no return path judged",
+			want: []model.Code{model.RouteFirewallDenied}, notWant: []model.Code{model.ReturnRouteAsymmetric, model.ReturnRouteUnverified},
+			say: []string{"fw-hub", "fwpol-hub", "10.0.2.5", "TCP 443", "10.1.0.0/22", "application rule"}},
+		{name: "an undecidable rule: unverified, never reachable", rule: &webCategory,
+			want: []model.Code{model.SecurityUnverified}, notWant: []model.Code{model.RouteFirewallDenied}},
+		{name: "rules not read yet: a need and a gap", rule: &app,
+			mutate: func(f *model.Facts) { f.Network.Pending.Add(model.FirewallRulesOf(fwID)) }, needs: true,
+			notWant: []model.Code{model.RouteFirewallDenied}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(tc.rule)
+			if tc.mutate != nil {
+				tc.mutate(&f)
+			}
+			tr := NewRoutingTracer(routing.Options{})
+			rr := tr.Trace(f.Network, RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Dest: ip("10.0.2.5"), Host: loginHost, Protocol: "Tcp", Port: 443})
+			var got []model.Code
+			for _, fd := range rr.Findings {
+				got = append(got, fd.Code)
+			}
+			for _, c := range tc.want {
+				if !slices.Contains(got, c) {
+					t.Errorf("missing %s in %v", c, rr.Findings)
+				}
+			}
+			for _, c := range tc.notWant {
+				if slices.Contains(got, c) {
+					t.Errorf("unexpected %s in %v", c, rr.Findings)
+				}
+			}
+			for _, s := range tc.say {
+				found := false
+				for _, fd := range rr.Findings {
+					found = found || strings.Contains(fd.Message+fd.Remediation, s)
+				}
+				if !found {
+					t.Errorf("no finding says %q: %v", s, rr.Findings)
+				}
+			}
+			if tc.needs != (len(rr.Needs) > 0 && len(rr.Gaps) > 0) {
+				t.Errorf("needs %v gaps %v", rr.Needs, rr.Gaps)
+			}
+			if len(tc.want) == 0 && !tc.needs && len(rr.Gaps) > 0 {
+				t.Errorf("unexpected gaps %v", rr.Gaps)
+			}
+		})
+	}
+}
+
+func TestFirewallNoSNAT(t *testing.T) {
+	tagRule := model.FirewallRule{Name: "acr-tag", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/16"},
+		IPProtocols: []string{"TCP"}, DestinationAddresses: []string{"AzureContainerRegistry"}, DestinationPorts: []string{"443"}}
+	for _, tc := range []struct {
+		name   string
+		rule   *model.FirewallRule
+		ranges []string
+		want   model.Code
+	}{
+		{name: "network rule, never SNAT", rule: &tagRule, ranges: []string{"0.0.0.0/0"}, want: model.EgressFirewallNoSNAT},
+		{name: "network rule, default ranges", rule: &tagRule},
+		{name: "network rule, a public range listed: unknown", rule: &tagRule, ranges: []string{"20.0.0.0/8"}, want: model.EgressUnverified},
+		{name: "application rule, never SNAT", ranges: []string{"0.0.0.0/0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := baselineFacts()
+			publicRegistry(&f)
+			addFirewall(&f, "20.80.0.1")
+			if tc.rule != nil {
+				allowFirewall(&f, *tc.rule)
+			}
+			f.Network.FirewallPolicy(fwPolicyID).SNAT.PrivateRanges = tc.ranges
+			r := &run{f: &f, gaps: mergeGaps(&f), used: map[string]bool{}, ep: newEndpoints(&f)}
+			pc := r.newPoolCtx(f.Pools[0])
+			h := f.PullHosts()[0]
+			fd, ok := r.firewallSNATFinding(pc, h, f.Network.Firewall(fwID))
+			if ok != (tc.want != "") || (ok && fd.Code != tc.want) {
+				t.Fatalf("finding %v %+v, want %s", ok, fd, tc.want)
+			}
+			if tc.want == model.EgressFirewallNoSNAT && !strings.Contains(fd.Remediation, "application rule") {
+				t.Errorf("the fix does not name the application rule: %s", fd.Remediation)
+			}
+		})
+	}
+}
