@@ -33,6 +33,7 @@ const (
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
 	DNSServerUnreachable        Code = "DNS_SERVER_UNREACHABLE"
 	DNSForwarderUnverified      Code = "DNS_FORWARDER_UNVERIFIED"
+	DNSProxyDisabled            Code = "DNS_PROXY_DISABLED"
 	DNSForwardingRuleDiverts    Code = "DNS_FORWARDING_RULE_DIVERTS"
 	DNSResolvesPublic           Code = "DNS_RESOLVES_PUBLIC"
 	EndpointDataNotCovered      Code = "ENDPOINT_DATA_NOT_COVERED"
@@ -45,6 +46,8 @@ const (
 	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
 	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
+	TLSInspectionCAUntrusted    Code = "TLS_INSPECTION_CA_UNTRUSTED"
+	TLSInspectionUnverified     Code = "TLS_INSPECTION_UNVERIFIED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
@@ -132,6 +135,7 @@ var Catalogue = map[Code]CodeInfo{
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSServerUnreachable:        {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwarderUnverified:      {SeverityWarning, ConditionDNS, OwnerDNS, true},
+	DNSProxyDisabled:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwardingRuleDiverts:    {SeverityWarning, ConditionDNS, OwnerDNS, true},
 	DNSResolvesPublic:           {SeverityWarning, ConditionDNS, OwnerDNS, false},
 	EndpointDataNotCovered:      {SeverityError, ConditionEndpoint, OwnerRegistry, false},
@@ -144,6 +148,8 @@ var Catalogue = map[Code]CodeInfo{
 	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
 	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	TLSInspectionCAUntrusted:    {SeverityError, ConditionTLSIdentity, OwnerNetwork, false},
+	TLSInspectionUnverified:     {SeverityWarning, ConditionTLSIdentity, OwnerNetwork, true},
 	CoverageRoutesComputed:      {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:          {SeverityWarning, ConditionCoverage, OwnerOperator, false},
 	CoverageIdentityNotChecked:  {SeverityInfo, ConditionCoverage, OwnerOperator, false},
