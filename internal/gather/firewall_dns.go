@@ -25,7 +25,8 @@ import (
 // AzureFirewallSubnet whose answer lists none has the firewalls of its
 // VNet's resource group listed and matched by address. It returns nil when
 // no firewall holds a (or the read failed: a gap on what could not be
-// read). mu guards n.
+// read). The policy's rule collection groups, listed with it, are a
+// speculative read (model.Network.SpeculativeReads). mu guards n.
 func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
 	mu.Lock()
 	var ids []model.ResourceID
@@ -71,6 +72,12 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 		}
 		if policy != nil && n.FirewallPolicy(policy.ID) == nil {
 			n.AddFirewallPolicy(policy)
+		}
+		if !fw.PolicyID.IsZero() {
+			// The policy's rule collection groups are listed with it but
+			// decide nothing about DNS: a failure there counts only where
+			// a flow through the firewall uses them.
+			n.SpeculativeReads = append(n.SpeculativeReads, model.FirewallRuleCollectionGroupsID(fw.PolicyID))
 		}
 		mu.Unlock()
 		return fw
