@@ -76,6 +76,8 @@ type RuleRef struct {
 	Kind               model.FirewallRuleKind
 	// Action is the collection's action, Allow or Deny.
 	Action string
+	// TerminateTLS: an application rule that inspects TLS (tls.go).
+	TerminateTLS bool
 }
 
 // String names the rule and its place, e.g. "application rule allow-mcr
@@ -128,6 +130,9 @@ type Decision struct {
 	// Allow describes a rule that would allow the flow, and where it must
 	// sit (Denied and Unverified).
 	Allow string
+	// Inspecting are the rules that allow the flow (Allowed) and terminate
+	// TLS for it (tls.go), in processing order.
+	Inspecting []RuleRef
 }
 
 // Rules is what a firewall's rules come from: its policies (the firewall's
@@ -306,7 +311,8 @@ func policySteps(p *model.FirewallPolicy) (network, application []step) {
 			for i := range c.Rules {
 				r := &c.Rules[i]
 				st := step{rule: r, ref: RuleRef{PolicyID: p.ID, Group: g.Name, GroupPriority: g.Priority,
-					Collection: c.Name, CollectionPriority: c.Priority, Rule: r.Name, Kind: r.Kind, Action: c.Action}}
+					Collection: c.Name, CollectionPriority: c.Priority, Rule: r.Name, Kind: r.Kind, Action: c.Action,
+					TerminateTLS: terminatesTLS(r)}}
 				switch r.Kind {
 				case model.FirewallNetworkRule:
 					network = append(network, st)
@@ -499,6 +505,7 @@ func (ev *evaluator) decide(pieces []*piece) Decision {
 	default:
 		d.Verdict = Allowed
 		d.Rule = allowRule
+		d.Inspecting = inspecting(pieces)
 	}
 	return d
 }

@@ -66,6 +66,7 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 		})
 	}
 	out.Outbound = outboundFromSDK(p.NetworkProfile)
+	out.CustomCATrustCertificates = customCATrustCount(p.SecurityProfile)
 	return out, nil
 }
 

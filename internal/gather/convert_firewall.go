@@ -84,6 +84,11 @@ func firewallFromSDK(fw *armnetwork.AzureFirewall) (*model.AzureFirewall, error)
 	if v := p.AdditionalProperties[classicDNSProxyProperty]; v != nil {
 		out.DNSProxyEnabled = strings.EqualFold(strings.TrimSpace(*v), "true")
 	}
+	servers, err := classicDNSServers(out.ID, p.AdditionalProperties)
+	if err != nil {
+		return nil, err
+	}
+	out.ClassicDNSServers = servers
 	for i, c := range p.NetworkRuleCollections {
 		col, err := classicNetworkCollection(out.ID, i, c)
 		if err != nil {
@@ -195,6 +200,9 @@ func firewallPolicyFromSDK(p *armnetwork.FirewallPolicy) (*model.FirewallPolicy,
 	if p.Properties.DNSSettings != nil {
 		out.DNSProxyEnabled = boolv(p.Properties.DNSSettings.EnableProxy)
 	}
+	if err := policyDNSAndTLS(out, p.Properties); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -249,7 +257,7 @@ func policyRuleFromSDK(id model.ResourceID, field string, r armnetwork.FirewallP
 		out := model.FirewallRule{Name: *r.Name, Kind: model.FirewallApplicationRule,
 			SourceAddresses: strs(r.SourceAddresses), SourceIPGroupIDs: ridList(r.SourceIPGroups),
 			TargetFQDNs: strs(r.TargetFqdns), FQDNTags: strs(r.FqdnTags), TargetURLs: strs(r.TargetUrls),
-			WebCategories: strs(r.WebCategories)}
+			WebCategories: strs(r.WebCategories), TerminateTLS: boolv(r.TerminateTLS)}
 		for _, p := range r.Protocols {
 			if p != nil {
 				out.Protocols = append(out.Protocols, model.FirewallAppProtocol{Type: str(p.ProtocolType), Port: i32(p.Port)})

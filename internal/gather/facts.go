@@ -753,8 +753,22 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 				}
 			})
 		}
+		var proxied []netip.Addr
 		for _, a := range newAddrs {
 			tasks = append(tasks, func(ctx context.Context) {
+				// An Azure Firewall's address: its DNS proxy answers
+				// (firewall_dns.go), as Azure DNS from its VNet or by
+				// forwarding to its servers.
+				if fw := r.dnsFirewallAt(ctx, n, &mu, a); fw != nil {
+					vnet, servers := proxyTargets(n, &mu, fw)
+					mu.Lock()
+					defer mu.Unlock()
+					if !vnet.IsZero() {
+						azureVNets[vnet.Key()] = vnet
+					}
+					proxied = append(proxied, servers...)
+					return
+				}
 				rs, v := inbound(ctx, a)
 				switch {
 				case rs != nil:
@@ -767,6 +781,9 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 			})
 		}
 		all(ctx, r, tasks...)
+		for _, a := range proxied {
+			servers[a] = true
+		}
 		// Forwarding targets: a resolver inbound endpoint continues the
 		// query as Azure DNS in its VNet; anything else ends the lookup
 		// there (verification says so), so nothing more is read for it.

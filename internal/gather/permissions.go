@@ -82,7 +82,8 @@ var Permissions = map[string]string{
 	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
 
 	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
-	// to, their policies with the parent chain, and IP groups).
+	// to, their policies with the parent chain, and IP groups; a firewall
+	// that is a DNS server of the nodes, with its policy's DNS settings).
 	"AzureFirewallsClient.Get (GET …/azureFirewalls/{fw})":                                                     permFirewallRead,
 	"AzureFirewallsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/azureFirewalls)": permFirewallRead,
 	"FirewallPoliciesClient.Get (GET …/firewallPolicies/{p})":                                                  permFirewallPolicyRead,

@@ -14,6 +14,11 @@ type Cluster struct {
 	// Outbound is networkProfile's outbound configuration: how nodes reach
 	// public addresses.
 	Outbound Outbound
+	// CustomCATrustCertificates is how many certificates
+	// securityProfile.customCATrustCertificates gives the nodes' trust
+	// store (their content is not kept): the CAs a TLS-inspecting firewall
+	// on the path may be among (firewall_tls.go).
+	CustomCATrustCertificates int
 }
 
 // Identity is a managed identity.

@@ -36,6 +36,7 @@ const (
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
 	DNSServerUnreachable        Code = "DNS_SERVER_UNREACHABLE"
 	DNSForwarderUnverified      Code = "DNS_FORWARDER_UNVERIFIED"
+	DNSProxyDisabled            Code = "DNS_PROXY_DISABLED"
 	DNSForwardingRuleDiverts    Code = "DNS_FORWARDING_RULE_DIVERTS"
 	DNSResolvesPublic           Code = "DNS_RESOLVES_PUBLIC"
 	EndpointDataNotCovered      Code = "ENDPOINT_DATA_NOT_COVERED"
@@ -48,6 +49,8 @@ const (
 	IdentityRoleCondition       Code = "IDENTITY_ROLE_CONDITION"
 	IdentityAnonymousPull       Code = "IDENTITY_ANONYMOUS_PULL_DISABLED"
 	TLSNameNotCovered           Code = "TLS_NAME_NOT_COVERED"
+	TLSInspectionCAUntrusted    Code = "TLS_INSPECTION_CA_UNTRUSTED"
+	TLSInspectionUnverified     Code = "TLS_INSPECTION_UNVERIFIED"
 	CoverageAcceptanceExpired   Code = "COVERAGE_ACCEPTANCE_EXPIRED"
 	CoverageAcceptanceUnused    Code = "COVERAGE_ACCEPTANCE_UNUSED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
@@ -140,6 +143,7 @@ var Catalogue = map[Code]CodeInfo{
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSServerUnreachable:        {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwarderUnverified:      {SeverityWarning, ConditionDNS, OwnerDNS, true},
+	DNSProxyDisabled:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSForwardingRuleDiverts:    {SeverityWarning, ConditionDNS, OwnerDNS, true},
 	DNSResolvesPublic:           {SeverityWarning, ConditionDNS, OwnerDNS, false},
 	EndpointDataNotCovered:      {SeverityError, ConditionEndpoint, OwnerRegistry, false},
@@ -152,6 +156,8 @@ var Catalogue = map[Code]CodeInfo{
 	IdentityRoleCondition:       {SeverityWarning, ConditionTLSIdentity, OwnerIdentity, true},
 	IdentityAnonymousPull:       {SeverityError, ConditionTLSIdentity, OwnerRegistry, false},
 	TLSNameNotCovered:           {SeverityError, ConditionTLSIdentity, OwnerIdentity, false},
+	TLSInspectionCAUntrusted:    {SeverityError, ConditionTLSIdentity, OwnerNetwork, false},
+	TLSInspectionUnverified:     {SeverityWarning, ConditionTLSIdentity, OwnerNetwork, true},
 	// An expired accept block is a warning that does not make the verdict
 	// unverified: the findings it no longer accepts decide the verdict.
 	CoverageAcceptanceExpired:  {SeverityWarning, ConditionCoverage, OwnerOperator, false},

@@ -47,6 +47,14 @@ type AzureFirewall struct {
 	// dnsSettings.enableProxy, or, for classic rules, the additional
 	// property Network.DNS.EnableProxy.
 	DNSProxyEnabled bool
+
+	// DNS proxy and TLS inspection (firewall_dns.go, firewall_tls.go).
+
+	// ClassicDNSServers are the classic additional property
+	// Network.DNS.Servers: where the DNS proxy of a firewall without a
+	// policy forwards (none: Azure DNS). A firewall with a policy takes
+	// the policy's (FirewallDNSOf).
+	ClassicDNSServers []netip.Addr
 }
 
 // FirewallPolicy is a firewall policy (Microsoft.Network/firewallPolicies)
@@ -66,6 +74,16 @@ type FirewallPolicy struct {
 	// RuleCollectionGroupsKnown is false when the groups could not be
 	// listed (a gap on FirewallRuleCollectionGroupsID(ID)).
 	RuleCollectionGroupsKnown bool
+
+	// DNS proxy and TLS inspection (firewall_dns.go, firewall_tls.go).
+
+	// DNSServers are dnsSettings.servers: where the DNS proxy forwards
+	// (none: Azure DNS, from the firewall's VNet).
+	DNSServers []netip.Addr
+	// TLSInspectionCA is transportSecurity.certificateAuthority: the
+	// intermediate CA that re-signs what rules with TerminateTLS inspect;
+	// zero when the policy has none.
+	TLSInspectionCA FirewallCA
 }
 
 // FirewallRuleCollectionGroupsID is the collection of a policy's rule
@@ -122,6 +140,10 @@ type FirewallRule struct {
 	FQDNTags      []string
 	TargetURLs    []string
 	WebCategories []string
+	// TerminateTLS is an application rule's terminateTLS (Premium TLS
+	// inspection): the firewall re-signs the server certificate of what
+	// the rule allows with the policy's TLSInspectionCA.
+	TerminateTLS bool
 
 	// Network rules. DestinationAddresses may hold service tags.
 	IPProtocols           []string

@@ -440,6 +440,12 @@ func (e *evaluator) prefix(name, p string, ep Endpoint) fact {
 			return fact{t: no} // a public address ARM does not name is not the host's virtual IP
 		}
 		return contained(name, "AzureLoadBalancer", ep.Prefixes, []netip.Prefix{netip.PrefixFrom(AzureLoadBalancer, 32)})
+	case strings.EqualFold(p, AzurePlatformDNSTag):
+		// Azure-provided DNS, the host's virtual IP (platform_dns.go).
+		if len(ep.Prefixes) == 0 {
+			return fact{t: no}
+		}
+		return contained(name, AzurePlatformDNSTag, ep.Prefixes, []netip.Prefix{netip.PrefixFrom(model.AzureDNS, 32)})
 	}
 	if pfx, ok := parsePrefix(p); ok {
 		if len(ep.Prefixes) == 0 {

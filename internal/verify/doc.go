@@ -27,8 +27,10 @@
 //  2. paths.go: one verification run, pool by pool and host by host, in
 //     chain order.
 //  3. resolver.go and dns.go: the DNS servers a node uses (precedence and
-//     kind of each) and what they answer; resolve.go turns that into the
-//     address a path goes to.
+//     kind of each) and what they answer; resolver_platform_dns.go: the
+//     security groups on queries to Azure DNS; resolver_firewall.go: an
+//     Azure Firewall's DNS proxy as a DNS server; resolve.go turns that
+//     into the address a path goes to.
 //  4. tracer.go, tracer_routing.go and tracer_security.go: the route
 //     engine (package routing) and network security groups (package
 //     security) behind the Tracer interface; tracer_firewall.go: every
@@ -44,7 +46,9 @@
 //     the one place the public path asks an Azure Firewall
 //     (firewallDecision), answered by firewall.go: what the firewall does
 //     with a pull (package firewall decides; this turns the decision into
-//     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence).
+//     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence), and
+//     firewall_tls.go: what TLS inspection by an allowing rule does to
+//     the registry's certificate.
 //  7. evidence.go: reads that failed, and the conclusions they leave
 //     unverified.
 //  8. accept.go: the accept blocks of the verification, applied to the

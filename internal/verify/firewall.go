@@ -22,7 +22,9 @@ import (
 //
 // It returns the path's findings and whether the firewall allows the flow:
 //
-//   - allowed: no finding, true;
+//   - allowed: true, with TLS_INSPECTION_CA_UNTRUSTED or
+//     TLS_INSPECTION_UNVERIFIED when a rule that allows it terminates TLS
+//     (tlsInspectionFindings), else no finding;
 //   - denied: EGRESS_FIREWALL_DENIED naming the firewall, the policy, the
 //     hostname, the rule that denies (or the default deny) and the rule
 //     that would allow it;
@@ -40,7 +42,7 @@ func (r *run) evaluateFirewallEgress(pool string, fw *model.AzureFirewall, sourc
 	d := firewall.Evaluate(fw, firewall.RulesOf(r.f.Network), flow)
 	switch d.Verdict {
 	case firewall.Allowed:
-		return nil, true
+		return r.tlsInspectionFindings(pool, fw, flow.Host, d), true
 	case firewall.Denied:
 		return []model.Finding{r.firewallDeniedFinding(pool, fw, flow, d)}, false
 	default:

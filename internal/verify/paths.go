@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/security"
 )
 
 // run is one verification: the facts, the route engine and what has been
@@ -23,6 +24,9 @@ type run struct {
 	used   map[string]bool // gap keys a rule consumed
 	// dnsEv is the evidence DNS servers are classified against (dnsEvidence).
 	dnsEv *DNSEvidence
+	// spaces are the VirtualNetwork tag spaces for security checks made
+	// outside the tracer (checkPlatformDNS), set on first use.
+	spaces func(model.ResourceID) security.Space
 
 	findings []model.Finding
 	paths    []Path

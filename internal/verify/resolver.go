@@ -44,6 +44,9 @@ type resolver struct {
 	// Reachable is false when the route engine found an error on the way
 	// from the node subnet to the server (UDP 53).
 	Reachable bool
+	// firewall is the Azure Firewall whose private address the server is
+	// (its DNS proxy: resolver_firewall.go), nil otherwise.
+	firewall *model.AzureFirewall
 }
 
 // dnsOrigin says, for messages, where a pool's DNS servers come from.
@@ -72,8 +75,13 @@ func (r *run) poolResolvers(pc *poolCtx) {
 		res := r.describeResolver(pc, addr)
 		if res.Kind != resolverAzureDNS {
 			r.checkResolverRoute(pc, res)
+		} else {
+			r.checkPlatformDNS(pc, res)
 		}
-		if res.Kind == resolverOpaque && res.Reachable {
+		switch {
+		case res.firewall != nil && res.Reachable:
+			r.checkFirewallDNS(pc, res)
+		case res.Kind == resolverOpaque && res.Reachable:
 			pc.shared = append(pc.shared, r.forwarderUnverifiedFinding(pc, res))
 		}
 		pc.resolvers = append(pc.resolvers, res)
@@ -95,6 +103,9 @@ func (r *run) dnsEvidence() DNSEvidence {
 
 // describeResolver says what the server at addr is (ClassifyDNSServer).
 func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
+	if fw := r.f.Network.FirewallByPrivateIP(addr); fw != nil && addr != model.AzureDNS {
+		return firewallResolver(addr, fw)
+	}
 	s := ClassifyDNSServer(addr, r.dnsEvidence())
 	switch s.Kind {
 	case DNSServerAzure:

@@ -143,18 +143,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	}
 
 	// Outbound at the node: NIC, then subnet.
-	space := subnet.VNetID
-	var outGroups []security.Applied
-	nicNSG := sf.NICGroupID
-	if nicNSG.IsZero() && sf.NIC != nil {
-		nicNSG = sf.NIC.NSGID
-	}
-	if sf.NICGroupGap != nil && nicNSG.IsZero() {
-		out.Gaps = append(out.Gaps, *sf.NICGroupGap)
+	outGroups, outGaps := nodeOutboundGroups(n, sf, subnet, spaces)
+	if len(outGaps) > 0 {
+		out.Gaps = append(out.Gaps, outGaps...)
 		ok = false
 	}
-	add(&outGroups, nicNSG, security.LevelNIC, space)
-	add(&outGroups, subnet.NSGID, security.LevelSubnet, space)
 
 	// Appliances on the way. Each source an appliance may put on the packet
 	// joins the source prefixes from there on; ASG membership is then no
@@ -289,6 +282,42 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		}
 	}
 	return out
+}
+
+// nodeOutboundGroups are the groups that decide a flow as it leaves a node,
+// in the order Azure applies them: the NIC's (for a scale-set pool the one
+// of the scale set's NIC configuration), then the node subnet's. A group
+// that could not be read, or a NIC-level group that cannot be known, is a
+// gap: the flow is then unverified, never allowed without it.
+func nodeOutboundGroups(n *model.Network, sf SecurityFlow, subnet *model.Subnet, spaces func(model.ResourceID) security.Space) ([]security.Applied, []model.Gap) {
+	var groups []security.Applied
+	var gaps []model.Gap
+	nicNSG := sf.NICGroupID
+	if nicNSG.IsZero() && sf.NIC != nil {
+		nicNSG = sf.NIC.NSGID
+	}
+	if sf.NICGroupGap != nil && nicNSG.IsZero() {
+		gaps = append(gaps, *sf.NICGroupGap)
+	}
+	for _, at := range []struct {
+		id    model.ResourceID
+		level string
+	}{{nicNSG, security.LevelNIC}, {subnet.NSGID, security.LevelSubnet}} {
+		if at.id.IsZero() {
+			continue
+		}
+		g := n.SecurityGroup(at.id)
+		if g == nil {
+			gap, found := n.Gaps.Lookup(at.id)
+			if !found {
+				gap = model.Gap{ResourceID: at.id, Kind: model.GapNotFound, Detail: "the network security group was not read"}
+			}
+			gaps = append(gaps, gap)
+			continue
+		}
+		groups = append(groups, security.Applied{Group: g, Level: at.level, Space: spaces(subnet.VNetID)})
+	}
+	return groups, gaps
 }
 
 // publicDestPrefixes are the addresses a public destination may have: the

@@ -1,0 +1,129 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gather
+
+import (
+	"context"
+	"net/netip"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// dnsFirewallAt reads, when the custom DNS server address a is an Azure
+// Firewall's private address, that firewall and (for a firewall with a
+// policy) its policy, whose dnsSettings say whether the firewall answers
+// DNS there and where it forwards (model.Network.FirewallDNSOf). Every
+// path of a pool that uses the address starts by resolving through it, so
+// these are read in the first round, not as pending evidence.
+//
+// The firewall is found as IncludeFirewalls finds one: the ip
+// configurations of the subnet that holds a name it; only an
+// AzureFirewallSubnet whose answer lists none has the firewalls of its
+// VNet's resource group listed and matched by address. It returns nil when
+// no firewall holds a (or the read failed: a gap on what could not be
+// read). The policy's rule collection groups, listed with it, are a
+// speculative read (model.Network.SpeculativeReads). mu guards n.
+func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
+	mu.Lock()
+	var ids []model.ResourceID
+	var listIn *model.VNet
+	for _, v := range sortedVNets(n) {
+		for _, s := range v.Subnets {
+			if !subnetHolds(s, a) {
+				continue
+			}
+			for _, c := range s.IPConfigurationIDs {
+				ids = appendUniqueID(ids, firewallOfIPConfig(c))
+			}
+			if len(s.IPConfigurationIDs) == 0 && strings.EqualFold(s.Name, firewallSubnetName) {
+				listIn = v
+			}
+		}
+	}
+	mu.Unlock()
+	if listIn != nil {
+		if fws, err := r.firewallsInGroup(ctx, listIn.ID); err == nil {
+			for _, fw := range fws {
+				ids = appendUniqueID(ids, fw.ID)
+			}
+		}
+	}
+	for _, id := range ids {
+		if id.IsZero() {
+			continue
+		}
+		fw, err := r.Firewall(ctx, id)
+		if err != nil || !holdsAddr(fw.PrivateIPs, a) {
+			continue
+		}
+		var policy *model.FirewallPolicy
+		if !fw.PolicyID.IsZero() {
+			policy, _ = r.FirewallPolicy(ctx, fw.PolicyID)
+		}
+		mu.Lock()
+		if have := n.Firewall(fw.ID); have != nil {
+			fw = have // the copy that rules evidence may have filled
+		} else {
+			n.AddFirewall(fw)
+		}
+		if policy != nil && n.FirewallPolicy(policy.ID) == nil {
+			n.AddFirewallPolicy(policy)
+		}
+		if !fw.PolicyID.IsZero() {
+			// The policy's rule collection groups are listed with it but
+			// decide nothing about DNS: a failure there counts only where
+			// a flow through the firewall uses them.
+			n.SpeculativeReads = append(n.SpeculativeReads, model.FirewallRuleCollectionGroupsID(fw.PolicyID))
+		}
+		mu.Unlock()
+		return fw
+	}
+	return nil
+}
+
+// proxyTargets is where the DNS proxy of fw sends what the nodes ask, for
+// discovery: the firewall's VNet when it asks Azure DNS (no servers, or
+// 168.63.129.16 among them), and the other servers it forwards to. Nothing
+// when the proxy is off or its settings are unknown. mu guards n.
+func proxyTargets(n *model.Network, mu *sync.Mutex, fw *model.AzureFirewall) (azureVNet model.ResourceID, servers []netip.Addr) {
+	mu.Lock()
+	dns := n.FirewallDNSOf(fw)
+	mu.Unlock()
+	if !dns.Known || !dns.Proxy {
+		return "", nil
+	}
+	if len(dns.Servers) == 0 {
+		return model.FirewallVNet(fw), nil
+	}
+	for _, s := range dns.Servers {
+		if s == model.AzureDNS {
+			azureVNet = model.FirewallVNet(fw)
+			continue
+		}
+		servers = append(servers, s)
+	}
+	return azureVNet, servers
+}
+
+// sortedVNets are the VNets of n in id order.
+func sortedVNets(n *model.Network) []*model.VNet {
+	out := make([]*model.VNet, 0, len(n.VNets))
+	for _, v := range n.VNets {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
+	return out
+}
+
+func holdsAddr(list []netip.Addr, a netip.Addr) bool {
+	for _, x := range list {
+		if x.Unmap() == a.Unmap() {
+			return true
+		}
+	}
+	return false
+}
