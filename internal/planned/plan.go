@@ -63,6 +63,8 @@ type Plan struct {
 	FormatVersion string
 	// TerraformVersion is the CLI version that wrote the plan.
 	TerraformVersion string
+	// Encoding is the text encoding the file was decoded from.
+	Encoding Encoding
 	// Ops are the translated changes, in plan order.
 	Ops []Op
 	// Unsupported are the addresses of changed azurerm / azapi resources
