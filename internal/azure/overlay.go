@@ -894,8 +894,6 @@ var routingTypes = []string{
 func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
 	path := strings.TrimSuffix(raw.URL.Path, "/")
-	lower := strings.ToLower(path)
-	name := lower[strings.LastIndex(lower, "/")+1:]
 	target := path[:max(0, strings.LastIndex(path, "/"))]
 	addrsOf := func(match func(planned.Op) bool) []string {
 		var out []string
@@ -916,8 +914,13 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 		}
 		noteServed(raw.Context(), s)
 	}
-	switch {
-	case name == "effectiveroutetable" || name == "effectivenetworksecuritygroups":
+	allowed, ok := readActionFor(raw.URL.EscapedPath())
+	if !ok {
+		// The guard refuses it below.
+		return req.Next()
+	}
+	switch allowed.WhatIf {
+	case WhatIfStaleWithRouting, WhatIfStaleWithRoutingOrSecurity:
 		match := func(op planned.Op) bool {
 			t := typeOf(op.ID)
 			for _, rt := range routingTypes {
@@ -925,14 +928,16 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 					return true
 				}
 			}
-			return name == "effectivenetworksecuritygroups" && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
+			return allowed.WhatIf == WhatIfStaleWithRoutingOrSecurity && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
 		}
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
 			return nil, &PlannedStaleError{Action: path, Addresses: addrs}
 		}
-	case name == "getlearnedroutes" || name == "getbgppeerstatus" || name == "getadvertisedroutes" || name == "listlearnedroutes" || name == "listadvertisedroutes":
-		// Gateways and route servers (…/virtualHubs/{h}/bgpConnections/{c}).
+	case WhatIfBGPOfOwner:
+		// Gateways (…/virtualNetworkGateways/{g}/getLearnedRoutes) and
+		// Route Servers (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes):
+		// the owner is the gateway or the hub.
 		owner := target
 		if tp, ok := parseARMPath(target); ok && len(tp.segs) >= 2 {
 			owner = tp.scope + "/providers/" + tp.ns + "/" + strings.Join(tp.segs[:2], "/")
@@ -945,17 +950,17 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 			served(match)
 			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"the routes exchanged over BGP by " + owner}}
 		}
-	case name == "listdnsresolvers" || name == "listdnsforwardingrulesets":
-		kind := "microsoft.network/dnsresolvers"
-		if name == "listdnsforwardingrulesets" {
-			kind = "microsoft.network/dnsforwardingrulesets"
+	case WhatIfDNSResolvers, WhatIfDNSRulesets:
+		kind, what := "microsoft.network/dnsresolvers", "DNS resolvers"
+		if allowed.WhatIf == WhatIfDNSRulesets {
+			kind, what = "microsoft.network/dnsforwardingrulesets", "DNS forwarding rulesets"
 		}
 		match := func(op planned.Op) bool { t := typeOf(op.ID); return t == kind || strings.HasPrefix(t, kind+"/") }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
-			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + map[string]string{"listdnsresolvers": "DNS resolvers", "listdnsforwardingrulesets": "DNS forwarding rulesets"}[name] + " serve " + target}}
+			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + what + " serve " + target}}
 		}
-	case lower == "/providers/microsoft.resourcegraph/resources":
+	case WhatIfResourceGraph:
 		return o.graph(req, ops)
 	}
 	return req.Next()
