@@ -451,6 +451,12 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 		case planned.OpDelete:
 			out.body = nil
 			unknown, unknownAt = nil, nil
+		case planned.OpCreateUnnamed:
+			// A resource of unknown name: which item it is, and so what
+			// the collection or the parent holds, is known after apply.
+			if out.body == nil {
+				out.body = map[string]any{"id": op.ID}
+			}
 		case planned.OpPatch:
 			if out.body == nil {
 				// A patch of a resource that will not exist changes nothing.
@@ -846,6 +852,10 @@ func inCollection(op planned.Op, c armPath, filter string) bool {
 		return false
 	}
 	is, cs := strings.ToLower(ip.scope), strings.ToLower(c.scope)
+	if op.Kind == planned.OpCreateUnnamed && strings.Contains(is, strings.ToLower(planned.NameUnknown)) {
+		// The resource group (or parent) is unknown too: it may be in any.
+		is = unknownScopeIn(is, cs)
+	}
 	if strings.EqualFold(c.ns, "Microsoft.Authorization") && strings.EqualFold(c.segs[0], "roleAssignments") {
 		if !strings.HasPrefix(is+"/", cs+"/") && !strings.HasPrefix(cs+"/", is+"/") {
 			return false
@@ -861,6 +871,19 @@ func inCollection(op planned.Op, c armPath, filter string) bool {
 	}
 	// A subscription-wide list holds the resources of every group.
 	return strings.Count(cs, "/") == 2 && strings.HasPrefix(is, cs+"/resourcegroups/") && strings.Count(is, "/") == 4
+}
+
+// unknownScopeIn is scope is with its NameUnknown segments taken from the
+// listed scope cs where cs has a segment there (an unnamed resource may be
+// in any resource group).
+func unknownScopeIn(is, cs string) string {
+	iseg, cseg := strings.Split(is, "/"), strings.Split(cs, "/")
+	for i := range iseg {
+		if iseg[i] == strings.ToLower(planned.NameUnknown) && i < len(cseg) {
+			iseg[i] = cseg[i]
+		}
+	}
+	return strings.Join(iseg, "/")
 }
 
 // filterPrincipal is the principal of a "principalId eq '…'" filter.

@@ -31,6 +31,10 @@ func checkOps(t testing.TB, p *Plan) {
 			if op.Body != nil {
 				t.Errorf("%s: delete of %s with a body", op.Address, op.ID)
 			}
+		case OpCreateUnnamed:
+			if op.Body != nil || len(op.Unknown) == 0 || !strings.Contains(op.ID, NameUnknown) {
+				t.Errorf("%s: unnamed create %s with a body, without unknowns or without a stand-in name", op.Address, op.ID)
+			}
 		default:
 			t.Errorf("%s: op kind %q", op.Address, op.Kind)
 		}

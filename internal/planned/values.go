@@ -198,11 +198,23 @@ func (t *tctx) op(kind OpKind, id string, body map[string]any) *Op {
 	return op
 }
 
-// name is a required name attribute.
+// unknownNameError is the id error of a resource whose name (or resource
+// group name) is known only after apply.
+type unknownNameError struct{ attr string }
+
+func (e *unknownNameError) Error() string {
+	return fmt.Sprintf("its %s is known only after apply, so its ARM id is unknown", e.attr)
+}
+
+// name is a required name attribute. With t.c.unnamed set, a name known
+// only after apply is NameUnknown (the id of an OpCreateUnnamed).
 func (t *tctx) name(attr string) (string, error) {
 	v := t.get(attr)
 	if v.unknown() {
-		return "", fmt.Errorf("its %s is known only after apply, so its ARM id is unknown", attr)
+		if t.c.unnamed {
+			return NameUnknown, nil
+		}
+		return "", &unknownNameError{attr: attr}
 	}
 	s := v.str()
 	if strings.TrimSpace(s) == "" {
