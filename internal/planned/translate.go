@@ -195,15 +195,16 @@ func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, 
 	if c.plan.Config == nil || c.plan.Config.RootModule == nil {
 		return nil, ""
 	}
-	mod := c.plan.Config.RootModule
+	var segs []modSeg
 	if rc.ModuleAddress != "" {
-		for _, call := range moduleCalls(rc.ModuleAddress) {
-			mc, ok := mod.ModuleCalls[call]
-			if !ok || mc == nil || mc.Module == nil {
-				return nil, ""
-			}
-			mod = mc.Module
+		var ok bool
+		if segs, ok = splitModuleAddr(rc.ModuleAddress); !ok {
+			return nil, ""
 		}
+	}
+	mod := c.moduleConfig(segs)
+	if mod == nil {
+		return nil, ""
 	}
 	for _, r := range mod.Resources {
 		if r != nil && r.Mode == tfjson.ManagedResourceMode && r.Type == rc.Type && r.Name == rc.Name {
@@ -211,18 +212,6 @@ func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, 
 		}
 	}
 	return nil, ""
-}
-
-var moduleSegRe = regexp.MustCompile(`module\.([A-Za-z0-9_-]+)(\[[^\]]*\])?`)
-
-// moduleCalls are the module call names of a module address, outermost
-// first ("module.a[0].module.b" → a, b).
-func moduleCalls(addr string) []string {
-	var out []string
-	for _, m := range moduleSegRe.FindAllStringSubmatch(addr, -1) {
-		out = append(out, m[1])
-	}
-	return out
 }
 
 // translateChange emits the ops of one change, or records why it cannot.
