@@ -378,6 +378,10 @@ var embedded = map[string][]struct{ typ, prop string }{
 	"microsoft.network/virtualnetworks":       {{"subnets", "subnets"}, {"virtualnetworkpeerings", "virtualNetworkPeerings"}},
 	"microsoft.network/routetables":           {{"routes", "routes"}},
 	"microsoft.network/networksecuritygroups": {{"securityrules", "securityRules"}},
+	// Classic Azure Firewall rule collections (AzureFirewallNetworkRuleCollection
+	// and the others carry the id …/azureFirewalls/{fw}/{type}/{name}).
+	"microsoft.network/azurefirewalls": {{"networkrulecollections", "networkRuleCollections"},
+		{"applicationrulecollections", "applicationRuleCollections"}, {"natrulecollections", "natRuleCollections"}},
 }
 
 // opsFor are the ops on id, in apply order.
@@ -495,7 +499,13 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 				idx := -1
 				var cbase map[string]any
 				for i, it := range items {
-					if m, ok := it.(map[string]any); ok && strings.EqualFold(fmt.Sprint(m["id"]), k) {
+					m, ok := it.(map[string]any)
+					if !ok {
+						continue
+					}
+					// An item is the child by its id, or, when Azure gives
+					// none, by its name.
+					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), lastSegment(k)) {
 						idx, cbase = i, m
 					}
 				}
@@ -580,6 +590,11 @@ func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
 		props["remoteAddressSpace"] = cloneValue(space)
 		props["remoteVirtualNetworkAddressSpace"] = cloneValue(space)
 	}
+}
+
+// lastSegment is the last segment of a path.
+func lastSegment(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
 // refID is the id of an ARM reference ({"id": …}).

@@ -503,3 +503,28 @@ func TestOverlayRouteServerLearnedRoutesUnknownWhenHubChanges(t *testing.T) {
 		t.Errorf("requests = %d, want 1", arm2.count())
 	}
 }
+
+// TestOverlayEmbedsClassicFirewallCollections: a planned classic rule
+// collection replaces the firewall's collection of that name (matched by
+// name when Azure's item has no id) and a new one is added.
+func TestOverlayEmbedsClassicFirewallCollections(t *testing.T) {
+	fw := ovRG + "/providers/Microsoft.Network/azureFirewalls/fw-hub"
+	arm := newMapARM()
+	arm.bodies[strings.ToLower(fw)] = `{"id":"` + fw + `","name":"fw-hub","properties":{"networkRuleCollections":[` +
+		`{"name":"aks-egress","properties":{"priority":200,"action":{"type":"Allow"},"rules":[{"name":"old"}]}}],"applicationRuleCollections":[]}}`
+	cl, _ := overlayClients(t, arm,
+		planned.Op{Address: "azurerm_firewall_network_rule_collection.aks", Kind: planned.OpPut, ID: fw + "/networkRuleCollections/aks-egress",
+			Body: map[string]any{"id": fw + "/networkRuleCollections/aks-egress", "name": "aks-egress", "properties": map[string]any{"priority": 200, "action": map[string]any{"type": "Deny"}, "rules": []any{}}}},
+		planned.Op{Address: "azurerm_firewall_application_rule_collection.acr", Kind: planned.OpPut, ID: fw + "/applicationRuleCollections/acr",
+			Body: map[string]any{"id": fw + "/applicationRuleCollections/acr", "name": "acr", "properties": map[string]any{"priority": 300, "action": map[string]any{"type": "Allow"}, "rules": []any{}}}})
+	f, _ := cl.Network(ovSub)
+	got, err := f.NewAzureFirewallsClient().Get(context.Background(), "rg-net", "fw-hub", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, ac := got.Properties.NetworkRuleCollections, got.Properties.ApplicationRuleCollections
+	if len(nc) != 1 || *nc[0].Properties.Action.Type != "Deny" || len(ac) != 1 || *ac[0].Name != "acr" {
+		b, _ := json.Marshal(got)
+		t.Errorf("firewall after the plan: %s", b)
+	}
+}
