@@ -109,3 +109,40 @@ func TestParseRefusesBrokenEncodings(t *testing.T) {
 		})
 	}
 }
+
+// hostileInputs are files built to break a parser: deep nesting, huge
+// strings and keys, wrong types where a plan has objects, truncation.
+func hostileInputs() map[string][]byte {
+	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
+	deepAfter := `{"format_version":"1.2","resource_changes":[{"address":"azurerm_subnet.a","mode":"managed","type":"azurerm_subnet","name":"a","change":{"actions":["create"],"after":{"name":` +
+		strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat(`}`, 5000) + `}}}]}`
+	huge := `{"format_version":"1.2","resource_changes":[{"address":"azurerm_route_table.rt","mode":"managed","type":"azurerm_route_table","name":"rt","change":{"actions":["create"],"after":{"name":"` +
+		strings.Repeat("x", 4<<20) + `","resource_group_name":"rg"},"after_unknown":{"id":true}}}]}`
+	return map[string][]byte{
+		"deep nesting":            []byte(`{"format_version":"1.2","resource_changes":` + deep + `}`),
+		"deep values":             []byte(deepAfter),
+		"huge name":               []byte(huge),
+		"changes not a list":      []byte(`{"format_version":"1.2","resource_changes":"all"}`),
+		"change not an object":    []byte(`{"format_version":"1.2","resource_changes":[{"address":"a","mode":"managed","change":[1,2]}]}`),
+		"after of the wrong type": []byte(`{"format_version":"1.2","resource_changes":[{"address":"azurerm_subnet.a","mode":"managed","type":"azurerm_subnet","name":"a","change":{"actions":["create"],"after":"x","after_unknown":[true]}}]}`),
+		"module calls wrong":      []byte(`{"format_version":"1.2","resource_changes":[],"configuration":{"root_module":{"module_calls":{"a":{"module":{"module_calls":{"a":null}}}}}}}`),
+		"truncated UTF-16":        utf16Bytes(`{"format_version":"1.2","resource_chan`, false, true),
+	}
+}
+
+// TestParseSurvivesHostileInput: none of these crashes or hangs; each is
+// an error or a plan whose ops the overlay can apply.
+func TestParseSurvivesHostileInput(t *testing.T) {
+	for name, data := range hostileInputs() {
+		t.Run(name, func(t *testing.T) {
+			p, err := ParseFile("plan.json", data, Options{DefaultSubscriptionID: sub1})
+			if err != nil {
+				if strings.Contains(err.Error(), internalErrorText) || !strings.Contains(err.Error(), "plan.json") {
+					t.Errorf("error = %v", err)
+				}
+				return
+			}
+			checkOps(t, p)
+		})
+	}
+}

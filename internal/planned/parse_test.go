@@ -134,8 +134,8 @@ func TestFixtures(t *testing.T) {
 		"scenario_firewall_rule_changed.json": {ops: []string{
 			"azurerm_firewall_policy_rule_collection_group.aks put /resourceGroups/rg-hub/providers/Microsoft.Network/firewallPolicies/fwpol-hub/ruleCollectionGroups/DefaultApplicationRuleCollectionGroup []"}},
 		"scenario_value_unknown.json": {ops: []string{
-			"azurerm_private_dns_a_record.registry put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/A/contosoreg [properties.aRecords]"},
-			unsupported: "azurerm_network_interface.probe"},
+			"azurerm_private_dns_a_record.registry put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/A/contosoreg [properties.aRecords]",
+			"azurerm_network_interface.probe put /resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-probe [properties.ipConfigurations.privateIPAddress]"}},
 		"scenario_unrelated.json": {},
 		"plan_v4_network.json": {ops: []string{
 			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []",
