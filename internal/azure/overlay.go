@@ -33,10 +33,11 @@ import (
 //     security rules of a security group.
 //   - GET of a collection: on every page, updated items are replaced and
 //     deleted ones removed; created items are appended to the last page.
-//   - POST actions whose answer the plan makes stale are never answered
+//   - POST actions (dispatched on the WhatIf treatment of the guard's
+//     allow-list, one table for both) whose answer the plan makes stale are never answered
 //     with what is there now: effective route tables fail with
 //     [PlannedStaleError] (gather then computes the routes), the learned
-//     routes of a gateway the plan changes and the resolvers or rulesets of
+//     routes of a gateway or Route Server hub the plan changes and the resolvers or rulesets of
 //     a VNet when the plan changes resolvers or rulesets are unknown until
 //     apply ([PlannedValueUnknownError]); the Resource Graph search for
 //     private DNS zone links sees the links the plan creates or deletes.
