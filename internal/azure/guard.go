@@ -19,32 +19,65 @@ type AllowedAction struct {
 	PathPattern string
 	// Action is the RBAC operation a role needs for the request.
 	Action string
+	// WhatIf is how the overlay of planned_changes_file answers it (an
+	// action's answer is computed by Azure from the network as it is, so
+	// every allowed action needs one; TestEveryReadActionHasAWhatIf).
+	WhatIf WhatIf
 }
+
+// WhatIf is how the what-if overlay ([Overlay]) answers an allowed read
+// action while a plan changes what the answer is computed from.
+type WhatIf int
+
+// What-if treatments of the read actions.
+const (
+	whatIfNone WhatIf = iota
+	// WhatIfStaleWithRouting: the answer is computed from the routing of
+	// the network as it is (effective routes, next hop); when the plan
+	// changes a resource of routingTypes it fails with
+	// [PlannedStaleError] and gather computes the routes.
+	WhatIfStaleWithRouting
+	// WhatIfStaleWithRoutingOrSecurity: as WhatIfStaleWithRouting, and
+	// also stale when the plan changes a network security group.
+	WhatIfStaleWithRoutingOrSecurity
+	// WhatIfBGPOfOwner: routes a gateway or Route Server exchanges over
+	// BGP; unknown until apply ([PlannedValueUnknownError]) when the plan
+	// changes the gateway or virtual hub (or anything inside it).
+	WhatIfBGPOfOwner
+	// WhatIfDNSResolvers / WhatIfDNSRulesets: which DNS private resolvers
+	// or forwarding rulesets serve a VNet; unknown until apply when the
+	// plan changes resolvers or rulesets.
+	WhatIfDNSResolvers
+	WhatIfDNSRulesets
+	// WhatIfResourceGraph: gather's Resource Graph search for zone links
+	// sees the links the plan creates and deletes.
+	WhatIfResourceGraph
+)
 
 // readActions are the only non-GET requests the provider sends.
 var readActions = []AllowedAction{
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkInterfaces/{networkInterfaceName}/effectiveRouteTable",
-		"Microsoft.Network/networkInterfaces/effectiveRouteTable/action"},
+		"Microsoft.Network/networkInterfaces/effectiveRouteTable/action", WhatIfStaleWithRouting},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkInterfaces/{networkInterfaceName}/effectiveNetworkSecurityGroups",
-		"Microsoft.Network/networkInterfaces/effectiveNetworkSecurityGroups/action"},
+		"Microsoft.Network/networkInterfaces/effectiveNetworkSecurityGroups/action", WhatIfStaleWithRoutingOrSecurity},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworkGateways/{virtualNetworkGatewayName}/getLearnedRoutes",
-		"Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action"},
+		"Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action", WhatIfBGPOfOwner},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworkGateways/{virtualNetworkGatewayName}/getAdvertisedRoutes",
-		"Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"},
+		"Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action", WhatIfBGPOfOwner},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworkGateways/{virtualNetworkGatewayName}/getBgpPeerStatus",
-		"Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"},
+		"Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action", WhatIfBGPOfOwner},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/bgpConnections/{connectionName}/learnedRoutes",
-		"Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"},
+		"Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action", WhatIfBGPOfOwner},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkWatchers/{networkWatcherName}/nextHop",
-		"Microsoft.Network/networkWatchers/nextHop/action"},
+		"Microsoft.Network/networkWatchers/nextHop/action", WhatIfStaleWithRouting},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsResolvers",
-		"Microsoft.Network/virtualNetworks/listDnsResolvers/action"},
+		"Microsoft.Network/virtualNetworks/listDnsResolvers/action", WhatIfDNSResolvers},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsForwardingRulesets",
-		"Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"},
+		"Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action", WhatIfDNSRulesets},
 	// An Azure Resource Graph query: a read of the resources the identity
 	// may read (the private DNS zone links to the node VNets), in every
 	// subscription at once.
-	{http.MethodPost, "/providers/Microsoft.ResourceGraph/resources", "Microsoft.ResourceGraph/resources/read"},
+	{http.MethodPost, "/providers/Microsoft.ResourceGraph/resources", "Microsoft.ResourceGraph/resources/read", WhatIfResourceGraph},
 }
 
 // ReadActions returns the allow-list of POSTs (a copy: callers cannot widen
@@ -98,31 +131,38 @@ func CheckReadOnly(method string, u *url.URL) error {
 	return &ReadOnlyError{Method: method, Path: u.Path}
 }
 
-// isReadAction matches the path segment by segment: a substring test would
-// let …/effectiveRouteTableX or …/effectiveRouteTable/start through.
-func isReadAction(escapedPath string) bool {
+// readActionFor is the allowed action a POST path (escaped) is, matched as
+// the guard matches it.
+func readActionFor(escapedPath string) (AllowedAction, bool) {
 	rest, ok := strings.CutPrefix(escapedPath, "/")
 	if !ok {
-		return false
+		return AllowedAction{}, false
 	}
 	raw := strings.Split(rest, "/")
 	segs := make([]string, len(raw))
 	for i, s := range raw {
 		seg, err := url.PathUnescape(s)
-		// An empty or dot segment means a different path on the server
-		// than the one matched here; an escaped "/" is a name no ARM
-		// resource has.
 		if err != nil || seg == "" || seg == "." || seg == ".." || strings.Contains(seg, "/") {
-			return false
+			return AllowedAction{}, false
 		}
 		segs[i] = seg
 	}
-	for _, pattern := range readActionSegments {
+	for i, pattern := range readActionSegments {
 		if matchSegments(pattern, segs) {
-			return true
+			return readActions[i], true
 		}
 	}
-	return false
+	return AllowedAction{}, false
+}
+
+// isReadAction matches the path segment by segment: a substring test would
+// let …/effectiveRouteTableX or …/effectiveRouteTable/start through.
+func isReadAction(escapedPath string) bool {
+	// An empty or dot segment means a different path on the server than
+	// the one matched here; an escaped "/" is a name no ARM resource has
+	// (readActionFor refuses both).
+	_, ok := readActionFor(escapedPath)
+	return ok
 }
 
 func matchSegments(pattern, segs []string) bool {

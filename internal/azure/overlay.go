@@ -33,10 +33,11 @@ import (
 //     security rules of a security group.
 //   - GET of a collection: on every page, updated items are replaced and
 //     deleted ones removed; created items are appended to the last page.
-//   - POST actions whose answer the plan makes stale are never answered
+//   - POST actions (dispatched on the WhatIf treatment of the guard's
+//     allow-list, one table for both) whose answer the plan makes stale are never answered
 //     with what is there now: effective route tables fail with
 //     [PlannedStaleError] (gather then computes the routes), the learned
-//     routes of a gateway the plan changes and the resolvers or rulesets of
+//     routes of a gateway or Route Server hub the plan changes and the resolvers or rulesets of
 //     a VNet when the plan changes resolvers or rulesets are unknown until
 //     apply ([PlannedValueUnknownError]); the Resource Graph search for
 //     private DNS zone links sees the links the plan creates or deletes.
@@ -378,6 +379,10 @@ var embedded = map[string][]struct{ typ, prop string }{
 	"microsoft.network/virtualnetworks":       {{"subnets", "subnets"}, {"virtualnetworkpeerings", "virtualNetworkPeerings"}},
 	"microsoft.network/routetables":           {{"routes", "routes"}},
 	"microsoft.network/networksecuritygroups": {{"securityrules", "securityRules"}},
+	// Classic Azure Firewall rule collections (AzureFirewallNetworkRuleCollection
+	// and the others carry the id …/azureFirewalls/{fw}/{type}/{name}).
+	"microsoft.network/azurefirewalls": {{"networkrulecollections", "networkRuleCollections"},
+		{"applicationrulecollections", "applicationRuleCollections"}, {"natrulecollections", "natRuleCollections"}},
 }
 
 // opsFor are the ops on id, in apply order.
@@ -451,6 +456,12 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 		case planned.OpDelete:
 			out.body = nil
 			unknown, unknownAt = nil, nil
+		case planned.OpCreateUnnamed:
+			// A resource of unknown name: which item it is, and so what
+			// the collection or the parent holds, is known after apply.
+			if out.body == nil {
+				out.body = map[string]any{"id": op.ID}
+			}
 		case planned.OpPatch:
 			if out.body == nil {
 				// A patch of a resource that will not exist changes nothing.
@@ -489,7 +500,13 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 				idx := -1
 				var cbase map[string]any
 				for i, it := range items {
-					if m, ok := it.(map[string]any); ok && strings.EqualFold(fmt.Sprint(m["id"]), k) {
+					m, ok := it.(map[string]any)
+					if !ok {
+						continue
+					}
+					// An item is the child by its id, or, when Azure gives
+					// none, by its name.
+					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), lastSegment(k)) {
 						idx, cbase = i, m
 					}
 				}
@@ -574,6 +591,11 @@ func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
 		props["remoteAddressSpace"] = cloneValue(space)
 		props["remoteVirtualNetworkAddressSpace"] = cloneValue(space)
 	}
+}
+
+// lastSegment is the last segment of a path.
+func lastSegment(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
 // refID is the id of an ARM reference ({"id": …}).
@@ -846,6 +868,10 @@ func inCollection(op planned.Op, c armPath, filter string) bool {
 		return false
 	}
 	is, cs := strings.ToLower(ip.scope), strings.ToLower(c.scope)
+	if op.Kind == planned.OpCreateUnnamed && strings.Contains(is, strings.ToLower(planned.NameUnknown)) {
+		// The resource group (or parent) is unknown too: it may be in any.
+		is = unknownScopeIn(is, cs)
+	}
 	if strings.EqualFold(c.ns, "Microsoft.Authorization") && strings.EqualFold(c.segs[0], "roleAssignments") {
 		if !strings.HasPrefix(is+"/", cs+"/") && !strings.HasPrefix(cs+"/", is+"/") {
 			return false
@@ -861,6 +887,19 @@ func inCollection(op planned.Op, c armPath, filter string) bool {
 	}
 	// A subscription-wide list holds the resources of every group.
 	return strings.Count(cs, "/") == 2 && strings.HasPrefix(is, cs+"/resourcegroups/") && strings.Count(is, "/") == 4
+}
+
+// unknownScopeIn is scope is with its NameUnknown segments taken from the
+// listed scope cs where cs has a segment there (an unnamed resource may be
+// in any resource group).
+func unknownScopeIn(is, cs string) string {
+	iseg, cseg := strings.Split(is, "/"), strings.Split(cs, "/")
+	for i := range iseg {
+		if iseg[i] == strings.ToLower(planned.NameUnknown) && i < len(cseg) {
+			iseg[i] = cseg[i]
+		}
+	}
+	return strings.Join(iseg, "/")
 }
 
 // filterPrincipal is the principal of a "principalId eq '…'" filter.
@@ -894,8 +933,6 @@ var routingTypes = []string{
 func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
 	path := strings.TrimSuffix(raw.URL.Path, "/")
-	lower := strings.ToLower(path)
-	name := lower[strings.LastIndex(lower, "/")+1:]
 	target := path[:max(0, strings.LastIndex(path, "/"))]
 	addrsOf := func(match func(planned.Op) bool) []string {
 		var out []string
@@ -916,8 +953,13 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 		}
 		noteServed(raw.Context(), s)
 	}
-	switch {
-	case name == "effectiveroutetable" || name == "effectivenetworksecuritygroups":
+	allowed, ok := readActionFor(raw.URL.EscapedPath())
+	if !ok {
+		// The guard refuses it below.
+		return req.Next()
+	}
+	switch allowed.WhatIf {
+	case WhatIfStaleWithRouting, WhatIfStaleWithRoutingOrSecurity:
 		match := func(op planned.Op) bool {
 			t := typeOf(op.ID)
 			for _, rt := range routingTypes {
@@ -925,14 +967,16 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 					return true
 				}
 			}
-			return name == "effectivenetworksecuritygroups" && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
+			return allowed.WhatIf == WhatIfStaleWithRoutingOrSecurity && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
 		}
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
 			return nil, &PlannedStaleError{Action: path, Addresses: addrs}
 		}
-	case name == "getlearnedroutes" || name == "getbgppeerstatus" || name == "getadvertisedroutes" || name == "listlearnedroutes" || name == "listadvertisedroutes":
-		// Gateways and route servers (…/virtualHubs/{h}/bgpConnections/{c}).
+	case WhatIfBGPOfOwner:
+		// Gateways (…/virtualNetworkGateways/{g}/getLearnedRoutes) and
+		// Route Servers (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes):
+		// the owner is the gateway or the hub.
 		owner := target
 		if tp, ok := parseARMPath(target); ok && len(tp.segs) >= 2 {
 			owner = tp.scope + "/providers/" + tp.ns + "/" + strings.Join(tp.segs[:2], "/")
@@ -945,17 +989,17 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 			served(match)
 			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"the routes exchanged over BGP by " + owner}}
 		}
-	case name == "listdnsresolvers" || name == "listdnsforwardingrulesets":
-		kind := "microsoft.network/dnsresolvers"
-		if name == "listdnsforwardingrulesets" {
-			kind = "microsoft.network/dnsforwardingrulesets"
+	case WhatIfDNSResolvers, WhatIfDNSRulesets:
+		kind, what := "microsoft.network/dnsresolvers", "DNS resolvers"
+		if allowed.WhatIf == WhatIfDNSRulesets {
+			kind, what = "microsoft.network/dnsforwardingrulesets", "DNS forwarding rulesets"
 		}
 		match := func(op planned.Op) bool { t := typeOf(op.ID); return t == kind || strings.HasPrefix(t, kind+"/") }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
-			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + map[string]string{"listdnsresolvers": "DNS resolvers", "listdnsforwardingrulesets": "DNS forwarding rulesets"}[name] + " serve " + target}}
+			return nil, &PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + what + " serve " + target}}
 		}
-	case lower == "/providers/microsoft.resourcegraph/resources":
+	case WhatIfResourceGraph:
 		return o.graph(req, ops)
 	}
 	return req.Next()

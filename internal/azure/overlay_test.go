@@ -445,3 +445,86 @@ func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
 		t.Errorf("requests = %d, want 1 (only the read without the plan)", arm.count())
 	}
 }
+
+// TestEveryReadActionHasAWhatIf: the guard's allow-list is the overlay's
+// list of actions; an allowed action without a what-if treatment would be
+// answered with the network before the plan.
+func TestEveryReadActionHasAWhatIf(t *testing.T) {
+	for _, a := range ReadActions() {
+		if a.WhatIf == whatIfNone {
+			t.Errorf("%s %s is allowed but has no what-if treatment", a.Method, a.PathPattern)
+		}
+		// The overlay finds the action by the path the guard matches.
+		path := strings.NewReplacer("{subscriptionId}", ovSub, "{resourceGroupName}", "rg-net", "{virtualHubName}", "hub",
+			"{connectionName}", "rs-nva", "{networkInterfaceName}", "nic-1", "{virtualNetworkGatewayName}", "gw",
+			"{networkWatcherName}", "nw", "{virtualNetworkName}", "vnet-spoke").Replace(a.PathPattern)
+		got, ok := readActionFor(path)
+		if !ok || got.Action != a.Action {
+			t.Errorf("%s: readActionFor = %+v, %v", path, got, ok)
+		}
+	}
+}
+
+// TestOverlayRouteServerLearnedRoutesUnknownWhenHubChanges: the learned
+// routes of a Route Server (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes)
+// are unknown until apply when the plan changes the hub or one of its BGP
+// connections, and read from Azure when it does not.
+func TestOverlayRouteServerLearnedRoutesUnknownWhenHubChanges(t *testing.T) {
+	hub := ovRG + "/providers/Microsoft.Network/virtualHubs/rs-hub"
+	action := hub + "/bgpConnections/nva/learnedRoutes"
+	conn := planned.Op{Address: "azurerm_route_server_bgp_connection.nva", Type: "azurerm_route_server_bgp_connection", Kind: planned.OpPut,
+		ID: hub + "/bgpConnections/nva", Body: map[string]any{"properties": map[string]any{"peerIp": "10.0.4.4", "peerAsn": 65010}}}
+	post := func(cl *Clients) error {
+		f, err := cl.Network(ovSub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.NewVirtualHubBgpConnectionsClient().BeginListLearnedRoutes(context.Background(), "rg-net", "rs-hub", "nva", nil)
+		return err
+	}
+	arm := newMapARM()
+	cl, _ := overlayClients(t, arm, conn)
+	var unk *PlannedValueUnknownError
+	if err := post(cl); !errors.As(err, &unk) || unk.Address != conn.Address || !strings.Contains(strings.Join(unk.Members, " "), "rs-hub") {
+		t.Fatalf("POST %s with a planned BGP connection: err = %v, want PlannedValueUnknownError naming the change and the hub", action, err)
+	}
+	if arm.count() != 0 {
+		t.Errorf("the action was sent (%d requests)", arm.count())
+	}
+	// A plan about another hub leaves the action to Azure.
+	other := conn
+	other.ID = ovRG + "/providers/Microsoft.Network/virtualHubs/rs-other/bgpConnections/nva"
+	arm2 := newMapARM()
+	cl2, _ := overlayClients(t, arm2, other)
+	if err := post(cl2); err != nil {
+		t.Errorf("learned routes with a plan about another hub: %v", err)
+	}
+	if arm2.count() != 1 {
+		t.Errorf("requests = %d, want 1", arm2.count())
+	}
+}
+
+// TestOverlayEmbedsClassicFirewallCollections: a planned classic rule
+// collection replaces the firewall's collection of that name (matched by
+// name when Azure's item has no id) and a new one is added.
+func TestOverlayEmbedsClassicFirewallCollections(t *testing.T) {
+	fw := ovRG + "/providers/Microsoft.Network/azureFirewalls/fw-hub"
+	arm := newMapARM()
+	arm.bodies[strings.ToLower(fw)] = `{"id":"` + fw + `","name":"fw-hub","properties":{"networkRuleCollections":[` +
+		`{"name":"aks-egress","properties":{"priority":200,"action":{"type":"Allow"},"rules":[{"name":"old"}]}}],"applicationRuleCollections":[]}}`
+	cl, _ := overlayClients(t, arm,
+		planned.Op{Address: "azurerm_firewall_network_rule_collection.aks", Kind: planned.OpPut, ID: fw + "/networkRuleCollections/aks-egress",
+			Body: map[string]any{"id": fw + "/networkRuleCollections/aks-egress", "name": "aks-egress", "properties": map[string]any{"priority": 200, "action": map[string]any{"type": "Deny"}, "rules": []any{}}}},
+		planned.Op{Address: "azurerm_firewall_application_rule_collection.acr", Kind: planned.OpPut, ID: fw + "/applicationRuleCollections/acr",
+			Body: map[string]any{"id": fw + "/applicationRuleCollections/acr", "name": "acr", "properties": map[string]any{"priority": 300, "action": map[string]any{"type": "Allow"}, "rules": []any{}}}})
+	f, _ := cl.Network(ovSub)
+	got, err := f.NewAzureFirewallsClient().Get(context.Background(), "rg-net", "fw-hub", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, ac := got.Properties.NetworkRuleCollections, got.Properties.ApplicationRuleCollections
+	if len(nc) != 1 || *nc[0].Properties.Action.Type != "Deny" || len(ac) != 1 || *ac[0].Name != "acr" {
+		b, _ := json.Marshal(got)
+		t.Errorf("firewall after the plan: %s", b)
+	}
+}

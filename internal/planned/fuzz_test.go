@@ -31,6 +31,10 @@ func checkOps(t testing.TB, p *Plan) {
 			if op.Body != nil {
 				t.Errorf("%s: delete of %s with a body", op.Address, op.ID)
 			}
+		case OpCreateUnnamed:
+			if op.Body != nil || len(op.Unknown) == 0 || !strings.Contains(op.ID, NameUnknown) {
+				t.Errorf("%s: unnamed create %s with a body, without unknowns or without a stand-in name", op.Address, op.ID)
+			}
 		default:
 			t.Errorf("%s: op kind %q", op.Address, op.Kind)
 		}
@@ -65,6 +69,16 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"azurerm_subnet.a","mode":"managed","type":"azurerm_subnet","change":{"actions":["create"],"after":{"name":"a/b"}}}]}`))
 	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"azapi_resource.a","mode":"managed","type":"azapi_resource","change":{"actions":["create"],"after":{"type":"@","parent_id":"/","name":"x","body":"[1]"}}}]}`))
 	f.Add([]byte(`{"format_version":"1.2","resource_changes":[null,{"change":null},{"address":"x","mode":"managed","change":{"actions":["delete","create"],"before":[],"after":7,"after_unknown":"x"}}]}`))
+	for _, data := range hostileInputs() {
+		if len(data) < 64<<10 {
+			f.Add(data)
+		}
+	}
+	// The shapes of real pipelines: UTF-16 with and without a byte order
+	// mark, and modules whose instance keys hold spaces and brackets.
+	f.Add(utf16Bytes(`{"format_version":"0.2","terraform_version":"1.0.11","resource_changes":[]}`, false, true))
+	f.Add(utf16Bytes(`{"format_version":"1.2","resource_changes":[]}`, true, false))
+	f.Add([]byte(`{"format_version":"1.2","resource_changes":[{"address":"module.a[\"x ]y\"].azurerm_subnet.s","module_address":"module.a[\"x ]y\"]","mode":"managed","type":"azurerm_subnet","name":"s","change":{"actions":["create"],"after":{"resource_group_name":"rg","virtual_network_name":"v"},"after_unknown":{"id":true,"name":true}}}],"configuration":{"root_module":{"module_calls":{"a":{"expressions":{"x":{"references":["module.a.x"]}},"module":{"resources":[{"address":"azurerm_subnet.s","mode":"managed","type":"azurerm_subnet","name":"s","expressions":{"name":{"references":["var.x"]}}}],"outputs":{"x":{"expression":{"references":["var.x"]}}}}}}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse(data, Options{DefaultSubscriptionID: sub1})
 		if err != nil {

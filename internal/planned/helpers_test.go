@@ -3,6 +3,7 @@ package planned
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -238,3 +239,15 @@ func problemFor(p *Plan, addr string) (Problem, bool) {
 func refExpr(refs ...string) map[string]any { return map[string]any{"references": refs} }
 
 func constExpr(v any) map[string]any { return map[string]any{"constant_value": v} }
+
+var moduleSegRe = regexp.MustCompile(`module\.([A-Za-z0-9_-]+)(\[[^\]]*\])?`)
+
+// moduleCalls are the module call names of a module address, outermost
+// first ("module.a[0].module.b" → a, b).
+func moduleCalls(addr string) []string {
+	var out []string
+	for _, m := range moduleSegRe.FindAllStringSubmatch(addr, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}

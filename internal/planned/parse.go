@@ -36,10 +36,12 @@ func (o Options) cloud() model.Cloud {
 }
 
 // SupportedFormatVersions are the plan format_version values Parse reads:
-// the JSON plan format 1.x of Terraform (1.0 and later) and OpenTofu.
-// Version 0.x plans (Terraform 0.12 to 0.15) are refused: their providers
-// (azurerm v2 and older) predate the attribute names translated here.
-const SupportedFormatVersions = "1.x"
+// 0.2 (Terraform 0.15.4 to 1.0.x) and 1.x (Terraform 1.1 and later, every
+// OpenTofu). Version 0.1 plans (Terraform 0.12 to 0.15.3) are refused with
+// the CLI version that wrote them: their providers (azurerm v2 and older)
+// predate the attribute names translated here. terraform-json's own
+// fixtures show the versions (0.2 from Terraform 1.0, 1.0 from 1.1).
+const SupportedFormatVersions = "0.2, 1.x"
 
 // internalErrorText marks the error of a translation that panicked.
 const internalErrorText = "internal error"
@@ -61,20 +63,29 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 			plan, err = nil, fmt.Errorf("the plan could not be translated (%s: %v); please report this with the plan's resource types", internalErrorText, r)
 		}
 	}()
-	if err := precheck(data); err != nil {
+	text, enc, err := decodeText(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := precheck(text); err != nil {
+		if enc != EncodingUTF8 {
+			return nil, fmt.Errorf("%w (the file was read as %s)", err, enc)
+		}
 		return nil, err
 	}
 	var p tfjson.Plan
-	if err := json.Unmarshal(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("\xef\xbb\xbf")), &p); err != nil {
+	if err := json.Unmarshal(bytes.TrimSpace(text), &p); err != nil {
 		return nil, fmt.Errorf("not a valid plan JSON: %w; %s", err, showHint)
 	}
-	return translate(&p, opts), nil
+	out := translate(&p, opts)
+	out.Encoding = enc
+	return out, nil
 }
 
 // precheck says what a file that is not a plan JSON of a supported format
 // looks like, before terraform-json's own (terser) checks.
 func precheck(data []byte) error {
-	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return fmt.Errorf("the file is empty, not a plan JSON: %s", showHint)
 	}
@@ -82,7 +93,7 @@ func precheck(data []byte) error {
 		return fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", showHint)
 	}
 	if !utf8.Valid(trimmed) {
-		return fmt.Errorf("not a plan JSON: the file is binary, not JSON text: %s", showHint)
+		return notUTF8Error(trimmed)
 	}
 	if trimmed[0] != '{' {
 		if looksLikeHCL(trimmed) {
@@ -137,33 +148,51 @@ func precheck(data []byte) error {
 	case hasValues && !hasChanges && !hasPlanned && !hasConfig:
 		return fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", showHint)
 	}
-	major, ok := majorVersion(fv)
+	major, minor, ok := formatVersion(fv)
 	if !ok {
 		return fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, showHint)
 	}
-	if major != 1 {
-		return fmt.Errorf("the plan's format_version %s is not supported: plans of format version 1.x (Terraform 1.0 and later, OpenTofu 1.6 and later) are; show the plan with a CLI of those versions", fv)
+	var tv string
+	if raw, ok := head["terraform_version"]; ok {
+		_ = json.Unmarshal(raw, &tv)
 	}
-	return nil
+	return checkFormat(fv, major, minor, tv)
 }
 
-// majorVersion is the major number of a "major.minor" format version.
-func majorVersion(fv string) (int, bool) {
+// checkFormat accepts the plan formats of SupportedFormatVersions and
+// says, for any other, which CLI wrote it and what to use instead.
+func checkFormat(fv string, major, minor int, tv string) error {
+	wrote := ""
+	if tv != "" {
+		wrote = fmt.Sprintf(" (this file was written by Terraform %s)", tv)
+	}
+	switch {
+	case major == 1, major == 0 && minor == 2:
+		return nil
+	case major == 0 && minor < 2:
+		return fmt.Errorf("the plan's format_version %s is the JSON plan format of Terraform 0.12 to 0.15.3%s, whose azurerm provider (v2 and older) predates the attributes this provider reads: "+
+			"plan with Terraform 1.0 or later (format 0.2 and 1.x) or OpenTofu, and the azurerm provider 3.x or 4.x", fv, wrote)
+	}
+	return fmt.Errorf("the plan's format_version %s is newer than the formats this provider reads (0.2 from Terraform 1.0, 1.x from Terraform 1.1 and later and every OpenTofu)%s: "+
+		"show the plan with a Terraform 1.x or OpenTofu 1.x CLI, or upgrade the pullpath provider", fv, wrote)
+}
+
+// formatVersion is the major and minor number of a "major.minor" format
+// version.
+func formatVersion(fv string) (major, minor int, ok bool) {
 	parts := strings.Split(fv, ".")
 	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
+		return 0, 0, false
 	}
-	n := 0
+	var n [3]int
 	for i, part := range parts {
 		v, err := strconv.Atoi(part)
 		if err != nil || v < 0 {
-			return 0, false
+			return 0, 0, false
 		}
-		if i == 0 {
-			n = v
-		}
+		n[i] = v
 	}
-	return n, true
+	return n[0], n[1], true
 }
 
 // syntaxError turns a JSON decoding error into a message with line:column.

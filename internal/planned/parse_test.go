@@ -19,7 +19,7 @@ func TestParseRefusesWhatIsNotAPlan(t *testing.T) {
 		{"empty", "", []string{"the file is empty", "terraform show -json tfplan > plan.json"}},
 		{"blank", " \n\t\n", []string{"the file is empty"}},
 		{"plan binary", "PK\x03\x04\x14\x00\x08\x00tfplan", []string{"saved plan file", "binary of `terraform plan -out`", "terraform show -json"}},
-		{"other binary", "\xff\xfe\x00garbage", []string{"binary, not JSON text"}},
+		{"other binary", "\x00\x01\x02\x03\x89PNG\r\n", []string{"binary, not JSON text"}},
 		{"state file", `{"version":4,"terraform_version":"1.9.8","serial":12,"lineage":"0a1b","outputs":{},"resources":[]}`,
 			[]string{"state file", "lineage/serial", "terraform show -json tfplan"}},
 		{"state JSON", `{"format_version":"1.0","terraform_version":"1.9.8","values":{"root_module":{}}}`,
@@ -39,10 +39,12 @@ func TestParseRefusesWhatIsNotAPlan(t *testing.T) {
 		{"schemas", `{"format_version":"1.0","provider_schemas":{}}`, []string{"terraform providers schema -json"}},
 		{"version not a string", `{"format_version":1.2,"resource_changes":[]}`, []string{"format_version is 1.2, not a version string"}},
 		{"version garbage", `{"format_version":"one","resource_changes":[]}`, []string{`format_version "one" is not a version`}},
-		{"too old", `{"format_version":"0.2","terraform_version":"0.15.5","resource_changes":[]}`,
-			[]string{"format_version 0.2 is not supported", "format version 1.x", "Terraform 1.0 and later"}},
+		{"too old", `{"format_version":"0.1","terraform_version":"0.13.7","resource_changes":[]}`,
+			[]string{"format_version 0.1 is the JSON plan format of Terraform 0.12 to 0.15.3", "written by Terraform 0.13.7", "plan with Terraform 1.0 or later"}},
+		{"too old, no CLI version", `{"format_version":"0.1","resource_changes":[]}`,
+			[]string{"format_version 0.1", "Terraform 1.0 or later"}},
 		{"too new", `{"format_version":"2.0","terraform_version":"2.0.0","resource_changes":[]}`,
-			[]string{"format_version 2.0 is not supported", "1.x"}},
+			[]string{"format_version 2.0 is newer than the formats", "written by Terraform 2.0.0", "1.x"}},
 		{"wrong types", `{"format_version":"1.2","resource_changes":{"a":1}}`, []string{"not a valid plan JSON"}},
 		{"two values", `{"format_version":"1.2"} {"format_version":"1.2"}`, []string{"more than one JSON value"}},
 	}
@@ -61,10 +63,12 @@ func TestParseRefusesWhatIsNotAPlan(t *testing.T) {
 	}
 }
 
-// TestParseAcceptsPlans: a plan without changes, of every 1.x format
-// version, and one with a UTF-8 byte order mark, is a plan.
+// TestParseAcceptsPlans: a plan without changes, of format 0.2 (Terraform
+// 1.0) and every 1.x format version, and one with a UTF-8 byte order mark,
+// is a plan.
 func TestParseAcceptsPlans(t *testing.T) {
 	for _, in := range []string{
+		`{"format_version":"0.2","terraform_version":"1.0.11","planned_values":{"root_module":{}},"resource_changes":[]}`,
 		`{"format_version":"1.0","terraform_version":"1.0.11","planned_values":{"root_module":{}}}`,
 		`{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[]}`,
 		"\xef\xbb\xbf" + `{"format_version":"1.1","terraform_version":"1.6.0","resource_changes":[]}`,
@@ -109,6 +113,15 @@ func TestFixtures(t *testing.T) {
 	}{
 		"scenario_zone_link_deleted.json": {ops: []string{
 			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
+		// The same change as Terraform 1.0 (format 0.2), Windows PowerShell
+		// `>` (UTF-16 LE, BOM, CRLF) and `Out-File -Encoding UTF8` (UTF-8
+		// with BOM) write it.
+		"plan_format_0_2.json": {ops: []string{
+			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
+		"plan_utf16le_bom.json": {ops: []string{
+			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
+		"plan_utf8_bom.json": {ops: []string{
+			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
 		"scenario_peering_access_disabled.json": {ops: []string{
 			"azurerm_virtual_network_peering.spoke_to_hub put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke/virtualNetworkPeerings/spoke-to-hub []"}},
 		"scenario_record_repointed.json": {ops: []string{
@@ -121,8 +134,8 @@ func TestFixtures(t *testing.T) {
 		"scenario_firewall_rule_changed.json": {ops: []string{
 			"azurerm_firewall_policy_rule_collection_group.aks put /resourceGroups/rg-hub/providers/Microsoft.Network/firewallPolicies/fwpol-hub/ruleCollectionGroups/DefaultApplicationRuleCollectionGroup []"}},
 		"scenario_value_unknown.json": {ops: []string{
-			"azurerm_private_dns_a_record.registry put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/A/contosoreg [properties.aRecords]"},
-			unsupported: "azurerm_network_interface.probe"},
+			"azurerm_private_dns_a_record.registry put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/A/contosoreg [properties.aRecords]",
+			"azurerm_network_interface.probe put /resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-probe [properties.ipConfigurations.privateIPAddress]"}},
 		"scenario_unrelated.json": {},
 		"plan_v4_network.json": {ops: []string{
 			"azurerm_private_dns_zone_virtual_network_link.spoke delete /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []",

@@ -24,7 +24,19 @@ const (
 	// that set part of a resource they do not own, such as a subnet's
 	// route table association or a VNet's DNS servers.
 	OpPatch OpKind = "patch"
+	// OpCreateUnnamed: the plan creates a resource whose name, and so
+	// whose id, is known only after apply (a name from random_string).
+	// ID is the id with NameUnknown in place of each unknown segment, Body
+	// is nil, Unknown says what is unknown. Nothing can be concluded from
+	// the collection it will be an item of (or the parent that embeds it):
+	// the overlay answers those reads with a planned unknown value.
+	OpCreateUnnamed OpKind = "create-unnamed"
 )
+
+// NameUnknown stands in an OpCreateUnnamed id for a name (or resource
+// group) known only after apply. No ARM name holds parentheses and
+// hyphens in this form.
+const NameUnknown = "(known-after-apply)"
 
 // Op is one effect of one planned resource change on one ARM resource.
 // One change may give several ops (a route table with inline routes puts
@@ -63,6 +75,8 @@ type Plan struct {
 	FormatVersion string
 	// TerraformVersion is the CLI version that wrote the plan.
 	TerraformVersion string
+	// Encoding is the text encoding the file was decoded from.
+	Encoding Encoding
 	// Ops are the translated changes, in plan order.
 	Ops []Op
 	// Unsupported are the addresses of changed azurerm / azapi resources

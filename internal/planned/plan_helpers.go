@@ -38,3 +38,14 @@ func (p *Plan) Addresses(id string) []string {
 	}
 	return out
 }
+
+// TranslatedTypes are the Terraform resource types whose changes are
+// translated, sorted (docs/guides/what-if.md lists them).
+func TranslatedTypes() []string {
+	out := make([]string, 0, len(translators))
+	for typ := range translators {
+		out = append(out, typ)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,6 +1,7 @@
 package planned
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -59,6 +60,9 @@ type ctx struct {
 	// reference cycle is being unwound.
 	idCache map[string]cachedID
 	inCycle bool
+	// unnamed is set while the id of a create whose name is unknown is
+	// built with NameUnknown in its place.
+	unnamed bool
 	out     *Plan
 }
 
@@ -68,6 +72,7 @@ func translate(p *tfjson.Plan, opts Options) *Plan {
 		deletedPeerings: map[string]string{}, idCache: map[string]cachedID{},
 		out: &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
 	c.index()
+	c.applyDefaults()
 	unsupported := map[string]bool{}
 	for _, ch := range c.changes {
 		acts := ch.rc.Change.Actions
@@ -190,15 +195,16 @@ func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, 
 	if c.plan.Config == nil || c.plan.Config.RootModule == nil {
 		return nil, ""
 	}
-	mod := c.plan.Config.RootModule
+	var segs []modSeg
 	if rc.ModuleAddress != "" {
-		for _, call := range moduleCalls(rc.ModuleAddress) {
-			mc, ok := mod.ModuleCalls[call]
-			if !ok || mc == nil || mc.Module == nil {
-				return nil, ""
-			}
-			mod = mc.Module
+		var ok bool
+		if segs, ok = splitModuleAddr(rc.ModuleAddress); !ok {
+			return nil, ""
 		}
+	}
+	mod := c.moduleConfig(segs)
+	if mod == nil {
+		return nil, ""
 	}
 	for _, r := range mod.Resources {
 		if r != nil && r.Mode == tfjson.ManagedResourceMode && r.Type == rc.Type && r.Name == rc.Name {
@@ -206,18 +212,6 @@ func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, 
 		}
 	}
 	return nil, ""
-}
-
-var moduleSegRe = regexp.MustCompile(`module\.([A-Za-z0-9_-]+)(\[[^\]]*\])?`)
-
-// moduleCalls are the module call names of a module address, outermost
-// first ("module.a[0].module.b" → a, b).
-func moduleCalls(addr string) []string {
-	var out []string
-	for _, m := range moduleSegRe.FindAllStringSubmatch(addr, -1) {
-		out = append(out, m[1])
-	}
-	return out
 }
 
 // translateChange emits the ops of one change, or records why it cannot.
@@ -231,6 +225,10 @@ func (c *ctx) translateChange(ch *change, tr translator) {
 	} else {
 		t := c.newT(ch, ch.after)
 		id, ierr := c.idFor(ch, tr, ch.after)
+		if op, ok := c.unnamedCreate(ch, tr, ierr); ok {
+			c.out.Ops = append(c.out.Ops, op)
+			return
+		}
 		if ierr != nil {
 			err = ierr
 		} else if perr := tr.put(t, id); perr != nil {
@@ -268,6 +266,40 @@ func (c *ctx) translateChange(ch *change, tr translator) {
 		op.Unknown = dedupe(op.Unknown)
 	}
 	c.out.Ops = append(c.out.Ops, ops...)
+}
+
+// unnamedCreate is the OpCreateUnnamed of a create whose id is unknown
+// because a name is (ierr an unknownNameError): its id is built with
+// NameUnknown for the unknown names. ok is false for other errors, for
+// changes that are not creates, and when even the place of the resource
+// (its parent, its subscription) is unknown.
+func (c *ctx) unnamedCreate(ch *change, tr translator, ierr error) (Op, bool) {
+	var une *unknownNameError
+	if ierr == nil || !errors.As(ierr, &une) || !ch.rc.Change.Actions.Create() && !ch.rc.Change.Actions.Replace() || tr.id == nil {
+		return Op{}, false
+	}
+	c.unnamed = true
+	id, err := tr.id(c.newT(ch, ch.after))
+	c.unnamed = false
+	if err != nil || !validID(id) {
+		return Op{}, false
+	}
+	return Op{Address: ch.rc.Address, Type: ch.rc.Type, Kind: OpCreateUnnamed, ID: id,
+		Unknown: []string{"the name of the new " + lastTypeName(id) + " (" + une.attr + " is known only after apply)"}}, true
+}
+
+// lastTypeName is the last resource type segment of an id ("subnets").
+func lastTypeName(id string) string {
+	return lastName(parentOfName(id))
+}
+
+// parentOfName is the id without its last name segment.
+func parentOfName(id string) string {
+	id = strings.TrimRight(id, "/")
+	if i := strings.LastIndexByte(id, '/'); i > 0 {
+		return id[:i]
+	}
+	return id
 }
 
 // deleteOps are the ops of a change that deletes its resource.
@@ -339,7 +371,7 @@ func (c *ctx) idOfAddress(addr string) (string, bool) {
 		return r.id, r.ok
 	}
 	id, ok := c.computeIDOfAddress(addr)
-	if !c.inCycle {
+	if !c.inCycle && !c.unnamed {
 		c.idCache[addr] = cachedID{id, ok}
 	}
 	return id, ok

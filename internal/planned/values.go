@@ -198,11 +198,23 @@ func (t *tctx) op(kind OpKind, id string, body map[string]any) *Op {
 	return op
 }
 
-// name is a required name attribute.
+// unknownNameError is the id error of a resource whose name (or resource
+// group name) is known only after apply.
+type unknownNameError struct{ attr string }
+
+func (e *unknownNameError) Error() string {
+	return fmt.Sprintf("its %s is known only after apply, so its ARM id is unknown", e.attr)
+}
+
+// name is a required name attribute. With t.c.unnamed set, a name known
+// only after apply is NameUnknown (the id of an OpCreateUnnamed).
 func (t *tctx) name(attr string) (string, error) {
 	v := t.get(attr)
 	if v.unknown() {
-		return "", fmt.Errorf("its %s is known only after apply, so its ARM id is unknown", attr)
+		if t.c.unnamed {
+			return NameUnknown, nil
+		}
+		return "", &unknownNameError{attr: attr}
 	}
 	s := v.str()
 	if strings.TrimSpace(s) == "" {
@@ -317,8 +329,10 @@ func (t *tctx) refIDs(path ...any) ([]string, bool) {
 	return out, len(out) > 0
 }
 
-// refs are the resource references of the configuration expression at a
-// path, de-duplicated to one per resource (the `.id` form first).
+// refs are the references of the configuration expression at a path that
+// can name an id: resources (the `.id` form first), module inputs
+// (var.x) and module outputs (module.m.x), de-duplicated to one per
+// resource.
 func (t *tctx) refs(path ...any) []string {
 	e := exprAt(t.ch.expr, append(append([]any{}, t.prefix...), path...))
 	if e == nil || e.ExpressionData == nil {
@@ -327,17 +341,22 @@ func (t *tctx) refs(path ...any) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range e.References {
-		m := refRe.FindStringSubmatch(r)
-		if m == nil {
-			continue
+		key := r
+		switch {
+		case varRefRe.MatchString(r):
+			key = varRefRe.FindString(r)
+		case moduleRefRe.MatchString(r):
+			key = moduleRefRe.FindString(r)
+		default:
+			m := refRe.FindStringSubmatch(r)
+			if m == nil || m[3] != "" && m[3] != "id" {
+				continue
+			}
+			key = m[1]
 		}
-		base := m[1]
-		if m[3] != "" && m[3] != "id" {
-			continue
-		}
-		if !seen[base] {
-			seen[base] = true
-			out = append(out, base)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, key)
 		}
 	}
 	return out
@@ -378,12 +397,26 @@ func exprAt(exprs map[string]*tfjson.Expression, path []any) *tfjson.Expression 
 	return e
 }
 
-// resolveRef is the ARM id of the resource a reference of change `from`
-// names, in the module instance of `from`.
+// resolveRef is the ARM id a reference of change `from` names (a
+// resource, a module input or a module output; see modules.go), in the
+// module instance of `from`.
 func (c *ctx) resolveRef(from *change, ref string) (string, bool) {
-	prefix := ""
+	var mod []modSeg
 	if from.rc.ModuleAddress != "" {
-		prefix = from.rc.ModuleAddress + "."
+		var ok bool
+		if mod, ok = splitModuleAddr(from.rc.ModuleAddress); !ok {
+			return "", false
+		}
+	}
+	return c.resolveIn(mod, from.rc.Index, ref, 0)
+}
+
+// resolveResource is the ARM id of the resource ref ("type.name" or
+// "type.name[key]") of module instance modAddr ("" for the root).
+func (c *ctx) resolveResource(modAddr string, index any, ref string) (string, bool) {
+	prefix := ""
+	if modAddr != "" {
+		prefix = modAddr + "."
 	}
 	addr := prefix + ref
 	if id, ok := c.idOfAddress(addr); ok {
@@ -394,8 +427,8 @@ func (c *ctx) resolveRef(from *change, ref string) (string, bool) {
 	}
 	// `azurerm_subnet.aks[each.key].id` is referenced as azurerm_subnet.aks:
 	// the instance with the same key as the referrer, or the only one.
-	if from.rc.Index != nil {
-		if id, ok := c.idOfAddress(addr + indexSuffix(from.rc.Index)); ok {
+	if index != nil {
+		if id, ok := c.idOfAddress(addr + indexSuffix(index)); ok {
 			return id, true
 		}
 	}
