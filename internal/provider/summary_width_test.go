@@ -43,8 +43,8 @@ func TestSummaryAndDiagnosticsFitATerminal(t *testing.T) {
 			}
 			cfg["registry"] = registry
 		}
-		if len(in.DNSZoneSubscriptionIDs) > 0 {
-			cfg["dns_zone_subscription_ids"] = in.DNSZoneSubscriptionIDs
+		if len(in.ZoneSubscriptionIDs) > 0 {
+			cfg["zone_subscription_ids"] = in.ZoneSubscriptionIDs
 		}
 		if in.PullCredentials != "" {
 			cfg["pull_credentials"] = in.PullCredentials

@@ -20,6 +20,18 @@ type help struct {
 }
 
 var helps = map[model.Code]help{
+	model.RouteFirewallDenied: {"A private path (spoke to spoke, to a private endpoint, to on-premises, to a DNS server) crosses an Azure Firewall whose rules allow no TCP 443 (TCP/UDP 53 for DNS) from the node addresses to that destination; a firewall denies every flow no rule allows, east-west included.",
+		"Add a rule to the firewall policy (or classic rule collection) that allows the flow, preferably an application rule for HTTPS, which also source-NATs and keeps the flow symmetric."},
+	model.RouteNextHopAbsent: {"The selected route's VirtualAppliance next hop address is held by nothing: no NIC, load balancer frontend or Azure Firewall IP configuration (a stopped, deallocated firewall has none).",
+		"Start the firewall or appliance that held the address, or point the route at an address that is in use."},
+	model.EgressFirewallNoSNAT: {"An Azure Firewall allows the flow to a public registry address by a network rule, but its SNAT private ranges cover that address, so the packet leaves with a private source address and gets no answer.",
+		"Remove the public range from the firewall's SNAT private ranges (0.0.0.0/0 means never SNAT), or allow the registry with an application rule, which always SNATs."},
+	model.DNSProxyDisabled: {"A DNS server the nodes use is an Azure Firewall's private address, but the firewall's DNS proxy is off, so nothing answers on port 53 there.",
+		"Enable DNS proxy in the firewall policy's DNS settings, or give the nodes a DNS server that answers."},
+	model.TLSInspectionCAUntrusted: {"An Azure Firewall Premium rule on the path terminates TLS for a registry hostname and the nodes trust no custom CA, so the re-signed certificate fails validation.",
+		"Exclude the registry hostnames from TLS inspection, or trust the firewall's intermediate CA on the nodes (AKS custom CA trust)."},
+	model.TLSInspectionUnverified: {"A firewall rule on the path terminates TLS for a registry hostname and the cluster trusts custom CAs that cannot be compared with the firewall's CA.",
+		"Confirm that the firewall's intermediate CA is among the cluster's custom CAs, or exclude the registry hostnames from inspection."},
 	model.CoverageAcceptanceExpired: {"An accept block of the verification is past its expires date: it accepts nothing any more, and the findings it matched decide the verdict again.",
 		"Fix what the block accepted, or, if the owners still accept it, renew the block with a new expires date and reason."},
 	model.CoverageAcceptanceUnused: {"An accept block of the verification matched no finding: the problem it accepted is gone, or its matchers name nothing.",
