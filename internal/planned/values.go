@@ -341,7 +341,7 @@ func (t *tctx) refs(path ...any) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range e.References {
-		key := r
+		var key string
 		switch {
 		case varRefRe.MatchString(r):
 			key = varRefRe.FindString(r)
