@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -25,8 +27,9 @@ import (
 // AzureFirewallSubnet whose answer lists none has the firewalls of its
 // VNet's resource group listed and matched by address. It returns nil when
 // no firewall holds a (or the read failed: a gap on what could not be
-// read). The policy's rule collection groups, listed with it, are a
-// speculative read (model.Network.SpeculativeReads). mu guards n.
+// read). Only the policy itself is read (its rule collection groups decide
+// nothing about DNS): it joins n with RuleCollectionGroupsKnown false until
+// a flow through the firewall has its rules read. mu guards n.
 func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
 	mu.Lock()
 	var ids []model.ResourceID
@@ -62,7 +65,7 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 		}
 		var policy *model.FirewallPolicy
 		if !fw.PolicyID.IsZero() {
-			policy, _ = r.FirewallPolicy(ctx, fw.PolicyID)
+			policy, _ = r.firewallPolicySettings(ctx, fw.PolicyID)
 		}
 		mu.Lock()
 		if have := n.Firewall(fw.ID); have != nil {
@@ -72,12 +75,6 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 		}
 		if policy != nil && n.FirewallPolicy(policy.ID) == nil {
 			n.AddFirewallPolicy(policy)
-		}
-		if !fw.PolicyID.IsZero() {
-			// The policy's rule collection groups are listed with it but
-			// decide nothing about DNS: a failure there counts only where
-			// a flow through the firewall uses them.
-			n.SpeculativeReads = append(n.SpeculativeReads, model.FirewallRuleCollectionGroupsID(fw.PolicyID))
 		}
 		mu.Unlock()
 		return fw
@@ -126,4 +123,20 @@ func holdsAddr(list []netip.Addr, a netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// firewallPolicySettings reads a firewall policy without its rule
+// collection groups (RuleCollectionGroupsKnown false): its settings, such
+// as dnsSettings. The request is the one FirewallPolicy makes, shared
+// through the cache.
+func (r *Reader) firewallPolicySettings(ctx context.Context, id model.ResourceID) (*model.FirewallPolicy, error) {
+	return read(r, "fwpolicy-get", id, permFirewallPolicyRead, func() (*model.FirewallPolicy, error) {
+		resp, err := networkGet(ctx, r, id, "firewallPolicies", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.FirewallPoliciesClientGetResponse, error) {
+			return f.NewFirewallPoliciesClient().Get(ctx, rg, name, nil)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return firewallPolicyFromSDK(&resp.FirewallPolicy)
+	})
 }

@@ -17,9 +17,8 @@ import (
 // configurations, and its policy, whose dnsSettings decide whether and from
 // where the proxy answers. The reference is reachable; a persistent fault of
 // either read must leave it unverified, naming the faulted read, never
-// reachable. The policy's rule collection groups are listed with it but
-// decide nothing about DNS; a fault there rightly changes nothing, and the
-// egress matrix holds that cell.
+// reachable. The policy's rule collection groups decide nothing about DNS
+// and are not read.
 func TestVerificationFaultMatrixFirewallDNS(t *testing.T) {
 	ctx := context.Background()
 	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
@@ -27,11 +26,14 @@ func TestVerificationFaultMatrixFirewallDNS(t *testing.T) {
 	for _, r := range baseline.Requested {
 		seen[r] = true
 	}
-	only := func(read string) bool {
-		return !seen[read] && !strings.Contains(strings.ToLower(read), "/rulecollectiongroups")
-	}
+	only := func(read string) bool { return !seen[read] }
 	in := provider.VerificationInput{Snapshot: scenarioSnapshot(t, "firewall_dns_proxy_on"), ClusterID: accCluster, RegistryID: accRegistry}
 	reads := faultMatrix(t, in, "reachable", only)
+	for _, r := range reads {
+		if strings.Contains(strings.ToLower(r), "/rulecollectiongroups") {
+			t.Errorf("a DNS server at the firewall needs no rules, yet %s was read", r)
+		}
+	}
 	for _, want := range []string{"/azurefirewalls/fw-hub", "/firewallpolicies/fwpol-hub"} {
 		found := false
 		for _, r := range reads {
