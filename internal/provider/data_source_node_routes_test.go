@@ -510,7 +510,7 @@ func TestAccNodeRoutes_effectiveRoutesDenied(t *testing.T) {
 				nrCheck(tfjsonpath.New("findings"), nrCodes("EVIDENCE_PERMISSION_DENIED", "COVERAGE_ROUTES_COMPUTED")),
 				nrCheck(nrFinding(0).AtMapKey("resource_id"), nrStr(nrVMNIC+"/effectiveRouteTable")),
 				nrCheck(nrFinding(0).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(
-					`^Reading the effective routes of network interface aks-user-vm0-nic \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity running the plan lacks `+
+					`^The snapshot records that reading the effective routes of network interface aks-user-vm0-nic \(.*\) was refused \(HTTP 403 AuthorizationFailed\): the identity that recorded it lacks `+
 						`Microsoft\.Network/networkInterfaces/effectiveRouteTable/action\..*computed from configuration instead`))),
 				nrCheck(nrFinding(1).AtMapKey("message"), knownvalue.StringRegexp(regexp.MustCompile(`could not be read`))),
 			},
@@ -625,7 +625,7 @@ func TestAccNodeRoutes_invalidArguments(t *testing.T) {
 			step(fmt.Sprintf("subnet_id = %q", accSpoke+"/subnets/snet-typo"),
 				`(?s)The subnet does not exist.*snet-typo`),
 			step(fmt.Sprintf("network_interface_id = %q", nrNVANIC+"-typo"),
-				`(?s)The network interface does not exist.*nic-vm-nva-typo`),
+				`(?s)The network interface is not in the snapshot.*nic-vm-nva-typo`),
 		},
 	})
 }

@@ -133,7 +133,7 @@ func TestAccRegistryEndpoints_errors(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      registryConfig(snap, accRegistry),
-			ExpectError: regexp.MustCompile(`(?s)Permission denied reading the container registry.*needs\s+Microsoft\.ContainerRegistry/registries/read`),
+			ExpectError: regexp.MustCompile(`(?s)Permission denied reading the container registry.*lacks\s+Microsoft\.ContainerRegistry/registries/read`),
 		}, {
 			Config:      registryConfig(fixture(t, "baseline_ok.json"), accSpoke),
 			ExpectError: regexp.MustCompile(`(?s)expected a Microsoft\.ContainerRegistry/registries id, got a\s+Microsoft\.Network/virtualNetworks id`),

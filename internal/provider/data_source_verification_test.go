@@ -334,6 +334,7 @@ func TestAccVerification_baselineAttributes(t *testing.T) {
 					"remediation": knownvalue.StringRegexp(regexp.MustCompile(`Nothing to fix`)),
 					// Without planned_changes_file no finding names a planned change.
 					"planned_change": knownvalue.Null(),
+					"accepted":       knownvalue.Null(),
 				})),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("stats").AtMapKey("arm_requests"), int64Between(10, 40)),
 				statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("stats").AtMapKey("duration_ms"), int64Between(0, 60000)),

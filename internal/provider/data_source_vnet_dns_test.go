@@ -146,7 +146,7 @@ func TestAccVNetDNS_permissionDenied(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: dnsConfig(snap, accSpoke, ""),
 			ExpectError: regexp.MustCompile(`(?s)Permission denied reading the virtual network.*vnet-spoke.*HTTP 403 AuthorizationFailed.*` +
-				`needs\s+Microsoft\.Network/virtualNetworks/read`),
+				`lacks\s+Microsoft\.Network/virtualNetworks/read`),
 		}},
 	})
 }

@@ -121,11 +121,11 @@ func TestAccVNetPeerings_notFound(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      peeringsConfig(snap, accSpoke),
-			ExpectError: regexp.MustCompile(`(?s)The virtual network does not exist.*Azure has no virtual network.*vnet-spoke.*ResourceNotFound`),
+			ExpectError: regexp.MustCompile(`(?s)The virtual network is not in the snapshot.*has no virtual network\s+vnet-spoke\s`),
 		}, {
 			// An id the snapshot never had: the same answer without a fault.
 			Config:      peeringsConfig(fixture(t, "baseline_ok.json"), accSpoke+"-typo"),
-			ExpectError: regexp.MustCompile(`(?s)The virtual network does not exist.*name \(vnet-spoke-typo\)`),
+			ExpectError: regexp.MustCompile(`(?s)The virtual network is not in the snapshot.*name \(vnet-spoke-typo\)`),
 		}},
 	})
 }

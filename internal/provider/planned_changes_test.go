@@ -44,7 +44,7 @@ data "pullpath_vnet_peerings" "this" {
 			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*state\.json.*looks\s+like\s+the\s+JSON\s+of\s+a\s+state.*` + show),
 		}, {
 			Config:      config(write("future.json", `{"format_version":"9.0","resource_changes":[]}`)),
-			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*future\.json.*format_version\s+9\.0\s+is\s+not\s+supported`),
+			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*future\.json.*format_version\s+9\.0\s+is\s+newer\s+than\s+the\s+formats`),
 		}, {
 			Config:      config(filepath.Join(dir, "missing.json")),
 			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*missing\.json\s+cannot\s+be\s+read.*` + show),

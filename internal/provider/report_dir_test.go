@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -214,7 +215,18 @@ func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 				cfg["registry"] = registry
 			}
 			if len(in.ZoneSubscriptionIDs) > 0 {
-				cfg["dns_zone_subscription_ids"] = in.ZoneSubscriptionIDs
+				cfg["zone_subscription_ids"] = in.ZoneSubscriptionIDs
+			}
+			if len(in.Accept) > 0 {
+				var blocks []map[string]any
+				for _, b := range in.Accept {
+					block := map[string]any{}
+					for k, v := range b {
+						block[k] = v
+					}
+					blocks = append(blocks, block)
+				}
+				cfg["accept"] = blocks
 			}
 			if in.PullCredentials != "" {
 				cfg["pull_credentials"] = in.PullCredentials
@@ -262,7 +274,7 @@ func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 func readWithProvider(t *testing.T, args map[string]any, typeName string, config map[string]any) (map[string]any, []goldenDiag) {
 	t.Helper()
 	ctx := t.Context()
-	srv, err := providerserver.NewProtocol6WithError(provider.New("test")())()
+	srv, err := providerserver.NewProtocol6WithError(provider.NewAt("test", func() time.Time { return testToday })())()
 	if err != nil {
 		t.Fatal(err)
 	}

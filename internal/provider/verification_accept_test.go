@@ -106,7 +106,7 @@ func TestAccVerificationAccept_failOnUnverified(t *testing.T) {
 					statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("verdict"), knownvalue.StringExact("reachable")),
 					statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("paths").AtSliceIndex(0).AtMapKey("verdict"), knownvalue.StringExact("reachable")),
 					statecheck.ExpectKnownValue(verificationAddr, tfjsonpath.New("summary"),
-						knownvalue.StringRegexp(regexp.MustCompile(`EGRESS_UNVERIFIED — node pool system \(.*\) — until 2026-06-15 — vm-nva allows`))),
+						knownvalue.StringRegexp(regexp.MustCompile(`(?s)EGRESS_UNVERIFIED — node pools system, user → .*\s+— until 2026-06-15 — vm-nva allows`))),
 					findingsCheck{include: []string{"EGRESS_UNVERIFIED"}, exclude: []string{"COVERAGE_ACCEPTANCE_UNUSED", "COVERAGE_ACCEPTANCE_EXPIRED"},
 						expect: &scenarioExpect{Accepted: []string{"EGRESS_UNVERIFIED"}}},
 				},

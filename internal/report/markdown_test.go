@@ -20,7 +20,7 @@ func TestMarkdownOfAFailingVerification(t *testing.T) {
 		"```mermaid\n" + strings.TrimRight(r.Diagram, "\n") + "\n```\n",
 		"| severity | code | owner | where | what is wrong | fix |",
 		"[`DNS_ZONE_NOT_LINKED`](" + TroubleshootingURL + "#dns_zone_not_linked)",
-		"| node pool system, contosoreg.azurecr.io |",
+		"| node pool system → contosoreg.azurecr.io |",
 		// A '|' and a line break in a message stay in their cell; HTML is escaped.
 		"vnet-spoke \\| so the name resolves publicly.<br>Second line &lt;b&gt;.",
 		"<br>after the planned change azurerm_route_table.spoke",

@@ -293,16 +293,17 @@ func TestAcceptRefusesNamedEvidence(t *testing.T) {
 }
 
 // TestAcceptedSummary: the summary lists accepted findings one line per
-// code, pool, reason and expiry, and not among the findings by owner.
+// code, reason and expiry with every pool and host it concerns, and not
+// among the findings by owner.
 func TestAcceptedSummary(t *testing.T) {
 	f, tr := applianceFacts(egressBlock(nil))
 	res := Verify(f, tr)
-	requireContains(t, res.Summary, "Accepted findings", "EGRESS_UNVERIFIED — node pool system (", "until 2026-12-31 — appliance owned by the security team, ticket NET-42")
+	requireContains(t, res.Summary, "Accepted findings", "EGRESS_UNVERIFIED — node pools system, user → ", "until 2026-12-31 — appliance owned by the security team, ticket NET-42")
 	if _, byOwner, _ := strings.Cut(res.Summary, "Findings by owner"); strings.Contains(byOwner, "EGRESS_UNVERIFIED") {
 		t.Errorf("accepted findings listed again by owner:\n%s", res.Summary)
 	}
-	if n := strings.Count(res.Summary, "EGRESS_UNVERIFIED — node pool"); n != 2 {
-		t.Errorf("%d accepted lines, want one per pool:\n%s", n, res.Summary)
+	if n := strings.Count(res.Summary, "EGRESS_UNVERIFIED — node pool"); n != 1 {
+		t.Errorf("%d accepted entries, want one folded over both pools:\n%s", n, res.Summary)
 	}
 	plain, _ := applianceFacts()
 	if s := Verify(plain, tr).Summary; strings.Contains(s, "Accepted findings") {

@@ -74,6 +74,11 @@ func (r *run) linkSearchGapFinding(gap model.Gap, pool, host string, vnetID mode
 		what = fmt.Sprintf("whether a private DNS zone holding %s is linked to %s from a subscription other than those searched (%s)", name, r.vnetName(vnetID), searched)
 	}
 	f := gapFinding(gap, pool, host, what)
+	if gap.Kind == model.GapPlannedUnknown || gap.Kind == model.GapUnreachable {
+		// Nothing failed that a permission would fix: gapFinding already
+		// says what the plan leaves unknown, or which host was unreachable.
+		return f
+	}
 	failed := "kept failing after retries"
 	switch gap.Kind {
 	case model.GapPermissionDenied:
