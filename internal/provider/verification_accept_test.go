@@ -113,7 +113,7 @@ func TestAccVerificationAccept_failOnUnverified(t *testing.T) {
 			},
 			{
 				Config:      verificationWith(appliance, acceptBody(expired)),
-				ExpectError: regexp.MustCompile(`(?s)unverified\s+\(fail_on_unverified\).*COVERAGE_ACCEPTANCE_EXPIRED.*expired\s+on\s+2026-06-14`),
+				ExpectError: regexp.MustCompile(`(?s)unverified\s+\(fail_on_unverified\).*EGRESS_UNVERIFIED.*does\s+not\s+decide\s+the\s+verdict:\s+COVERAGE_ACCEPTANCE_EXPIRED`),
 			},
 			{
 				Config: verificationWith(baseline, fmt.Sprintf("cluster_id = %q\nregistry_id = %q\nfail_on_unverified = true\n%s", accCluster, accRegistry,
