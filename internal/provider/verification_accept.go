@@ -32,12 +32,6 @@ type acceptBlockModel struct {
 	Endpoint   types.String `tfsdk:"endpoint"`
 }
 
-// acceptedModel is a finding's `accepted`: null unless a block accepted it.
-type acceptedModel struct {
-	Reason  string `tfsdk:"reason"`
-	Expires string `tfsdk:"expires"`
-}
-
 var (
 	acceptBlockAttrTypes = map[string]attr.Type{
 		"code": types.StringType, "reason": types.StringType, "expires": types.StringType,
