@@ -189,7 +189,7 @@ func TestAccReports_unwritableDirectory(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: reportsConfig(snap, dir, pairBody("")),
 			ExpectError: regexp.MustCompile(`(?s)Could not write the verification report to report_dir.*` +
-				regexp.QuoteMeta(filepath.Base(file)) + `/reports.*not a directory.*Set\s+report_dir\s+\(or\s+PULLPATH_REPORT_DIR\)`),
+				regexp.QuoteMeta(filepath.Base(file)) + `/reports.*not\s+a\s+directory.*Set\s+report_dir\s+\(or\s+PULLPATH_REPORT_DIR\)`),
 		}},
 	})
 }
