@@ -122,7 +122,7 @@ check_cli() {
 		cat "$log"
 		fail "$cli: network-check with a plan that deletes the zone link should fail"
 	fi
-	grep -q 'DNS_ZONE_NOT_LINKED.*after this plan: azurerm_private_dns_zone_virtual_network_link.spoke' "$log" ||
+	{ grep -q 'DNS_ZONE_NOT_LINKED' "$log" && grep -qi 'after this plan: azurerm_private_dns_zone_virtual_network_link.spoke' "$log"; } ||
 		{ cat "$log"; fail "$cli: the failure does not blame azurerm_private_dns_zone_virtual_network_link.spoke"; }
 	check_reports "$cli" "$reports" unreachable
 	grep -q '"code": "DNS_ZONE_NOT_LINKED"' "$reports/$report_name.json" &&
