@@ -203,34 +203,7 @@ func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			in := scenarioInput(t, sc)
-			cfg := map[string]any{"cluster_id": in.ClusterID}
-			if in.RegistryID != "" {
-				cfg["registry_id"] = in.RegistryID
-			}
-			if len(in.RegistryHosts) > 0 {
-				registry := map[string]any{"hosts": in.RegistryHosts}
-				if in.RegistryAddresses != nil {
-					registry["addresses"] = in.RegistryAddresses
-				}
-				cfg["registry"] = registry
-			}
-			if len(in.ZoneSubscriptionIDs) > 0 {
-				cfg["zone_subscription_ids"] = in.ZoneSubscriptionIDs
-			}
-			if len(in.Accept) > 0 {
-				var blocks []map[string]any
-				for _, b := range in.Accept {
-					block := map[string]any{}
-					for k, v := range b {
-						block[k] = v
-					}
-					blocks = append(blocks, block)
-				}
-				cfg["accept"] = blocks
-			}
-			if in.PullCredentials != "" {
-				cfg["pull_credentials"] = in.PullCredentials
-			}
+			cfg := scenarioConfig(in)
 			dir := t.TempDir()
 			args := map[string]any{"snapshot_file": in.Snapshot, "report_dir": dir}
 			if in.PlannedChangesFile != "" {
@@ -301,4 +274,39 @@ func readWithProvider(t *testing.T, args map[string]any, typeName string, config
 	}
 	state, _ := plainValue(val).(map[string]any)
 	return state, diagsOf(rresp.Diagnostics)
+}
+
+// scenarioConfig is the pullpath_verification configuration of a scenario's
+// input: its cluster, registry (by id or block), zone subscriptions, pull
+// credentials and accept blocks.
+func scenarioConfig(in provider.VerificationInput) map[string]any {
+	cfg := map[string]any{"cluster_id": in.ClusterID}
+	if in.RegistryID != "" {
+		cfg["registry_id"] = in.RegistryID
+	}
+	if len(in.RegistryHosts) > 0 {
+		registry := map[string]any{"hosts": in.RegistryHosts}
+		if in.RegistryAddresses != nil {
+			registry["addresses"] = in.RegistryAddresses
+		}
+		cfg["registry"] = registry
+	}
+	if len(in.ZoneSubscriptionIDs) > 0 {
+		cfg["zone_subscription_ids"] = in.ZoneSubscriptionIDs
+	}
+	if in.PullCredentials != "" {
+		cfg["pull_credentials"] = in.PullCredentials
+	}
+	if len(in.Accept) > 0 {
+		var blocks []map[string]any
+		for _, b := range in.Accept {
+			block := map[string]any{}
+			for k, v := range b {
+				block[k] = v
+			}
+			blocks = append(blocks, block)
+		}
+		cfg["accept"] = blocks
+	}
+	return cfg
 }

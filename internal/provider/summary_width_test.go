@@ -32,23 +32,8 @@ func TestSummaryAndDiagnosticsFitATerminal(t *testing.T) {
 		if in.PlannedChangesFile != "" {
 			goldenPlans.Store(in.Snapshot, in.PlannedChangesFile)
 		}
-		cfg := map[string]any{"cluster_id": in.ClusterID, "enforce": true, "fail_on_unverified": true}
-		if in.RegistryID != "" {
-			cfg["registry_id"] = in.RegistryID
-		}
-		if len(in.RegistryHosts) > 0 {
-			registry := map[string]any{"hosts": in.RegistryHosts}
-			if in.RegistryAddresses != nil {
-				registry["addresses"] = in.RegistryAddresses
-			}
-			cfg["registry"] = registry
-		}
-		if len(in.ZoneSubscriptionIDs) > 0 {
-			cfg["zone_subscription_ids"] = in.ZoneSubscriptionIDs
-		}
-		if in.PullCredentials != "" {
-			cfg["pull_credentials"] = in.PullCredentials
-		}
+		cfg := scenarioConfig(in)
+		cfg["enforce"], cfg["fail_on_unverified"] = true, true
 		readings = append(readings, reading{sc.Name, in.Snapshot, cfg})
 	}
 	for _, demo := range []string{"broken", "fixed"} {
