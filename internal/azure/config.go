@@ -53,7 +53,9 @@ type Config struct {
 	RecordFile   string // record_file: write what live Azure answered here
 
 	// PlannedChangesFile is planned_changes_file: the JSON of a saved plan;
-	// every read answers as Azure will after that plan is applied.
+	// every read answers as Azure will after that plan is applied. The
+	// provider reads it and hands the overlay to NewSession
+	// (WithPlannedChanges); the session only carries the argument.
 	PlannedChangesFile string
 
 	// ProviderVersion goes into the User-Agent as pullpath/<version>.

@@ -34,7 +34,7 @@ type Session struct {
 	cache    *ReadCache
 	armScope string // the token scope of the ARM clients
 
-	overlay    *Overlay           // nil without planned_changes_file
+	overlay    policy.Policy      // the what-if overlay; nil without planned_changes_file
 	recorder   *snapshot.Recorder // nil unless recording
 	replay     *snapshot.Replay   // nil unless offline
 	recordPath string
@@ -58,7 +58,10 @@ type Session struct {
 // before the transport, so no retry, poll or policy in between can send
 // anything it did not see. LRO polls and next pages are GETs and pass.
 // azcore's own retry is off (SDKRetryOptions): ours replaces it.
-func NewSession(cfg Config) (*Session, error) {
+//
+// The what-if overlay of planned_changes_file is the provider's to build
+// (it reads and translates the plan); [WithPlannedChanges] places it.
+func NewSession(cfg Config, opts ...SessionOption) (*Session, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -71,12 +74,8 @@ func NewSession(cfg Config) (*Session, error) {
 	// that SignIn's token is the one the clients then take from the cache.
 	s.armScope = cl.Services[cloud.ResourceManager].Audience + "/.default"
 
-	if cfg.PlannedChangesFile != "" {
-		plan, err := loadPlan(cfg.PlannedChangesFile, cfg.SubscriptionID)
-		if err != nil {
-			return nil, argError(argPlannedChanges, "%s: %w", argRef(argPlannedChanges), err)
-		}
-		s.overlay = NewOverlay(plan)
+	for _, opt := range opts {
+		opt(s)
 	}
 
 	var transport policy.Transporter
@@ -121,16 +120,13 @@ func NewSession(cfg Config) (*Session, error) {
 // perCall is the per-call pipeline: the guard, the overlay when there is a
 // plan, the cache, retries. The overlay is above the cache so that the
 // cache (and record_file) keep what Azure answered, never planned answers.
-func perCall(o *Overlay, cache *ReadCache) []policy.Policy {
+func perCall(o policy.Policy, cache *ReadCache) []policy.Policy {
 	out := []policy.Policy{ReadOnlyGuard{}}
 	if o != nil {
 		out = append(out, o)
 	}
 	return append(out, cache, NewRetryPolicy(RetryConfig{}))
 }
-
-// Overlay is the planned_changes_file overlay; nil without one.
-func (s *Session) Overlay() *Overlay { return s.overlay }
 
 // CachedReads is the number of reads answered by the session's cache
 // instead of a request (see ReadCache).

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/overlay"
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
@@ -35,7 +36,7 @@ func newPlannedReader(t *testing.T, scenario string, ops ...planned.Op) (*Reader
 		Transport:       ct,
 		Credential:      func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
 		Retry:           policy.RetryOptions{MaxRetries: 3, RetryDelay: time.Millisecond, MaxRetryDelay: 5 * time.Millisecond},
-		PerCallPolicies: []policy.Policy{azure.NewOverlay(&planned.Plan{Ops: ops}), azure.NewReadCache()},
+		PerCallPolicies: []policy.Policy{overlay.New(&planned.Plan{Ops: ops}), azure.NewReadCache()},
 	})
 	return New(clients), ct
 }

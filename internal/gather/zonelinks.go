@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -38,21 +39,16 @@ const (
 // partial answer; so is every failed request, recorded as a gap on
 // ResourceGraphQuery with the permission Microsoft.ResourceGraph/resources/read.
 func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([]model.ResourceID, error) {
-	var keys []string
-	want := map[string]bool{}
-	for _, v := range vnets {
-		if !v.IsZero() && !want[v.Key()] {
-			want[v.Key()] = true
-			keys = append(keys, v.Key())
-		}
-	}
-	sort.Strings(keys)
-	return read(r, "zonelinks "+strings.Join(keys, " "), ResourceGraphQuery, permResourceGraphRead, func() ([]model.ResourceID, error) {
+	q := model.NewZoneLinkQuery(vnets)
+	return read(r, "zonelinks "+strings.Join(q.VNets, " "), ResourceGraphQuery, permResourceGraphRead, func() ([]model.ResourceID, error) {
 		client, err := r.clients.ResourceGraph()
 		if err != nil {
 			return nil, err
 		}
-		query := zoneLinkQuery(keys)
+		query := q.KQL()
+		// The request carries the query it sends, so that the what-if
+		// overlay knows it without reading the text.
+		ctx := azure.WithZoneLinkQuery(ctx, q)
 		opts := &armresourcegraph.QueryRequestOptions{
 			ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
 			Top:          to.Ptr[int32](graphPageSize),
@@ -76,7 +72,7 @@ func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([
 				return nil, err
 			}
 			for _, row := range rows {
-				if z, ok := linkedZone(row, want); ok {
+				if z, ok := linkedZone(row, q); ok {
 					zones = appendUniqueID(zones, z)
 				}
 			}
@@ -92,25 +88,6 @@ func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([
 		sort.Slice(zones, func(i, j int) bool { return zones[i].Key() < zones[j].Key() })
 		return zones, nil
 	})
-}
-
-// zoneLinkQuery is the Resource Graph query for the private DNS zone
-// virtual network links to the VNets (id keys, lower case).
-func zoneLinkQuery(vnetKeys []string) string {
-	quoted := make([]string, len(vnetKeys))
-	for i, k := range vnetKeys {
-		quoted[i] = kqlString(k)
-	}
-	return "resources\n" +
-		"| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n" +
-		"| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n" +
-		"| where vnetId in (" + strings.Join(quoted, ", ") + ")\n" +
-		"| project id, vnetId"
-}
-
-// kqlString quotes s as a KQL string literal.
-func kqlString(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
 
 // graphRows reads a Resource Graph result: objectArray (a list of objects)
@@ -164,7 +141,7 @@ func graphRows(data any) ([]map[string]any, error) {
 // linkedZone returns the zone of a virtual network link row (its id up to
 // /virtualNetworkLinks/) when the link's VNet is one of want. A row that
 // does not say its VNet is kept: the zone's own links, read next, decide.
-func linkedZone(row map[string]any, want map[string]bool) (model.ResourceID, bool) {
+func linkedZone(row map[string]any, q model.ZoneLinkQuery) (model.ResourceID, bool) {
 	id, _ := row["id"].(string)
 	i := strings.Index(strings.ToLower(id), "/virtualnetworklinks/")
 	if i <= 0 {
@@ -174,15 +151,7 @@ func linkedZone(row map[string]any, want map[string]bool) (model.ResourceID, boo
 	if _, err := parseTyped(zone, "Microsoft.Network", "privateDnsZones"); err != nil {
 		return "", false
 	}
-	vnet, _ := row["vnetId"].(string)
-	if vnet == "" {
-		if props, ok := row["properties"].(map[string]any); ok {
-			if v, ok := props["virtualNetwork"].(map[string]any); ok {
-				vnet, _ = v["id"].(string)
-			}
-		}
-	}
-	if vnet != "" && !want[model.ResourceID(vnet).Key()] {
+	if vnet := q.RowVNet(row); vnet != "" && !q.Includes(vnet) {
 		return "", false
 	}
 	return zone, true

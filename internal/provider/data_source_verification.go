@@ -427,7 +427,7 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	// changes reads the network again with fresh readers (whatif.Verify),
 	// each in the rounds of pipeline.Verification.
 	first := run.reader
-	res, facts, err := whatif.Verify(ctx, run.session.Overlay(), whatif.ReaderCheck(func() *gather.Reader {
+	res, facts, err := whatif.Verify(ctx, run.plan, whatif.ReaderCheck(func() *gather.Reader {
 		if r := first; r != nil {
 			first = nil
 			return r
@@ -461,7 +461,7 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	// failing pipeline has them.
 	resp.Diagnostics.Append(writeReports(d.data.reports, verificationRun{
 		request: q, enforce: enforce, failOnUnverified: failOnUnverified, failsPlan: enforced.HasError(),
-		armRequests: armRequests, took: took, overlay: run.session.Overlay(), version: d.data.version,
+		armRequests: armRequests, took: took, plan: run.plan, version: d.data.version,
 		finished: time.Now(),
 	}, res)...)
 	resp.Diagnostics.Append(enforced...)

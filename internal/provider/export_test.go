@@ -103,11 +103,11 @@ func RunVerification(ctx context.Context, in VerificationInput) (VerificationOut
 			UseCLI: &noCLI, RecordFile: in.RecordFile, ProviderVersion: "test"}.WithTransport(l.Transport)
 	}
 	sessionCfg.PlannedChangesFile = in.PlannedChangesFile
-	session, err := azure.NewSession(sessionCfg)
+	session, plan, err := newSession(sessionCfg)
 	if err != nil {
 		return VerificationOutcome{}, err
 	}
-	ds := &verificationDataSource{dataSourceBase: dataSourceBase{data: &providerData{session: session, version: "test", concurrency: in.Concurrency}}}
+	ds := &verificationDataSource{dataSourceBase: dataSourceBase{data: &providerData{session: session, plan: plan, version: "test", concurrency: in.Concurrency}}}
 	if !in.Today.IsZero() {
 		ds.now = func() time.Time { return in.Today }
 	}

@@ -135,11 +135,11 @@ func configure(m providerModel, version string, env func(string) string) (*provi
 	if err != nil {
 		return nil, configDiagnostics(err)
 	}
-	session, err := azure.NewSession(cfg)
+	session, plan, err := newSession(cfg)
 	if err != nil {
 		return nil, configDiagnostics(err)
 	}
-	return &providerData{session: session, version: version, limiter: gather.NewLimiter(reads),
+	return &providerData{session: session, plan: plan, version: version, limiter: gather.NewLimiter(reads),
 		reports: newReportFiles(reportDir(m.ReportDir, env))}, diags
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/overlay"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 )
 
@@ -23,6 +24,9 @@ import (
 // arguments that were still unknown when the provider was configured.
 type providerData struct {
 	session *azure.Session
+	// plan is the what-if overlay of planned_changes_file, which the
+	// session applies under every read; nil without one.
+	plan    *overlay.Overlay
 	version string
 	// unknown are provider arguments whose values were unknown at
 	// configure time; session is nil then.
@@ -72,6 +76,7 @@ func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRe
 // memo and gaps belong to this read only) and the timeout in force.
 type readRun struct {
 	session *azure.Session
+	plan    *overlay.Overlay // planned_changes_file; nil without one
 	reader  *gather.Reader
 	timeout time.Duration
 	// newReader returns another fresh reader with the same settings.
@@ -120,7 +125,7 @@ func (b *dataSourceBase) startRead(ctx context.Context, t timeouts.Value, diags 
 		}
 		return reader
 	}
-	run := &readRun{session: b.data.session, reader: newReader(), timeout: timeout, newReader: newReader}
+	run := &readRun{session: b.data.session, plan: b.data.plan, reader: newReader(), timeout: timeout, newReader: newReader}
 	return run, ctx, func() {
 		run.finish(diags)
 		cancel()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/overlay"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/report"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
@@ -29,7 +29,7 @@ type verificationRun struct {
 	failsPlan   bool
 	armRequests int64
 	took        time.Duration
-	overlay     *azure.Overlay
+	plan        *overlay.Overlay
 	version     string
 	finished    time.Time
 }
@@ -47,9 +47,9 @@ func reportInput(v verificationRun, res verify.Result) report.Input {
 	if q.Declared != nil {
 		in.RegistryHosts = q.Declared.Hosts
 	}
-	if v.overlay != nil {
-		pc := &report.PlannedChanges{Applied: v.overlay.Addresses()}
-		for _, p := range whatif.NotApplied(v.overlay) {
+	if v.plan != nil {
+		pc := &report.PlannedChanges{Applied: v.plan.Addresses()}
+		for _, p := range whatif.NotApplied(v.plan) {
 			pc.NotApplied = append(pc.NotApplied, report.NotApplied{Address: p.Address, Reason: p.Reason})
 		}
 		in.PlannedChanges = pc

@@ -14,7 +14,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/overlay"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
@@ -38,7 +38,7 @@ func ReaderCheck(newReader func() *gather.Reader, q gather.VerificationRequest) 
 	}
 }
 
-// Verify runs the verification. Without a plan (overlay nil) it is
+// Verify runs the verification. Without a plan (plan nil) it is
 // verify.Run of the facts. With one:
 //
 //  1. the facts are read as after the plan, noting which planned changes
@@ -55,24 +55,24 @@ func ReaderCheck(newReader func() *gather.Reader, q gather.VerificationRequest) 
 // summary is rendered again. The facts returned are those of the result
 // (read as after the plan). An error (the read timeout) ends it with the
 // first verification's error.
-func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Result, model.Facts, error) {
-	if overlay == nil {
+func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Result, model.Facts, error) {
+	if plan == nil {
 		return check(ctx, nil)
 	}
-	tracked, served := azure.TrackPlannedChanges(ctx)
-	planned := NotApplied(overlay)
+	tracked, served := overlay.TrackPlannedChanges(ctx)
+	planned := NotApplied(plan)
 	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = planned })
 	if err != nil {
 		return verify.Result{}, f, err
 	}
 	changes := served()
 	if len(changes) == 0 {
-		if n := len(overlay.Addresses()); n > 0 {
+		if n := len(plan.Addresses()); n > 0 {
 			// The plan changes Azure and this verification met none of it.
 			f.PlanOffPath = &model.PlanOffPath{
 				Changes:           n,
-				PlanSubscriptions: overlay.Plan().Subscriptions(),
-				ReadSubscriptions: azure.TrackedSubscriptions(tracked),
+				PlanSubscriptions: plan.Plan().Subscriptions(),
+				ReadSubscriptions: overlay.TrackedSubscriptions(tracked),
 			}
 			res = verify.Run(f)
 		}
@@ -88,7 +88,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		return res, f, nil
 	}
 
-	before, drift, err := present(azure.WithoutPlan(ctx), check)
+	before, drift, err := present(overlay.WithoutPlan(ctx), check)
 	if err != nil {
 		return verify.Result{}, f, err
 	}
@@ -127,7 +127,7 @@ func Verify(ctx context.Context, overlay *azure.Overlay, check Check) (verify.Re
 		}
 	} else {
 		for _, c := range changes {
-			without, _, err := present(azure.WithoutPlannedChanges(ctx, c), check)
+			without, _, err := present(overlay.WithoutPlannedChanges(ctx, c), check)
 			if err != nil {
 				return verify.Result{}, f, err
 			}
@@ -211,7 +211,7 @@ func key(f model.Finding) string {
 // NotApplied are the changes of the plan read as they are now (resource
 // types not translated, changes that cannot be translated), by address;
 // nil without a plan.
-func NotApplied(o *azure.Overlay) []model.PlannedProblem {
+func NotApplied(o *overlay.Overlay) []model.PlannedProblem {
 	p := o.Plan()
 	if p == nil {
 		return nil

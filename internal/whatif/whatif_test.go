@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure/overlay"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
@@ -28,6 +30,8 @@ const (
 func run(t *testing.T, folders ...string) verify.Result {
 	t.Helper()
 	cfg := azure.Config{SnapshotFile: filepath.Join(scenarios, "baseline_ok", "snapshot.json")}
+	var o *overlay.Overlay
+	var opts []azure.SessionOption
 	if len(folders) > 0 {
 		var merged map[string]any
 		var changes []any
@@ -47,17 +51,19 @@ func run(t *testing.T, folders ...string) verify.Result {
 		}
 		merged["resource_changes"] = changes
 		out, _ := json.Marshal(merged)
-		cfg.PlannedChangesFile = filepath.Join(t.TempDir(), "plan.json")
-		if err := os.WriteFile(cfg.PlannedChangesFile, out, 0o600); err != nil {
+		plan, err := planned.Parse(out, planned.Options{})
+		if err != nil {
 			t.Fatal(err)
 		}
+		o = overlay.New(plan)
+		opts = append(opts, azure.WithPlannedChanges(o))
 	}
-	s, err := azure.NewSession(cfg)
+	s, err := azure.NewSession(cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := gather.VerificationRequest{ClusterID: model.ResourceID(cluster), RegistryID: model.ResourceID(registry)}
-	res, _, err := Verify(context.Background(), s.Overlay(), ReaderCheck(func() *gather.Reader { return gather.New(s.Clients) }, q))
+	res, _, err := Verify(context.Background(), o, ReaderCheck(func() *gather.Reader { return gather.New(s.Clients) }, q))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Copyright (c) The pullpath authors
 // SPDX-License-Identifier: MPL-2.0
 
-package azure
+package overlay
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 )
@@ -90,15 +90,15 @@ func newMapARM() *mapARM {
 
 // overlayClients builds clients whose per-call pipeline is the session's
 // with an overlay of ops: guard, overlay, cache, retry.
-func overlayClients(t *testing.T, arm *mapARM, ops ...planned.Op) (*Clients, *Overlay) {
+func overlayClients(t *testing.T, arm *mapARM, ops ...planned.Op) (*azure.Clients, *Overlay) {
 	t.Helper()
-	o := NewOverlay(&planned.Plan{FormatVersion: "1.2", Ops: ops})
-	cl := NewClients(Options{
+	o := New(&planned.Plan{FormatVersion: "1.2", Ops: ops})
+	cl := azure.NewClients(azure.Options{
 		Credential:       func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
 		Transport:        arm,
-		Retry:            SDKRetryOptions(),
-		PerCallPolicies:  perCall(o, NewReadCache()),
-		PerRetryPolicies: []policy.Policy{ReadOnlyGuard{}},
+		Retry:            azure.SDKRetryOptions(),
+		PerCallPolicies:  []policy.Policy{azure.ReadOnlyGuard{}, o, azure.NewReadCache(), azure.NewRetryPolicy(azure.RetryConfig{})},
+		PerRetryPolicies: []policy.Policy{azure.ReadOnlyGuard{}},
 	})
 	return cl, o
 }
@@ -175,14 +175,14 @@ func TestOverlayDeleteIsNotFoundAndMaskable(t *testing.T) {
 	}
 	links := f.NewVirtualNetworkLinksClient()
 	_, err = links.Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil)
-	if !IsNotFound(err) {
+	if !azure.IsNotFound(err) {
 		t.Fatalf("deleted link: err = %v, want ARM's 404", err)
 	}
 	var re *azcore.ResponseError
 	if errors.As(err, &re) && re.ErrorCode != "ResourceNotFound" {
 		t.Errorf("error code %q, want ResourceNotFound", re.ErrorCode)
 	}
-	if g := Gap(model.ResourceID(ovLinkA), "p", err); g.Kind != model.GapNotFound {
+	if g := azure.Gap(model.ResourceID(ovLinkA), "p", err); g.Kind != model.GapNotFound {
 		t.Errorf("gap kind %s, want not_found", g.Kind)
 	}
 	// Leaving the deletion out (leave-one-out) shows the link again.
@@ -227,7 +227,7 @@ func TestOverlayUntouchedReadsPassThrough(t *testing.T) {
 		ID: ovRG + "/providers/Microsoft.Network/routeTables/other", Body: map[string]any{"id": ovRG + "/providers/Microsoft.Network/routeTables/other"}})
 	clWithout, _ := overlayClients(t, without)
 	var bodies []string
-	for _, cl := range []*Clients{clWith, clWithout} {
+	for _, cl := range []*azure.Clients{clWith, clWithout} {
 		f, _ := cl.PrivateDNS(ovSub)
 		l, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil)
 		if err != nil {
@@ -251,18 +251,18 @@ func TestOverlayUnknownValueIsAPlannedGap(t *testing.T) {
 		Unknown: []string{"properties.aRecords"}})
 	f, _ := cl.PrivateDNS(ovSub)
 	_, err := f.NewRecordSetsClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "A", "myacr", nil)
-	var u *PlannedValueUnknownError
+	var u *azure.PlannedValueUnknownError
 	if !errors.As(err, &u) {
-		t.Fatalf("err = %v, want PlannedValueUnknownError", err)
+		t.Fatalf("err = %v, want azure.PlannedValueUnknownError", err)
 	}
-	g := Gap(model.ResourceID(ovRecord), "Microsoft.Network/privateDnsZones/A/read", err)
+	g := azure.Gap(model.ResourceID(ovRecord), "Microsoft.Network/privateDnsZones/A/read", err)
 	if g.Kind != model.GapPlannedUnknown || g.Planned != "azurerm_private_dns_a_record.acr" || !strings.Contains(g.Detail, "properties.aRecords") {
 		t.Errorf("gap = %+v, want planned_unknown naming the address and the attribute", g)
 	}
 	// The zone's record list holds it too: the list is unknown as well.
 	pager := f.NewRecordSetsClient().NewListPager("rg-net", "privatelink.azurecr.io", nil)
 	if _, err := pager.NextPage(context.Background()); !errors.As(err, &u) {
-		t.Errorf("record list: err = %v, want PlannedValueUnknownError", err)
+		t.Errorf("record list: err = %v, want azure.PlannedValueUnknownError", err)
 	}
 	// A known record is fine.
 	arm2 := newMapARM()
@@ -282,7 +282,7 @@ func TestOverlayEffectiveRoutesStaleOnlyForRoutingChanges(t *testing.T) {
 	cl, _ := overlayClients(t, arm, rt)
 	f, _ := cl.Network(ovSub)
 	_, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(context.Background(), "rg-net", "nic-1", nil)
-	if !IsPlannedStale(err) {
+	if !azure.IsPlannedStale(err) {
 		t.Fatalf("effective routes with a planned route: err = %v, want PlannedStaleError", err)
 	}
 	if arm.count() != 0 {
@@ -313,20 +313,21 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 	}
 	query := func(ctx context.Context, vnets ...string) []string {
 		t.Helper()
-		var quoted []string
+		var ids []model.ResourceID
 		for _, v := range vnets {
-			quoted = append(quoted, "'"+strings.ToLower(v)+"'")
+			ids = append(ids, model.ResourceID(v))
 		}
-		q := "resources\n| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n| where vnetId in (" + strings.Join(quoted, ", ") + ")\n| project id, vnetId"
-		resp, err := c.Resources(ctx, armresourcegraph.QueryRequest{Query: &q, Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
+		zq := model.NewZoneLinkQuery(ids)
+		q := zq.KQL()
+		resp, err := c.Resources(azure.WithZoneLinkQuery(ctx, zq), armresourcegraph.QueryRequest{Query: &q, Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []string
+		var links []string
 		for _, row := range resp.Data.([]any) {
-			ids = append(ids, row.(map[string]any)["id"].(string))
+			links = append(links, row.(map[string]any)["id"].(string))
 		}
-		return ids
+		return links
 	}
 	if got := query(context.Background(), ovVNet, hub); !slices.Equal(got, []string{ovLinkB}) {
 		t.Errorf("links after the plan = %v, want only the planned hub link", got)
@@ -336,6 +337,23 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 	}
 	if got := query(WithoutPlan(context.Background()), ovVNet); !slices.Equal(got, []string{ovLinkA}) {
 		t.Errorf("links without the plan = %v, want the spoke link", got)
+	}
+	// A query the request does not carry as a model.ZoneLinkQuery, or
+	// whose text is not that query's, is unknown while links change: the
+	// overlay does not read KQL.
+	zq := model.NewZoneLinkQuery([]model.ResourceID{ovVNet})
+	for name, tc := range map[string]struct {
+		ctx  context.Context
+		text string
+	}{
+		"not carried":    {context.Background(), zq.KQL()},
+		"different text": {azure.WithZoneLinkQuery(context.Background(), zq), zq.KQL() + "\n| take 1"},
+	} {
+		_, err := c.Resources(tc.ctx, armresourcegraph.QueryRequest{Query: &tc.text}, nil)
+		var u *azure.PlannedValueUnknownError
+		if !errors.As(err, &u) {
+			t.Errorf("%s: err = %v, want a planned unknown value", name, err)
+		}
 	}
 }
 
@@ -351,90 +369,14 @@ func TestMergePatch(t *testing.T) {
 	}
 }
 
-func TestPlannedChangesFileErrorsNameTheArgument(t *testing.T) {
-	dir := t.TempDir()
-	for name, content := range map[string]string{
-		"not-json.json": "this is not a plan",
-		"state.json":    `{"format_version":"1.0","terraform_version":"1.9.8","values":{"root_module":{}}}`,
-		"future.json":   `{"format_version":"9.0","resource_changes":[]}`,
-		"missing.json":  "",
-	} {
-		p := dir + "/" + name
-		if content != "" {
-			if err := writeFile(p, content); err != nil {
-				t.Fatal(err)
-			}
-		}
-		_, err := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json", PlannedChangesFile: p})
-		var ae *ArgumentError
-		if !errors.As(err, &ae) || ae.Argument != "planned_changes_file" {
-			t.Errorf("%s: err = %v, want an ArgumentError on planned_changes_file", name, err)
-			continue
-		}
-		if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "PULLPATH_PLANNED_CHANGES_FILE") {
-			t.Errorf("%s: message does not name the file and the argument: %v", name, err)
-		}
-	}
-	s, err := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json", PlannedChangesFile: "../planned/testdata/plan_v4_network.json"})
-	if err != nil {
-		t.Fatalf("a plan JSON: %v", err)
-	}
-	if s.Overlay() == nil || len(s.Overlay().Addresses()) == 0 {
-		t.Errorf("the session has no overlay for a plan with changes")
-	}
-	if s2, _ := NewSession(Config{SnapshotFile: "testdata/baseline_ok.json"}); s2.Overlay() != nil {
-		t.Errorf("an overlay without planned_changes_file")
-	}
-}
-
-func writeFile(p, s string) error { return os.WriteFile(p, []byte(s), 0o600) }
-
-func TestRecordFileKeepsWhatAzureAnswered(t *testing.T) {
-	dir := t.TempDir()
-	plan := `{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[{"address":"azurerm_private_dns_zone_virtual_network_link.spoke",` +
-		`"mode":"managed","type":"azurerm_private_dns_zone_virtual_network_link","name":"spoke","provider_name":"registry.terraform.io/hashicorp/azurerm",` +
-		`"change":{"actions":["delete"],"before":{"id":"` + ovLinkA + `","name":"link-spoke","private_dns_zone_name":"privatelink.azurecr.io",` +
-		`"resource_group_name":"rg-net","virtual_network_id":"` + ovVNet + `"},"after":null}}]}`
-	if err := writeFile(dir+"/plan.json", plan); err != nil {
-		t.Fatal(err)
-	}
-	arm := newMapARM()
-	s, err := NewSession(Config{SubscriptionID: ovSub, RecordFile: dir + "/rec.json", PlannedChangesFile: dir + "/plan.json", transport: arm,
-		credentialSource: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := s.Clients.PrivateDNS(ovSub)
-	page, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(page.Value) != 0 {
-		t.Errorf("the planned deletion is not applied: %d links", len(page.Value))
-	}
-	if err := s.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := os.ReadFile(dir + "/rec.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(rec), "link-spoke") {
-		t.Errorf("the recording lacks the link Azure answered with:\n%s", rec)
-	}
-	if s.Requests() != 1 {
-		t.Errorf("arm_requests = %d, want 1", s.Requests())
-	}
-}
-
 func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
 	arm := newMapARM()
 	cl, _ := overlayClients(t, arm, planned.Op{Address: "azurerm_private_dns_zone.acr", Kind: planned.OpDelete, ID: ovZone})
 	f, _ := cl.PrivateDNS(ovSub)
-	if _, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); !IsNotFound(err) {
+	if _, err := f.NewVirtualNetworkLinksClient().Get(context.Background(), "rg-net", "privatelink.azurecr.io", "link-spoke", nil); !azure.IsNotFound(err) {
 		t.Errorf("a link of a deleted zone: err = %v, want 404", err)
 	}
-	if _, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background()); !IsNotFound(err) {
+	if _, err := f.NewVirtualNetworkLinksClient().NewListPager("rg-net", "privatelink.azurecr.io", nil).NextPage(context.Background()); !azure.IsNotFound(err) {
 		t.Errorf("the links of a deleted zone: err = %v, want 404", err)
 	}
 	// Without the plan the link is there.
@@ -450,15 +392,15 @@ func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
 // list of actions; an allowed action without a what-if treatment would be
 // answered with the network before the plan.
 func TestEveryReadActionHasAWhatIf(t *testing.T) {
-	for _, a := range ReadActions() {
-		if a.WhatIf == whatIfNone {
+	for _, a := range azure.ReadActions() {
+		if a.WhatIf == 0 {
 			t.Errorf("%s %s is allowed but has no what-if treatment", a.Method, a.PathPattern)
 		}
 		// The overlay finds the action by the path the guard matches.
 		path := strings.NewReplacer("{subscriptionId}", ovSub, "{resourceGroupName}", "rg-net", "{virtualHubName}", "hub",
 			"{connectionName}", "rs-nva", "{networkInterfaceName}", "nic-1", "{virtualNetworkGatewayName}", "gw",
 			"{networkWatcherName}", "nw", "{virtualNetworkName}", "vnet-spoke").Replace(a.PathPattern)
-		got, ok := readActionFor(path)
+		got, ok := azure.ReadActionFor(path)
 		if !ok || got.Action != a.Action {
 			t.Errorf("%s: readActionFor = %+v, %v", path, got, ok)
 		}
@@ -474,7 +416,7 @@ func TestOverlayRouteServerLearnedRoutesUnknownWhenHubChanges(t *testing.T) {
 	action := hub + "/bgpConnections/nva/learnedRoutes"
 	conn := planned.Op{Address: "azurerm_route_server_bgp_connection.nva", Type: "azurerm_route_server_bgp_connection", Kind: planned.OpPut,
 		ID: hub + "/bgpConnections/nva", Body: map[string]any{"properties": map[string]any{"peerIp": "10.0.4.4", "peerAsn": 65010}}}
-	post := func(cl *Clients) error {
+	post := func(cl *azure.Clients) error {
 		f, err := cl.Network(ovSub)
 		if err != nil {
 			t.Fatal(err)
@@ -484,9 +426,9 @@ func TestOverlayRouteServerLearnedRoutesUnknownWhenHubChanges(t *testing.T) {
 	}
 	arm := newMapARM()
 	cl, _ := overlayClients(t, arm, conn)
-	var unk *PlannedValueUnknownError
+	var unk *azure.PlannedValueUnknownError
 	if err := post(cl); !errors.As(err, &unk) || unk.Address != conn.Address || !strings.Contains(strings.Join(unk.Members, " "), "rs-hub") {
-		t.Fatalf("POST %s with a planned BGP connection: err = %v, want PlannedValueUnknownError naming the change and the hub", action, err)
+		t.Fatalf("POST %s with a planned BGP connection: err = %v, want azure.PlannedValueUnknownError naming the change and the hub", action, err)
 	}
 	if arm.count() != 0 {
 		t.Errorf("the action was sent (%d requests)", arm.count())

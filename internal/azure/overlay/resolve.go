@@ -1,0 +1,364 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package overlay
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
+)
+
+// embedded lists, per parent type, the child types ARM returns inside the
+// parent's body, with the property that holds them.
+var embedded = map[string][]struct{ typ, prop string }{
+	"microsoft.network/virtualnetworks":       {{"subnets", "subnets"}, {"virtualnetworkpeerings", "virtualNetworkPeerings"}},
+	"microsoft.network/routetables":           {{"routes", "routes"}},
+	"microsoft.network/networksecuritygroups": {{"securityrules", "securityRules"}},
+	// Classic Azure Firewall rule collections (AzureFirewallNetworkRuleCollection
+	// and the others carry the id …/azureFirewalls/{fw}/{type}/{name}).
+	"microsoft.network/azurefirewalls": {{"networkrulecollections", "networkRuleCollections"},
+		{"applicationrulecollections", "applicationRuleCollections"}, {"natrulecollections", "natRuleCollections"}},
+}
+
+// opsFor are the ops on id, in apply order.
+func opsFor(ops []planned.Op, id string) []planned.Op {
+	var out []planned.Op
+	for _, op := range ops {
+		if strings.EqualFold(op.ID, id) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// childOps are the ops on the embedded children of the parent id, by
+// property, each child's ops in apply order.
+func childOps(ops []planned.Op, parent armPath) map[string][]planned.Op {
+	kinds := embedded[parent.typ()]
+	if len(kinds) == 0 {
+		return nil
+	}
+	out := map[string][]planned.Op{}
+	pid := strings.ToLower(parent.id())
+	for _, op := range ops {
+		c, ok := parseARMPath(op.ID)
+		if !ok || c.collection() || !strings.EqualFold(c.parent(), pid) {
+			continue
+		}
+		ct := strings.ToLower(c.segs[len(c.segs)-2])
+		for _, k := range kinds {
+			if k.typ == ct {
+				out[k.prop] = append(out[k.prop], op)
+			}
+		}
+	}
+	return out
+}
+
+// resolved is a resource after the plan.
+type resolved struct {
+	body    map[string]any // nil: absent
+	served  []planned.Op   // the ops that shaped it
+	unknown *azure.PlannedValueUnknownError
+}
+
+// fetcher reads a resource as Azure (or the snapshot) has it; nil when it
+// cannot be read.
+type fetcher func(id string) map[string]any
+
+// resolve applies ops (on id itself) and child ops to base (nil: absent).
+// fetch reads what a planned peering's state depends on (see
+// completePeering); nil fetches nothing.
+func resolve(id armPath, base map[string]any, own []planned.Op, children map[string][]planned.Op, fetch fetcher) resolved {
+	before := base
+	out := resolved{body: base}
+	var unknown []string
+	var unknownAt []string
+	note := func(op planned.Op) {
+		out.served = append(out.served, op)
+		for _, u := range op.Unknown {
+			unknown = append(unknown, u)
+			if !slices.Contains(unknownAt, op.Address) {
+				unknownAt = append(unknownAt, op.Address)
+			}
+		}
+	}
+	for _, op := range own {
+		switch op.Kind {
+		case planned.OpPut:
+			out.body = cloneMap(op.Body)
+			unknown, unknownAt = nil, nil
+		case planned.OpDelete:
+			out.body = nil
+			unknown, unknownAt = nil, nil
+		case planned.OpCreateUnnamed:
+			// A resource of unknown name: which item it is, and so what
+			// the collection or the parent holds, is known after apply.
+			if out.body == nil {
+				out.body = map[string]any{"id": op.ID}
+			}
+		case planned.OpPatch:
+			if out.body == nil {
+				// A patch of a resource that will not exist changes nothing.
+				out.served = append(out.served, op)
+				continue
+			}
+			if merged, ok := mergePatch(out.body, op.Body).(map[string]any); ok {
+				out.body = merged
+			}
+		}
+		note(op)
+	}
+	if out.body != nil && id.typ() == peeringType {
+		completePeering(id, before, out.body, fetch)
+	}
+	if out.body != nil {
+		for prop, ops := range children {
+			props, _ := out.body["properties"].(map[string]any)
+			if props == nil {
+				props = map[string]any{}
+				out.body["properties"] = props
+			}
+			items, _ := props[prop].([]any)
+			items = slices.Clone(items)
+			byChild := map[string][]planned.Op{}
+			var order []string
+			for _, op := range ops {
+				k := strings.ToLower(op.ID)
+				if _, ok := byChild[k]; !ok {
+					order = append(order, k)
+				}
+				byChild[k] = append(byChild[k], op)
+			}
+			for _, k := range order {
+				cops := byChild[k]
+				idx := -1
+				var cbase map[string]any
+				for i, it := range items {
+					m, ok := it.(map[string]any)
+					if !ok {
+						continue
+					}
+					// An item is the child by its id, or, when Azure gives
+					// none, by its name.
+					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), lastSegment(k)) {
+						idx, cbase = i, m
+					}
+				}
+				cp, _ := parseARMPath(cops[0].ID)
+				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
+				for _, op := range c.served {
+					note(op)
+				}
+				if c.unknown != nil {
+					unknown = append(unknown, c.unknown.Members...)
+					unknownAt = append(unknownAt, c.unknown.Address)
+				}
+				switch {
+				case c.body == nil && idx >= 0:
+					items = append(items[:idx], items[idx+1:]...)
+				case c.body != nil && idx >= 0:
+					items[idx] = c.body
+				case c.body != nil:
+					items = append(items, c.body)
+				}
+			}
+			props[prop] = items
+		}
+	}
+	if out.body != nil && len(unknown) > 0 {
+		slices.Sort(unknownAt)
+		out.unknown = &azure.PlannedValueUnknownError{ID: id.id(), Address: strings.Join(slices.Compact(unknownAt), ", "), Members: slices.Compact(unknown)}
+	}
+	return out
+}
+
+const peeringType = "microsoft.network/virtualnetworks/virtualnetworkpeerings"
+
+// peeringReport are the members of a peering that are Azure's report of
+// both sides, not settings of this one.
+var peeringReport = []string{"peeringState", "peeringSyncLevel", "remoteAddressSpace", "remoteVirtualNetworkAddressSpace", "provisioningState"}
+
+// completePeering fills the report members a planned peering leaves out
+// (docs/design/what-if.md, Peerings): from the peering as it is, when it
+// exists and still points at the same remote VNet; otherwise from the
+// remote VNet as Azure has it: Connected (and in sync) when that VNet has a
+// peering back that is not Disconnected, Initiated otherwise.
+func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
+	props, _ := body["properties"].(map[string]any)
+	if props == nil {
+		return
+	}
+	if _, set := props["peeringState"]; set {
+		return
+	}
+	remote := refID(props["remoteVirtualNetwork"])
+	if bprops, _ := before["properties"].(map[string]any); bprops != nil && strings.EqualFold(refID(bprops["remoteVirtualNetwork"]), remote) {
+		for _, k := range peeringReport {
+			if _, set := props[k]; !set && bprops[k] != nil {
+				props[k] = cloneValue(bprops[k])
+			}
+		}
+		return
+	}
+	props["peeringState"] = "Initiated"
+	if _, set := props["provisioningState"]; !set {
+		props["provisioningState"] = "Succeeded"
+	}
+	if remote == "" || fetch == nil {
+		return
+	}
+	vnet := fetch(remote)
+	vprops, _ := vnet["properties"].(map[string]any)
+	if vprops == nil {
+		return
+	}
+	local := id.parent()
+	peerings, _ := vprops["virtualNetworkPeerings"].([]any)
+	for _, p := range peerings {
+		pm, _ := p.(map[string]any)
+		pp, _ := pm["properties"].(map[string]any)
+		if pp != nil && strings.EqualFold(refID(pp["remoteVirtualNetwork"]), local) && !strings.EqualFold(fmt.Sprint(pp["peeringState"]), "Disconnected") {
+			props["peeringState"], props["peeringSyncLevel"] = "Connected", "FullyInSync"
+		}
+	}
+	if space, ok := vprops["addressSpace"]; ok {
+		props["remoteAddressSpace"] = cloneValue(space)
+		props["remoteVirtualNetworkAddressSpace"] = cloneValue(space)
+	}
+}
+
+// needsBase reports whether resolving id needs Azure's answer: a patch, or
+// embedded children of a resource that was not put whole.
+func needsBase(own []planned.Op, children map[string][]planned.Op) bool {
+	if len(own) == 0 || own[0].Kind == planned.OpPatch {
+		return true
+	}
+	// A put replaces the resource, but the children ARM embeds in it come
+	// from their own resources: those the plan does not touch are kept.
+	_, embeds := embedded[typeOf(own[0].ID)]
+	return own[0].Kind == planned.OpPut && embeds
+}
+
+// get answers the GET of one resource.
+func (o *Overlay) get(req *policy.Request, p armPath, ops []planned.Op) (*http.Response, error) {
+	own := opsFor(ops, p.id())
+	children := childOps(ops, p)
+	if len(own) == 0 && len(children) == 0 {
+		return req.Next()
+	}
+	var base map[string]any
+	if needsBase(own, children) {
+		resp, err := req.Next()
+		if err != nil {
+			return resp, err
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			body, ok := azure.PeekBody(resp)
+			if !ok || json.Unmarshal(body, &base) != nil {
+				return resp, err
+			}
+		case http.StatusNotFound:
+			_ = resp.Body.Close()
+		default:
+			// A refused or failed read stays what it is: the plan does not
+			// make evidence that cannot be read known.
+			return resp, err
+		}
+	}
+	if base != nil && len(own) > 0 && own[0].Kind == planned.OpPut {
+		// The put body replaces the resource; embedded children that
+		// exist stay (they are their own resources).
+		base = carryEmbedded(p, base, own[0].Body)
+		own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
+	}
+	r := resolve(p, base, own, children, fetchWith(req))
+	ctx := req.Raw().Context()
+	noteServed(ctx, r.served)
+	if r.unknown != nil {
+		return nil, r.unknown
+	}
+	if r.body == nil {
+		return notFound(req.Raw(), p), nil
+	}
+	return jsonResponse(req.Raw(), r.body)
+}
+
+// carryEmbedded is the put body with the embedded children of base where
+// the body has none of that kind.
+func carryEmbedded(p armPath, base, body map[string]any) map[string]any {
+	out := cloneMap(body)
+	bprops, _ := base["properties"].(map[string]any)
+	props, _ := out["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+		out["properties"] = props
+	}
+	for _, k := range embedded[p.typ()] {
+		if _, set := props[k.prop]; set {
+			continue
+		}
+		if v, ok := bprops[k.prop]; ok {
+			props[k.prop] = cloneValue(v)
+		}
+	}
+	return out
+}
+
+// mergePatch applies an RFC 7396 JSON merge patch.
+func mergePatch(target, patch any) any {
+	pm, ok := patch.(map[string]any)
+	if !ok {
+		return cloneValue(patch)
+	}
+	tm, ok := target.(map[string]any)
+	if !ok {
+		tm = map[string]any{}
+	} else {
+		tm = cloneMap(tm)
+	}
+	for k, v := range pm {
+		if v == nil {
+			delete(tm, k)
+			continue
+		}
+		tm[k] = mergePatch(tm[k], v)
+	}
+	return tm
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c, _ := cloneValue(m).(map[string]any) // a copy of a map is a map
+	return c
+}
+
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = cloneValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}

@@ -1,0 +1,105 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package azure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// What the session knows of planned_changes_file: the what-if overlay
+// (internal/azure/overlay) is a per-call policy the provider hands to
+// NewSession ([WithPlannedChanges]); the session places it and classifies
+// its answers ([Gap]), but neither reads the plan nor imports planned.
+
+// SessionOption adds to what NewSession builds.
+type SessionOption func(*Session)
+
+// WithPlannedChanges places the what-if overlay of planned_changes_file in
+// the per-call pipeline, above the cache (see NewSession). nil adds
+// nothing.
+func WithPlannedChanges(overlay policy.Policy) SessionOption {
+	return func(s *Session) { s.overlay = overlay }
+}
+
+// PlannedChangesError is err (the plan file could not be read or
+// translated) as the error of the planned_changes_file argument.
+func PlannedChangesError(err error) error {
+	return argError(argPlannedChanges, "%s: %w", argRef(argPlannedChanges), err)
+}
+
+// PlannedValueUnknownError is the answer to a read of a resource the plan
+// sets a value of that is known only after apply: what depends on it cannot
+// be concluded until then. [Gap] files it as model.GapPlannedUnknown.
+type PlannedValueUnknownError struct {
+	// ID is the resource (or action) that was read.
+	ID string
+	// Address is the planned change (or changes, ", "-joined).
+	Address string
+	// Members are the unknown values, as dotted paths, or what is unknown
+	// in words.
+	Members []string
+}
+
+func (e *PlannedValueUnknownError) Error() string {
+	return fmt.Sprintf("%s is known only after apply (planned change %s)", strings.Join(e.Members, ", "), e.Address)
+}
+
+// PlannedStaleError answers an action whose answer is what Azure computes
+// from the network as it is now (a NIC's effective route table) when the
+// plan changes that network: the answer would describe the network before
+// the plan. Gather computes the routes from the planned configuration
+// instead.
+type PlannedStaleError struct {
+	// Action is the action's path.
+	Action string
+	// Addresses are the planned changes that make it stale.
+	Addresses []string
+}
+
+func (e *PlannedStaleError) Error() string {
+	return fmt.Sprintf("%s describes the network before the planned changes (%s)", e.Action, strings.Join(e.Addresses, ", "))
+}
+
+// IsPlannedStale reports whether err is a [PlannedStaleError].
+func IsPlannedStale(err error) bool {
+	var e *PlannedStaleError
+	return errors.As(err, &e)
+}
+
+type zoneLinkQueryKey struct{}
+
+// WithZoneLinkQuery returns ctx for the Resource Graph request that sends
+// q.KQL(): the request carries the query it asks, so that a policy (the
+// what-if overlay) knows it without reading the text.
+func WithZoneLinkQuery(ctx context.Context, q model.ZoneLinkQuery) context.Context {
+	return context.WithValue(ctx, zoneLinkQueryKey{}, q)
+}
+
+// ZoneLinkQueryOf is the query a request's context carries (see
+// [WithZoneLinkQuery]).
+func ZoneLinkQueryOf(ctx context.Context) (model.ZoneLinkQuery, bool) {
+	q, ok := ctx.Value(zoneLinkQueryKey{}).(model.ZoneLinkQuery)
+	return q, ok
+}
+
+// ReadActionFor is the allowed read action an escaped request path is
+// (the guard's allow-list, with the what-if treatment of each).
+func ReadActionFor(escapedPath string) (AllowedAction, bool) { return readActionFor(escapedPath) }
+
+// PeekBody reads a response's body and puts it back, so that the response
+// can still be read.
+func PeekBody(resp *http.Response) ([]byte, bool) { return peekBody(resp) }
+
+// PageKey identifies a collection's pages by the URL of the first: host
+// and path without case (ARM paths are case-insensitive), no query.
+func PageKey(u *url.URL) string { return pollKey(&url.URL{Host: u.Host, Path: u.Path}) }
