@@ -13,6 +13,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -161,12 +162,26 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 					ids = appendUniqueID(ids, firewallOfIPConfig(c))
 				}
 				if len(ids) == 0 && len(s.IPConfigurationIDs) == 0 && strings.EqualFold(s.Name, firewallSubnetName) {
+					var coll model.ResourceID
 					if a, err := parseTyped(v.ID, "Microsoft.Network", "virtualNetworks"); err == nil {
-						lists = appendUniqueID(lists, groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "azureFirewalls"))
+						coll = groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
+						lists = appendUniqueID(lists, coll)
 					}
 					tasks = append(tasks, func(ctx context.Context) {
 						fws, err := r.firewallsInGroup(ctx, v.ID)
 						if err != nil {
+							// Which firewall holds the address is unknown:
+							// the subnet's empty answer alone does not show
+							// that nothing holds it.
+							where := coll
+							if where.IsZero() {
+								where = s.ID
+							}
+							g := azure.Gap(where, permFirewallRead, err)
+							g.Detail = fmt.Sprintf("the Azure Firewalls of the resource group of %s could not be listed, so which one holds %s in %s is unknown: %s", v.Name, ip, s.Name, g.Detail)
+							mu.Lock()
+							n.AddAddressGap(ip, g)
+							mu.Unlock()
 							return
 						}
 						mu.Lock()

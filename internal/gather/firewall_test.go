@@ -211,6 +211,45 @@ func TestFirewallFoundByListWithoutIPConfigurations(t *testing.T) {
 	}
 }
 
+// An AzureFirewallSubnet whose answer lists no ip configuration has its
+// firewall looked up among those of its resource group; when that list
+// fails, which firewall holds the next hop address is unknown, and the
+// address carries the list's gap (never "nothing holds it").
+func TestFirewallListFailureIsAnAddressGap(t *testing.T) {
+	list := model.ResourceID(hubRG + "/providers/Microsoft.Network/azureFirewalls")
+	for _, tc := range []struct {
+		name  string
+		fault bool
+	}{{"the list fails: the address carries its gap", true}, {"the list answers: no gap on the address (negative)", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := withSnapshot(t, "udr_blackhole", func(m map[string]any) {
+				withFirewallHub(t, m)
+				for _, res := range m["resources"].([]any) {
+					obj := res.(map[string]any)
+					if model.ResourceID(obj["id"].(string)).Equal(vnetHub) {
+						subnets := obj["properties"].(map[string]any)["subnets"].([]any)
+						delete(subnets[len(subnets)-1].(map[string]any)["properties"].(map[string]any), "ipConfigurations")
+					}
+				}
+				if tc.fault {
+					m["faults"] = map[string]any{"GET " + string(list): map[string]any{"status": 403, "code": "AuthorizationFailed"}}
+				}
+			})
+			f, err := r.VerificationFacts(testCtx(t), VerificationRequest{ClusterID: aks1, RegistryID: acr})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, ok := f.Network.AddressGaps[netip.MustParseAddr("10.0.4.4")]
+			if ok != tc.fault {
+				t.Fatalf("address gap %v (%+v), want %v", ok, g, tc.fault)
+			}
+			if tc.fault && (!g.ResourceID.Equal(list) || g.Kind != model.GapPermissionDenied || g.Permission != permFirewallRead || !strings.Contains(g.Detail, "10.0.4.4")) {
+				t.Errorf("gap %+v, want the refused list of %s naming 10.0.4.4", g, list)
+			}
+		})
+	}
+}
+
 func TestFirewallConversions(t *testing.T) {
 	var extra []json.RawMessage
 	if err := json.Unmarshal([]byte(firewallResources), &extra); err != nil {

@@ -46,10 +46,13 @@ type Network struct {
 	// records it in its result's Needs instead of concluding from its
 	// absence (see evidence.go).
 	Pending Pending
-	// AddressGaps are addresses in a VNet of the network whose network
-	// interface was looked for but could not be determined (a NIC of the
-	// subnet could not be read): a NIC there, with a security group of its
-	// own, may be unseen, so a flow delivered to the address is unverified.
+	// AddressGaps are addresses in a VNet of the network whose holder was
+	// looked for but could not be determined: a NIC of the subnet could not
+	// be read (a NIC there, with a security group of its own, may be
+	// unseen, so a flow delivered to the address is unverified), or the
+	// Azure Firewalls of the resource group of an AzureFirewallSubnet that
+	// lists no ip configuration could not be listed (a firewall may hold
+	// the next hop address, so nothing is concluded from its absence).
 	AddressGaps map[netip.Addr]Gap
 
 	// ServiceTags are the Service Tag Discovery answers read, keyed by the
@@ -62,7 +65,7 @@ type Network struct {
 	ServiceTagGaps map[string]Gap
 }
 
-// AddAddressGap records that the NIC holding addr could not be determined.
+// AddAddressGap records that what holds addr could not be determined.
 func (n *Network) AddAddressGap(addr netip.Addr, g Gap) {
 	if n.AddressGaps == nil {
 		n.AddressGaps = map[netip.Addr]Gap{}

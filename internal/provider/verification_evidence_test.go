@@ -167,9 +167,6 @@ func TestMissingEvidenceAddsNoError(t *testing.T) {
 					}
 					t.Run(fc.name+" "+shortRead(read), func(t *testing.T) {
 						t.Parallel()
-						if why, ok := knownFirewallPathDefects[sc.Name+" "+shortRead(read)]; ok {
-							t.Skipf("known defect, to be fixed: %s", why)
-						}
 						var snap map[string]any
 						if err := json.Unmarshal(rawBytes, &snap); err != nil {
 							t.Fatal(err)
@@ -245,16 +242,4 @@ func plannedPuts(t *testing.T, planFile string) map[string]bool {
 		}
 	}
 	return out
-}
-
-// knownFirewallPathDefects are the cells of TestMissingEvidenceAddsNoError
-// that the Azure Firewall path engine does not pass yet: each is an open
-// defect (a failed read that is not named as evidence, or that turns into
-// an error), listed here so that it stays visible in every run (SKIP with
-// its reason) until it is fixed. Nothing may be added to this list.
-var knownFirewallPathDefects = map[string]string{
-	"firewall_forced_tunnel_allowed GET rg-hub/providers/microsoft.network/azurefirewalls/fw-hub":          "an unreadable forced-tunnelling firewall gives EGRESS_UNVERIFIED without the evidence finding naming it",
-	"firewall_forced_tunnel_denied GET rg-hub/providers/microsoft.network/azurefirewalls/fw-hub":           "an unreadable forced-tunnelling firewall gives EGRESS_UNVERIFIED without the evidence finding naming it",
-	"firewall_onprem_application_rule GET rg-hub/providers/microsoft.network/virtualnetworkgateways/vpngw": "UNSOUND: an unreadable VPN gateway makes the firewall subnet's route to on-premises ROUTE_BLACKHOLE instead of unverified",
-	"firewall_stopped GET rg-hub/providers/microsoft.network/azurefirewalls":                               "the firewall list that failed is not named as evidence (the verdict comes from the subnet's ip configurations)",
 }

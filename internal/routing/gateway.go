@@ -53,10 +53,11 @@ func isExpressRoute(gw *model.Gateway) bool { return strings.EqualFold(gw.Type, 
 // a gap: Azure only allows useRemoteGateways towards a VNet with a gateway.
 func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scopedGap) {
 	var links []gatewayLink
-	var gaps []scopedGap
-	for _, gw := range gatewaysOf(net, vnet.ID) {
+	own := gatewaysOf(net, vnet.ID)
+	for _, gw := range own {
 		links = append(links, gatewayLink{gw: gw, reaches: true})
 	}
+	gaps := unreadGateways(net, vnet.ID, own, "")
 	for _, p := range vnet.Peerings {
 		reverse, remoteKnown := reversePeering(net, vnet.ID, p)
 		hubGateways := gatewaysOf(net, p.RemoteVNetID)
@@ -65,15 +66,58 @@ func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scoped
 			gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
 				fmt.Sprintf("peering %s uses the remote gateways of %s, which was not read: whether it allows gateway transit is unknown", p.Name, p.RemoteVNetID.Name())), bgpOnly: true})
 		}
-		if transit && len(hubGateways) == 0 {
-			gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: p.RemoteVNetID, Kind: model.GapNotFound,
-				Detail: fmt.Sprintf("peering %s uses the remote gateways of %s, but no gateway of that VNet was read", p.Name, p.RemoteVNetID.Name())}, bgpOnly: true})
+		if transit {
+			gaps = append(gaps, unreadGateways(net, p.RemoteVNetID, hubGateways, p.Name)...)
 		}
 		for _, gw := range hubGateways {
 			links = append(links, gatewayLink{gw: gw, peering: p, reverse: reverse, reaches: transit})
 		}
 	}
 	return links, gaps
+}
+
+// unreadGateways are the gaps of the gateways whose routes would reach a
+// subnet but are not in the model: those the GatewaySubnet of their VNet
+// names (ip configurations …/virtualNetworkGateways/{gw}/ipConfigurations/…)
+// that were not read, each with the gap its read recorded; and, for a
+// peering that uses the remote gateways (via names it), a hub of which no
+// gateway was read at all (Azure only allows useRemoteGateways towards a
+// VNet with a gateway). Gateway routes could change the selection of any
+// destination outside the protected system routes, so, unknown, such a
+// destination is unverified, never dropped by a default None route the
+// gateway's routes would have overridden. One rule for a VNet's own
+// gateways (a firewall or appliance subnet in the hub) and for a hub's
+// gateways seen from a spoke through gateway transit.
+func unreadGateways(net *model.Network, vnetID model.ResourceID, read []*model.Gateway, via string) []scopedGap {
+	var gaps []scopedGap
+	if v := net.VNet(vnetID); v != nil {
+		for _, s := range v.Subnets {
+			if !strings.EqualFold(s.Name, "GatewaySubnet") {
+				continue
+			}
+			for _, id := range s.IPConfigurationOwners("ipConfigurations") {
+				if !isGatewayID(id) || net.Gateway(id) != nil {
+					continue
+				}
+				gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
+					fmt.Sprintf("gateway %s of %s was not read: the routes it propagates are unknown", id.Name(), vnetID.Name())), bgpOnly: true})
+			}
+		}
+	}
+	if via != "" && len(read) == 0 && len(gaps) == 0 {
+		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: vnetID, Kind: model.GapNotFound,
+			Detail: fmt.Sprintf("peering %s uses the remote gateways of %s, but no gateway of that VNet was read", via, vnetID.Name())}, bgpOnly: true})
+	}
+	return gaps
+}
+
+// isGatewayID reports whether id is a virtual network gateway's
+// (…/providers/Microsoft.Network/virtualNetworkGateways/{name}).
+func isGatewayID(id model.ResourceID) bool {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	n := len(segs)
+	return n >= 4 && strings.EqualFold(segs[n-4], "providers") &&
+		strings.EqualFold(segs[n-3], "Microsoft.Network") && strings.EqualFold(segs[n-2], "virtualNetworkGateways")
 }
 
 // gatewayRoutes are the routes a gateway propagates: what it learned over

@@ -274,19 +274,12 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 		resource = a.SubnetID
 	}
 	var evidence []model.Finding
-	if strings.EqualFold(a.SubnetID.Name(), "AzureFirewallSubnet") {
+	if unreadFirewallAt(a) {
 		what = "an Azure Firewall whose resource was not read"
-		ids := r.firewallsIn(a.SubnetID)
-		for _, id := range ids {
+		var id model.ResourceID
+		id, evidence = r.unreadFirewallEvidence(pc, h, a)
+		if !id.IsZero() {
 			resource = id
-			evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, id, "Azure Firewall "+id.Name()+", which the flow to "+h.Name+" crosses"))
-		}
-		// A subnet that names no firewall has its firewall looked up among
-		// those of its VNet's resource group: that list may have failed.
-		if list := firewallList(a.SubnetID); len(ids) == 0 && !list.IsZero() {
-			if _, failed := r.gaps.Lookup(list); failed {
-				evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, list, "the Azure Firewalls of resource group "+list.ResourceGroup()+", among them the one at "+a.IP.String()+" that the flow to "+h.Name+" crosses"))
-			}
 		}
 	}
 	msg := fmt.Sprintf("the node subnet's route for public addresses (%s) sends them to %s, %s: what it lets out, and the public address it leaves through, cannot be read from Azure. It must allow TCP 443 to %s.",
@@ -300,6 +293,36 @@ func (r *run) applianceEgress(pc *poolCtx, h model.PullHost, e Exit, a ExitAppli
 	res.findings = append(res.findings, evidence...)
 	res.steps = []model.Hop{egressStep(model.HopEgress, a.NICID, "out through "+a.Label+" (its rules are not in Azure)")}
 	return res
+}
+
+// unreadFirewallAt reports whether an appliance a flow crossed is an Azure
+// Firewall that was not read: an address in an AzureFirewallSubnet that no
+// NIC holds and no firewall read holds (model.Network.FirewallByPrivateIP
+// answers for those that were read).
+func unreadFirewallAt(a ExitAppliance) bool {
+	return a.NICID.IsZero() && strings.EqualFold(a.SubnetID.Name(), "AzureFirewallSubnet")
+}
+
+// unreadFirewallEvidence names what was not read about the Azure Firewall
+// at a, which the flow to h crosses (unreadFirewallAt): each firewall the
+// subnet names, or, for a subnet that names none, the list of the
+// firewalls of its VNet's resource group (where gather looked for it) when
+// that failed. id is the firewall (or the list), zero when nothing names it.
+func (r *run) unreadFirewallEvidence(pc *poolCtx, h model.PullHost, a ExitAppliance) (id model.ResourceID, evidence []model.Finding) {
+	ids := r.firewallsIn(a.SubnetID)
+	for _, fw := range ids {
+		id = fw
+		evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, fw, "Azure Firewall "+fw.Name()+", which the flow to "+h.Name+" crosses"))
+	}
+	// A subnet that names no firewall has its firewall looked up among
+	// those of its VNet's resource group: that list may have failed.
+	if list := firewallList(a.SubnetID); len(ids) == 0 && !list.IsZero() {
+		if _, failed := r.gaps.Lookup(list); failed {
+			id = list
+			evidence = append(evidence, r.evidence(pc.pool.Name, h.Name, list, "the Azure Firewalls of resource group "+list.ResourceGroup()+", among them the one at "+a.IP.String()+" that the flow to "+h.Name+" crosses"))
+		}
+	}
+	return id, evidence
 }
 
 // firewallsIn returns the Azure Firewalls whose ip configurations the

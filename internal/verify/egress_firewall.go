@@ -150,6 +150,21 @@ func (r *run) firewallsBeforeTunnel(pc *poolCtx, h model.PullHost, e Exit) (egre
 	res := egressResult{}
 	for _, a := range e.Appliances {
 		fw := r.f.Network.FirewallByPrivateIP(a.IP)
+		if fw == nil && unreadFirewallAt(a) {
+			// A firewall on the way whose resource was not read: what it
+			// lets through to on-premises is unknown.
+			id, evidence := r.unreadFirewallEvidence(pc, h, a)
+			if id.IsZero() {
+				id = a.SubnetID
+			}
+			msg := fmt.Sprintf("the route for public addresses sends them through %s, an Azure Firewall whose resource was not read, toward on-premises (forced tunnelling): whether its rules let TCP 443 to %s through, and then whether the on-premises network lets the flow out, cannot be decided.",
+				a.Label, h.Name)
+			fix := fmt.Sprintf("Let the identity that runs the plan read the firewall (see the evidence finding), then plan again. The firewall must allow HTTPS (TCP 443) to %s from %s.", pc.mustAllow(), prefixWords(pc.subnet.Prefixes))
+			out := r.egressUnverified(pc, h, id, msg, fix)
+			out.findings = append(append(res.findings, out.findings...), evidence...)
+			out.steps = append(res.steps, egressStep(model.HopStop, id, a.Label+" (not read)"))
+			return out, false
+		}
 		if fw == nil {
 			continue
 		}

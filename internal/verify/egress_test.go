@@ -71,6 +71,17 @@ func exitThrough(subnet model.ResourceID, nic model.ResourceID, addrs ...string)
 			FirstRoute: "route table rt-aks route default: 0.0.0.0/0 → VirtualAppliance " + addrs[0], Route: "Azure's default route: 0.0.0.0/0 → Internet"}}}
 }
 
+// forcedThroughFirewall is a route engine answer: public destinations
+// cross Azure Firewall 10.0.4.4, whose subnet's default route (learned
+// from on-premises) leaves through gateway vpngw (forced tunnelling).
+func forcedThroughFirewall() *fakeTracer {
+	return &fakeTracer{public: &RouteResult{Source: RouteSourceComputed, Hops: []string{"subnet vnet-spoke/snet-aks → Azure Firewall 10.0.4.4", "→ on-premises via gateway vpngw"},
+		Exit: Exit{Kind: ExitOnPremises, SubnetID: fwSubnetID, GatewayID: gatewayID,
+			Appliances: []ExitAppliance{{IP: ip("10.0.4.4"), SubnetID: fwSubnetID, Label: "Azure Firewall 10.0.4.4 in vnet-hub/AzureFirewallSubnet"}},
+			FirstRoute: "route table rt-aks route default: 0.0.0.0/0 → VirtualAppliance 10.0.4.4",
+			Route:      "gateway vpngw (learned from 192.168.255.1, EBgp): 0.0.0.0/0 → VirtualNetworkGateway 10.0.0.30"}}}
+}
+
 // addFirewall puts Azure Firewall fw-hub (10.0.4.4, public IP pip-fw at
 // pub) in the hub's AzureFirewallSubnet, with policy fwpol-hub, whose one
 // rule allows HTTPS from the node subnet to the public registry's login
@@ -363,6 +374,40 @@ func TestEgress(t *testing.T) {
 				}
 				requireContains(t, f.Message, "forced tunnelling", "TCP 443", loginHost)
 				requireContains(t, f.Remediation, "AzureContainerRegistry.westeurope")
+			},
+		},
+		{
+			name: "forced tunnelling through an Azure Firewall that was not read: EGRESS_UNVERIFIED with the evidence naming the firewall",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "-")
+				addFirewall(f, "")
+				delete(f.Network.Firewalls, fwID.Key())
+				f.Gaps.Add(model.Gap{ResourceID: fwID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/azureFirewalls/read"})
+				f.Network.SpeculativeReads = append(f.Network.SpeculativeReads, fwID)
+			},
+			tracer: forcedThroughFirewall(),
+			want:   []model.Code{model.EgressUnverified, model.EvidencePermissionDenied}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				e := findingFor(t, res, model.EvidencePermissionDenied, loginHost)
+				if !e.ResourceID.Equal(fwID) || e.NodePool == "" {
+					t.Errorf("evidence %+v: the flow crosses the firewall", e)
+				}
+				f := findingFor(t, res, model.EgressUnverified, loginHost)
+				requireContains(t, f.Message, "10.0.4.4", "not read", "forced tunnelling")
+			},
+		},
+		{
+			name: "forced tunnelling through an Azure Firewall that was read and allows: only the on-premises egress is unknown (negative)",
+			mutate: func(f *model.Facts) {
+				publicRegistry(f)
+				loadBalancerEgress(f, "-")
+				addFirewall(f, "")
+			},
+			tracer: forcedThroughFirewall(),
+			want:   []model.Code{model.EgressUnverified}, verdict: model.Unverified,
+			check: func(t *testing.T, res Result) {
+				requireContains(t, findingFor(t, res, model.EgressUnverified, loginHost).Message, "gateway vpngw")
 			},
 		},
 		{

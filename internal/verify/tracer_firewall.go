@@ -198,6 +198,9 @@ func gapAtOrBelowIn(gaps model.Gaps, id model.ResourceID) (model.Gap, bool) {
 // unreadFirewallGap: the next hop is in an AzureFirewallSubnet, but the
 // firewall holding it was not read; what its rules decide is unknown.
 func unreadFirewallGap(n *model.Network, a routing.Appliance, q RouteQuery) model.Gap {
+	if g, ok := n.AddressGaps[a.IP.Unmap()]; ok {
+		return g // the firewalls of the subnet's resource group could not be listed
+	}
 	if s := n.Subnet(a.SubnetID); s != nil {
 		for _, id := range s.IPConfigurationOwners("azureFirewallIpConfigurations") {
 			if g, ok := n.Gaps.Lookup(id); ok {

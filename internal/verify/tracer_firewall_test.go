@@ -142,3 +142,34 @@ func TestFirewallNoSNAT(t *testing.T) {
 		})
 	}
 }
+
+// A stopped Azure Firewall leaves its subnet without ip configurations:
+// nothing holds the next hop (ROUTE_NEXT_HOP_ABSENT). When the list of the
+// resource group's firewalls, which gather reads to find the firewall of
+// such a subnet, failed, a firewall may hold the address all the same: the
+// path is unverified and names the list.
+func TestStoppedFirewallWithFailedList(t *testing.T) {
+	list := id("/resourceGroups/rg-hub/providers/Microsoft.Network/azureFirewalls")
+	app := model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost}}
+	for _, tc := range []struct {
+		name       string
+		listFailed bool
+	}{{"the list failed: unverified, the list is the gap", true}, {"the list answered: ROUTE_NEXT_HOP_ABSENT (negative)", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(&app)
+			delete(f.Network.Firewalls, fwID.Key())
+			f.Network.Subnet(fwSubnetID).IPConfigurationIDs = nil
+			if tc.listFailed {
+				f.Network.AddAddressGap(ip("10.0.4.4"), model.Gap{ResourceID: list, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/azureFirewalls/read"})
+			}
+			tr := NewRoutingTracer(routing.Options{})
+			rr := tr.Trace(f.Network, RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Dest: ip("10.0.2.5"), Host: loginHost, Protocol: "Tcp", Port: 443})
+			absent := slices.ContainsFunc(rr.Findings, func(fd model.Finding) bool { return fd.Code == model.RouteNextHopAbsent })
+			named := slices.ContainsFunc(rr.Gaps, func(g model.Gap) bool { return g.ResourceID.Equal(list) })
+			if absent == tc.listFailed || named != tc.listFailed {
+				t.Errorf("ROUTE_NEXT_HOP_ABSENT %v, list named %v; findings %v gaps %v", absent, named, rr.Findings, rr.Gaps)
+			}
+		})
+	}
+}
