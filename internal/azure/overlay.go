@@ -19,6 +19,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 )
 
@@ -1044,7 +1045,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 		noteServed(raw.Context(), links)
 		return &PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{why}}
 	}
-	vnets, ok := linkQueryVNets(q.Query)
+	wanted, ok := linkQueryFilter(q.Query)
 	if !ok {
 		return nil, unknown("the private DNS zone links a Resource Graph query finds")
 	}
@@ -1104,14 +1105,14 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 			return nil, r.unknown
 		}
 		// A change met the search when it removes or alters a link the
-		// search found, or adds one to a VNet it asks about; a link of
-		// another VNet changes nothing here.
+		// search found, or adds one it asks about (to a VNet it names, in
+		// a zone domain it names); another link changes nothing here.
 		affects := present[k]
 		if r.body != nil {
 			props, _ := r.body["properties"].(map[string]any)
 			vn, _ := props["virtualNetwork"].(map[string]any)
 			vnet := strings.ToLower(fmt.Sprint(vn["id"]))
-			if vnets[vnet] {
+			if wanted(own[0].ID, vnet) {
 				out = append(out, map[string]any{"id": own[0].ID, "vnetId": vnet})
 				affects = true
 			}
@@ -1135,18 +1136,44 @@ func rowVNet(rows []any, id string) string {
 	return ""
 }
 
-// linkQueryVNets reads the VNet ids of gather's zone link query
-// ("… virtualnetworklinks … | where vnetId in ('…', '…')").
-func linkQueryVNets(q string) (map[string]bool, bool) {
+// linkQueryFilter reads gather's zone link query (gather's zoneLinkQuery):
+// the links it asks for are those to the VNets of "| where vnetId in ('…')"
+// and in the zone name domains (model.ZoneDomain) of "| where zoneDomain in
+// ('…')"; at least one of the two lists is there.
+func linkQueryFilter(q string) (func(linkID, vnet string) bool, bool) {
 	lq := strings.ToLower(q)
 	if !strings.Contains(lq, linkType) {
 		return nil, false
 	}
-	i := strings.Index(lq, "vnetid in (")
-	if i < 0 {
+	vnets, okV := kqlInList(q, "vnetId")
+	domains, okD := kqlInList(q, "zoneDomain")
+	if vnets == nil && domains == nil || !okV || !okD {
 		return nil, false
 	}
-	rest := q[i+len("vnetid in ("):]
+	return func(linkID, vnet string) bool {
+		if vnets != nil && !vnets[strings.ToLower(vnet)] {
+			return false
+		}
+		if domains != nil {
+			zone := ""
+			if p, ok := parseARMPath(linkID); ok && len(p.segs) >= 2 {
+				zone = p.segs[1]
+			}
+			return domains[model.ZoneDomain(zone)]
+		}
+		return true
+	}, true
+}
+
+// kqlInList reads the string list of "| where <col> in ('…', '…')": nil
+// when the query has no such clause, false when it cannot be read.
+func kqlInList(q, col string) (map[string]bool, bool) {
+	marker := "| where " + strings.ToLower(col) + " in ("
+	i := strings.Index(strings.ToLower(q), marker)
+	if i < 0 {
+		return nil, true
+	}
+	rest := q[i+len(marker):]
 	j := strings.IndexByte(rest, ')')
 	if j < 0 {
 		return nil, false

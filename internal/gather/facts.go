@@ -124,6 +124,26 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
+	// The Resource Graph search for zone links (zonesearch.go) is asked
+	// beside everything else as soon as it is known to be needed, and
+	// answered for the VNets once they are known.
+	search := newZoneSearch(q)
+	var (
+		f   model.Facts
+		err error
+	)
+	all(ctx, r,
+		func(ctx context.Context) {
+			defer search.close()
+			f, err = r.verificationFacts(ctx, q, search)
+		},
+		func(ctx context.Context) { search.run(ctx, r) },
+	)
+	return f, err
+}
+
+// verificationFacts is VerificationFacts beside the early zone search.
+func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, search *zoneSearch) (model.Facts, error) {
 	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), Acceptances: q.Acceptances, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
@@ -163,8 +183,8 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 					if cluster != nil {
 						r.clusterNodes(ctx, q.ClusterID, cluster)
 					}
-					r.prefetchPoolDNS(ctx, f.Pools)
 				},
+				func(ctx context.Context) { r.prefetchPoolDNS(ctx, seeds) },
 				func(ctx context.Context) {
 					n = model.NewNetwork()
 					if len(seeds) > 0 {
@@ -178,6 +198,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 				f.Registry, _ = r.Registry(ctx, q.RegistryID)
 			}
 			<-poolsKnown
+			search.known(privateAnswerPossible(&f), poolSubnets(f.Pools))
 			names = dnsNames(&f)
 			subs = r.zoneSubscriptions(&f, q)
 			all(ctx, r,
@@ -205,7 +226,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	for _, z := range zones {
 		d.Zones[z.ID.Key()] = z
 	}
-	linked := r.linkedZones(ctx, d, &f, q, dnsView.azureVNets, names, subs)
+	linked := r.linkedZones(ctx, d, &f, q, search, dnsView.azureVNets, names, subs)
 	r.zoneGroupZones(ctx, d, n, f.Registry)
 	for range maxDNSRounds {
 		more := cnameNames(d, names)
@@ -218,7 +239,14 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		for _, z := range extra {
 			d.Zones[z.ID.Key()] = z
 		}
-		r.readZonesNamed(ctx, d, linked, more)
+		r.readLinkedZonesNamed(ctx, d, linked, more)
+	}
+	// Reads made before it was known whether the verification needs them
+	// (the node VNets' forwarding rulesets, the zone search) whose failure
+	// no conclusion can use.
+	n.SpeculativeReads = append(n.SpeculativeReads, r.unneededPrefetches(ctx, poolSubnets(f.Pools), dnsView)...)
+	if search.settle(d) {
+		n.SpeculativeReads = append(n.SpeculativeReads, ResourceGraphQuery)
 	}
 	d.ZoneSearchComplete = zonesErr == nil
 	// The public addresses the nodes leave through, when the registry

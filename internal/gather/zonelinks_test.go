@@ -266,7 +266,7 @@ func TestZonesLinkedToTruncated(t *testing.T) {
 }
 
 func TestLinkedZoneRows(t *testing.T) {
-	want := map[string]bool{vnetSpoke.Key(): true}
+	want := []string{vnetSpoke.Key()}
 	link := string(centralZone) + "/virtualNetworkLinks/l"
 	for _, tc := range []struct {
 		name string
@@ -280,15 +280,18 @@ func TestLinkedZoneRows(t *testing.T) {
 		{"not a zone link", map[string]any{"id": string(vnetSpoke) + "/virtualNetworkLinks/l"}, false},
 		{"no id", map[string]any{"vnetId": string(vnetSpoke)}, false},
 	} {
-		zone, ok := linkedZone(tc.row, want)
-		if ok != tc.ok || (ok && !zone.Equal(centralZone)) {
-			t.Errorf("%s: %s %v", tc.name, zone, ok)
+		var zones []model.ResourceID
+		if l, ok := linkRow(tc.row); ok {
+			zones = graphLinks{l}.linkedTo(want)
+		}
+		if ok := len(zones) == 1; ok != tc.ok || (ok && !zones[0].Equal(centralZone)) {
+			t.Errorf("%s: %v", tc.name, zones)
 		}
 	}
 	if _, err := graphRows("rows"); err == nil {
 		t.Error("a string result is accepted")
 	}
-	if q := zoneLinkQuery([]string{`/x/it's\`}); !strings.Contains(q, `'/x/it\'s\\'`) {
+	if q := zoneLinkQuery(zoneLinkFilter{VNets: []string{`/x/it's\`}}); !strings.Contains(q, `'/x/it\'s\\'`) {
 		t.Errorf("quoting: %s", q)
 	}
 }
