@@ -116,7 +116,7 @@ func (r *Reader) zoneLinks(ctx context.Context, flt zoneLinkFilter) (graphLinks,
 			if page == maxGraphPages {
 				return nil, fmt.Errorf("the Resource Graph query for private DNS zone links returned more than %d pages", maxGraphPages)
 			}
-			release, err := r.acquire(ctx)
+			release, err := r.acquireAction(ctx)
 			if err != nil {
 				return nil, err
 			}
