@@ -85,9 +85,12 @@ func (q VerificationRequest) Validate() error {
 // depends on, for verify.Run:
 //
 //  1. the cluster (pools with their subnets, kubelet identity), then the
-//     pools' nodes (scale sets, VMs, NICs; then the forwarding rulesets
-//     of node VNets that use Azure DNS) ∥ the network closure of the pool
-//     subnets (Network); beside all of it
+//     pools' nodes (scale sets, VMs, NICs) ∥ the network closure of the
+//     pool subnets (Network) ∥ the forwarding rulesets of the node VNets
+//     that use Azure DNS (prefetchPoolDNS); beside all of it, once the
+//     registry shows a private zone can answer, the Resource Graph search
+//     for the links of the zones in the registry's domain (zoneSearch);
+//     beside all of it
 //  2. the registry (replicas, private endpoint connections), then, once
 //     the pools are known, the registry's private endpoints wherever they
 //     are ∥ the role assignments at the registry scope, with the
