@@ -23,7 +23,9 @@
 #      each planned with and without the simulated latency. The latency
 #      overhead (stats.duration_ms with latency minus without) is compared
 #      with the longest chain of reads the verdict depends on, computed
-#      from the facts (internal/testsupport/critpath) and printed;
+#      from the facts (internal/testsupport/critpath: each read after the
+#      read that names what it reads, not after the reads the provider
+#      chose to make first) and printed with how it was derived;
 #
 #      3. pullpath_node_routes with its default arguments on topology 1:
 #         plan wall time and provider peak RSS;
@@ -262,6 +264,9 @@ PY
 # replay NAME: "requests distinct" of the provider process that read.
 replay() { python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])][-1]; print(d["requests"], d["distinct"])' "$tmp/$1.stats"; }
 
+# How critpath derives the chain (internal/testsupport/critpath).
+chain_method="critpath, from the facts gathered without latency: each read after the read whose answer names what it reads (cluster → node subnets' VNets → peers → gateway → its actions; scale sets → NIC lists; zone lists → zones); whether a read is needed is no dependency (the node VNets' rulesets follow the cluster, the Resource Graph zone search by the registry's domain needs nothing read); evidence read in a later round counts only when the verdict reached it"
+
 # overhead TITLE NAME GENFLAGS...: topology NAME with and without latency,
 # its chain, the verification's overhead against it.
 overhead() {
@@ -283,6 +288,7 @@ overhead() {
 	read -r req distinct < <(replay "$name")
 	echo "$title: verdict $(out "$name" 'o["verdict"]'), max_concurrent_reads ${MAX_CONCURRENT_READS:-8}"
 	echo "  chain of reads the verdict depends on: ${chain[1]}"
+	echo "  how the chain was derived              $chain_method"
 	echo "  stats.duration_ms                      ${d} ms with latency, ${d0} ms without"
 	echo "  latency overhead                       $((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${chain[0]}:.2f}')") × chain (target ≤ 1.2)"
 	echo "  plan wall time                         ${wall} ms with latency, ${wall0} ms without"
@@ -290,7 +296,7 @@ overhead() {
 	echo "  provider peak RSS                      $((rss / 1024)) MB with latency, $((rss0 / 1024)) MB without"
 	echo "  requests                               ${req} sent for ${distinct} distinct reads by the three data sources (verification: $(out "$name" 'o["stats"]["arm_requests"]'))"
 	row "$title: latency overhead" "$((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${chain[0]}:.2f}')") × chain of ${chain[0]} ms (duration_ms ${d} − ${d0}; wall ${wall} ms; CPU ${cpu} ms)" "≤ 1.2 × chain"
-	row "$title: chain" "${chain[1]}" ""
+	row "$title: chain (critpath, from the facts)" "${chain[1]}" ""
 	row "$title: requests / distinct reads" "${req} / ${distinct} (verification alone: $(out "$name" 'o["stats"]["arm_requests"]'))" "equal"
 	LAST_RSS="$rss"
 }

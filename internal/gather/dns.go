@@ -176,7 +176,7 @@ func (r *Reader) Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*mod
 		if err != nil {
 			return nil, err
 		}
-		refs, err := collect(ctx, r, f.NewDNSResolversClient().NewListByVirtualNetworkPager(a.ResourceGroup, a.Names[0], nil),
+		refs, err := collectAction(ctx, r, f.NewDNSResolversClient().NewListByVirtualNetworkPager(a.ResourceGroup, a.Names[0], nil),
 			func(p armdnsresolver.DNSResolversClientListByVirtualNetworkResponse) []*armdnsresolver.SubResource {
 				return p.Value
 			})
@@ -264,7 +264,7 @@ func (r *Reader) Rulesets(ctx context.Context, vnetID model.ResourceID) ([]*mode
 		if err != nil {
 			return nil, err
 		}
-		refs, err := collect(ctx, r, f.NewDNSForwardingRulesetsClient().NewListByVirtualNetworkPager(a.ResourceGroup, a.Names[0], nil),
+		refs, err := collectAction(ctx, r, f.NewDNSForwardingRulesetsClient().NewListByVirtualNetworkPager(a.ResourceGroup, a.Names[0], nil),
 			func(p armdnsresolver.DNSForwardingRulesetsClientListByVirtualNetworkResponse) []*armdnsresolver.VirtualNetworkDNSForwardingRuleset {
 				return p.Value
 			})

@@ -85,9 +85,12 @@ func (q VerificationRequest) Validate() error {
 // depends on, for verify.Run:
 //
 //  1. the cluster (pools with their subnets, kubelet identity), then the
-//     pools' nodes (scale sets, VMs, NICs; then the forwarding rulesets
-//     of node VNets that use Azure DNS) ∥ the network closure of the pool
-//     subnets (Network); beside all of it
+//     pools' nodes (scale sets, VMs, NICs) ∥ the network closure of the
+//     pool subnets (Network) ∥ the forwarding rulesets of the node VNets
+//     that use Azure DNS (prefetchPoolDNS); beside all of it, once the
+//     registry shows a private zone can answer, the Resource Graph search
+//     for the links of the zones in the registry's domain (zoneSearch);
+//     beside all of it
 //  2. the registry (replicas, private endpoint connections), then, once
 //     the pools are known, the registry's private endpoints wherever they
 //     are ∥ the role assignments at the registry scope, with the
@@ -124,6 +127,26 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	if err := q.Validate(); err != nil {
 		return model.Facts{}, err
 	}
+	// The Resource Graph search for zone links (zonesearch.go) is asked
+	// beside everything else as soon as it is known to be needed, and
+	// answered for the VNets once they are known.
+	search := newZoneSearch(q)
+	var (
+		f   model.Facts
+		err error
+	)
+	all(ctx, r,
+		func(ctx context.Context) {
+			defer search.close()
+			f, err = r.verificationFacts(ctx, q, search)
+		},
+		func(ctx context.Context) { search.run(ctx, r) },
+	)
+	return f, err
+}
+
+// verificationFacts is VerificationFacts beside the early zone search.
+func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, search *zoneSearch) (model.Facts, error) {
 	f := model.Facts{Cloud: q.Cloud, Declared: q.Declared, PullCredentials: q.PullCredentials.OrDefault(), Acceptances: q.Acceptances, RoleDefinitions: map[string]*model.RoleDefinition{}}
 
 	// 1 ∥ 2. The nodes' side: the cluster (its pools and their subnets),
@@ -163,8 +186,8 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 					if cluster != nil {
 						r.clusterNodes(ctx, q.ClusterID, cluster)
 					}
-					r.prefetchPoolDNS(ctx, f.Pools)
 				},
+				func(ctx context.Context) { r.prefetchPoolDNS(ctx, seeds) },
 				func(ctx context.Context) {
 					n = model.NewNetwork()
 					if len(seeds) > 0 {
@@ -178,6 +201,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 				f.Registry, _ = r.Registry(ctx, q.RegistryID)
 			}
 			<-poolsKnown
+			search.known(privateAnswerPossible(&f), poolSubnets(f.Pools))
 			names = dnsNames(&f)
 			subs = r.zoneSubscriptions(&f, q)
 			all(ctx, r,
@@ -205,7 +229,7 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 	for _, z := range zones {
 		d.Zones[z.ID.Key()] = z
 	}
-	linked := r.linkedZones(ctx, d, &f, q, dnsView.azureVNets, names, subs)
+	linked := r.linkedZones(ctx, d, &f, q, search, dnsView.azureVNets, names, subs)
 	r.zoneGroupZones(ctx, d, n, f.Registry)
 	for range maxDNSRounds {
 		more := cnameNames(d, names)
@@ -218,7 +242,14 @@ func (r *Reader) VerificationFacts(ctx context.Context, q VerificationRequest) (
 		for _, z := range extra {
 			d.Zones[z.ID.Key()] = z
 		}
-		r.readZonesNamed(ctx, d, linked, more)
+		r.readLinkedZonesNamed(ctx, d, linked, more)
+	}
+	// Reads made before it was known whether the verification needs them
+	// (the node VNets' forwarding rulesets, the zone search) whose failure
+	// no conclusion can use.
+	n.SpeculativeReads = append(n.SpeculativeReads, r.unneededPrefetches(ctx, poolSubnets(f.Pools), dnsView)...)
+	if search.settle(d) {
+		n.SpeculativeReads = append(n.SpeculativeReads, ResourceGraphQuery)
 	}
 	d.ZoneSearchComplete = zonesErr == nil
 	// The public addresses the nodes leave through, when the registry

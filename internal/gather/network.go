@@ -246,7 +246,7 @@ func (r *Reader) effectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 	if err != nil {
 		return nil, err
 	}
-	release, err := r.acquire(ctx)
+	release, err := r.acquireAction(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
 		}, func(ctx context.Context) {
 			learned, learnedErr = func() ([]model.GatewayRoute, error) {
-				release, err := r.acquire(ctx)
+				release, err := r.acquireAction(ctx)
 				if err != nil {
 					return nil, err
 				}
@@ -377,7 +377,7 @@ func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (route
 func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetworkGatewaysClient, a armID, id model.ResourceID, own []netip.Addr) (map[netip.Addr][]model.GatewayRoute, bool) {
 	statusAction := child(id, "getBgpPeerStatus")
 	peers, err := func() ([]netip.Addr, error) {
-		release, err := r.acquire(ctx)
+		release, err := r.acquireAction(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -398,7 +398,7 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 	}
 	action := child(id, "getAdvertisedRoutes")
 	routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, peer netip.Addr) ([]model.GatewayRoute, error) {
-		release, err := r.acquire(ctx)
+		release, err := r.acquireAction(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -9,33 +9,50 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// prefetchPoolDNS starts, beside the network closure, the forwarding
-// ruleset reads (listDnsForwardingRulesets, a POST that can take seconds)
-// that discoverDNS will make for the pools' own VNets, so that they do not
-// wait for the whole closure (hub, gateway, BGP actions). It decides with
-// the inputs discoverDNS uses (model.PoolDNSServers): a pool whose DNS servers,
-// or any of whose NICs' DNS servers, are set or not yet known is skipped,
-// and so is a VNet with custom DNS servers; what remains is exactly a read
-// discoverDNS makes. Reads are memoised, so nothing is requested twice.
-func (r *Reader) prefetchPoolDNS(ctx context.Context, pools []*model.NodePool) {
-	var vnets []model.ResourceID
-	for _, p := range pools {
-		if p.SubnetID.IsZero() || len(p.DNSServers) > 0 || len(p.NICs) < len(p.NICIDs) {
-			continue
-		}
-		custom := false
-		for _, nic := range p.NICs {
-			custom = custom || nic == nil || len(nic.DNSServers) > 0
-		}
-		if !custom {
-			vnets = appendUniqueID(vnets, p.SubnetID.Parent())
-		}
-	}
-	each(ctx, r, vnets, func(ctx context.Context, id model.ResourceID) {
-		v, err := r.VNet(ctx, id)
+// prefetchPoolDNS asks, as soon as the cluster names the node subnets and
+// beside the reads of the scale sets and the network closure, for the
+// forwarding rulesets (listDnsForwardingRulesets, a read action that can
+// take seconds) of the node VNets that use Azure DNS by their own settings
+// (no custom DNS servers on the VNet, which the closure reads anyway):
+// discoverDNS asks for exactly those unless the scale sets or NICs of
+// every pool in the VNet name DNS servers of their own, which only their
+// reads show. Then the read was speculative (unneededPrefetches). Reads
+// are memoised, so nothing is requested twice.
+func (r *Reader) prefetchPoolDNS(ctx context.Context, subnets []model.ResourceID) {
+	each(ctx, r, vnetsOf(subnets), func(ctx context.Context, id model.ResourceID) {
+		v, err := r.vnetGet(ctx, id)
 		if err != nil || v == nil || len(v.DNSServers) > 0 {
 			return
 		}
 		_, _ = r.Rulesets(ctx, v.ID)
 	})
+}
+
+// unneededPrefetches are the reads prefetchPoolDNS made that discoverDNS
+// did not need (a node VNet whose Azure DNS answers no node): the rulesets
+// action and the rulesets it listed, unless a VNet the nodes resolve from
+// is linked to them too. Their failure changes no conclusion.
+func (r *Reader) unneededPrefetches(ctx context.Context, subnets []model.ResourceID, disc *dnsDiscovery) []model.ResourceID {
+	used := map[string]bool{}
+	for _, v := range disc.azureVNets {
+		used[v.Key()] = true
+	}
+	var out []model.ResourceID
+	for _, id := range vnetsOf(subnets) {
+		if used[id.Key()] {
+			continue
+		}
+		v, err := r.vnetGet(ctx, id) // memoised: answered from memory
+		if err != nil || v == nil || len(v.DNSServers) > 0 {
+			continue
+		}
+		out = append(out, child(v.ID, "listDnsForwardingRulesets"))
+		list, _ := r.Rulesets(ctx, v.ID) // memoised likewise
+		for _, rs := range list {
+			if disc.rulesets[rs.ID.Key()] == nil {
+				out = append(out, rs.ID)
+			}
+		}
+	}
+	return out
 }

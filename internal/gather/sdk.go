@@ -3,6 +3,8 @@ package gather
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
@@ -37,7 +39,30 @@ func (r *Reader) SetConcurrency(n int) {
 // Limiter bounds requests in flight; Readers that share one share the
 // bound (the provider's max_concurrent_reads holds for all its data
 // sources together, whatever Terraform reads in parallel).
-type Limiter chan struct{}
+//
+// When every slot is taken, a read action waiting for one (a POST that
+// takes seconds: a gateway's learned routes, a NIC's effective routes, a
+// VNet's forwarding rulesets or resolvers, the Resource Graph search)
+// gets the next free slot before the GETs waiting, each kind in the order
+// it asked: the longest reads start first, so that a burst of quick reads
+// (a cluster's NIC lists) does not hold back the read the verdict waits
+// longest for.
+type Limiter = *slots
+
+// slots is the Limiter: size slots, used of them taken, and the waiters
+// for one (actions first).
+type slots struct {
+	mu      sync.Mutex
+	size    int
+	used    int
+	actions []*slotWaiter
+	reads   []*slotWaiter
+}
+
+type slotWaiter struct {
+	ready   chan struct{}
+	granted bool
+}
 
 // NewLimiter returns a bound of n requests in flight (DefaultConcurrency
 // when n < 1).
@@ -45,28 +70,85 @@ func NewLimiter(n int) Limiter {
 	if n < 1 {
 		n = DefaultConcurrency
 	}
-	return make(Limiter, n)
+	return &slots{size: n}
+}
+
+// Cap is the number of requests the Limiter lets be in flight.
+func (s *slots) Cap() int { return s.size }
+
+// take waits for a slot (action: the read is a read action) until ctx
+// ends.
+func (s *slots) take(ctx context.Context, action bool) (release func(), err error) {
+	s.mu.Lock()
+	if s.used < s.size {
+		// A slot is free only while nobody waits: release hands a
+		// freed slot to the next waiter directly.
+		s.used++
+		s.mu.Unlock()
+		return s.release, nil
+	}
+	w := &slotWaiter{ready: make(chan struct{})}
+	if action {
+		s.actions = append(s.actions, w)
+	} else {
+		s.reads = append(s.reads, w)
+	}
+	s.mu.Unlock()
+	select {
+	case <-w.ready:
+		return s.release, nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		if w.granted {
+			s.mu.Unlock()
+			s.release()
+			return nil, ctx.Err()
+		}
+		s.actions = slices.DeleteFunc(s.actions, func(x *slotWaiter) bool { return x == w })
+		s.reads = slices.DeleteFunc(s.reads, func(x *slotWaiter) bool { return x == w })
+		s.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// release frees a slot: to the first action waiting, else the first read
+// waiting, else back to the pool.
+func (s *slots) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var w *slotWaiter
+	switch {
+	case len(s.actions) > 0:
+		w, s.actions = s.actions[0], s.actions[1:]
+	case len(s.reads) > 0:
+		w, s.reads = s.reads[0], s.reads[1:]
+	default:
+		s.used--
+		return
+	}
+	w.granted = true
+	close(w.ready)
 }
 
 // SetLimiter makes the Reader take its request slots from l. It takes
 // effect only before the Reader's first read.
 func (r *Reader) SetLimiter(l Limiter) {
 	if l != nil {
-		prime(r, semaphoreKey, (chan struct{})(l))
+		prime(r, semaphoreKey, l)
 	}
 }
 
 // semaphore bounds the Reader's requests in flight. It lives in the memo:
 // per Reader unless SetLimiter shares one.
-func (r *Reader) semaphore() chan struct{} {
-	s, _ := once(r, semaphoreKey, func() (chan struct{}, error) {
-		return make(chan struct{}, DefaultConcurrency), nil
+func (r *Reader) semaphore() Limiter {
+	s, _ := once(r, semaphoreKey, func() (Limiter, error) {
+		return NewLimiter(DefaultConcurrency), nil
 	})
 	return s
 }
 
 // concurrency is the Reader's request bound.
-func (r *Reader) concurrency() int { return cap(r.semaphore()) }
+func (r *Reader) concurrency() int { return r.semaphore().Cap() }
 
 // acquire takes a request slot. Slots are held only around SDK calls that
 // wait on nothing but Azure (never across a memoised read, another acquire
@@ -77,13 +159,27 @@ func (r *Reader) acquire(ctx context.Context) (release func(), err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := r.semaphore()
-	select {
-	case s <- struct{}{}:
-		return func() { <-s }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	return r.semaphore().take(ctx, false)
+}
+
+// acquireAction is acquire for a read action (a POST that takes seconds),
+// which gets a slot before the GETs waiting (Limiter).
+func (r *Reader) acquireAction(ctx context.Context) (release func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
+	return r.semaphore().take(ctx, true)
+}
+
+// collectAction is collect for a pager whose first request is a read
+// action (listDnsForwardingRulesets, listDnsResolvers).
+func collectAction[R any, T any](ctx context.Context, r *Reader, p *runtime.Pager[R], items func(R) []*T) ([]*T, error) {
+	release, err := r.acquireAction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return pages(ctx, p, items)
 }
 
 // collect reads every page of a pager, holding one request slot.
@@ -93,6 +189,11 @@ func collect[R any, T any](ctx context.Context, r *Reader, p *runtime.Pager[R], 
 		return nil, err
 	}
 	defer release()
+	return pages(ctx, p, items)
+}
+
+// pages reads every page of a pager.
+func pages[R any, T any](ctx context.Context, p *runtime.Pager[R], items func(R) []*T) ([]*T, error) {
 	var out []*T
 	for p.More() {
 		page, err := p.NextPage(ctx)

@@ -40,25 +40,85 @@ const (
 // ResourceGraphQuery with the permission Microsoft.ResourceGraph/resources/read.
 func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([]model.ResourceID, error) {
 	q := model.NewZoneLinkQuery(vnets)
-	return read(r, "zonelinks "+strings.Join(q.VNets, " "), ResourceGraphQuery, permResourceGraphRead, func() ([]model.ResourceID, error) {
+	links, err := r.zoneLinks(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return links.linkedTo(q.VNets), nil
+}
+
+// zonesNamedLinks asks Azure Resource Graph for the virtual network links
+// of every private DNS zone whose name lies in one of the domains (the
+// zone's last two labels, model.ZoneDomain), to any VNet: a question that
+// needs only the registry's cloud, not the VNets, so that it can be asked
+// while those are still being found. Failures are recorded like
+// ZonesLinkedTo's.
+func (r *Reader) zonesNamedLinks(ctx context.Context, domains []string) (graphLinks, error) {
+	return r.zoneLinks(ctx, model.NewZoneDomainLinkQuery(domains))
+}
+
+// graphLinks are the virtual network links a Resource Graph query found:
+// each link's zone and the key of its VNet ("" when the row does not say).
+type graphLinks []graphLink
+
+type graphLink struct {
+	zone model.ResourceID
+	vnet string
+}
+
+// linkedTo returns the zones with a link to one of the VNets (id keys),
+// sorted, each once. A link whose VNet the row does not say is kept: the
+// zone's own links, read next, decide.
+func (ls graphLinks) linkedTo(vnetKeys []string) []model.ResourceID {
+	want := map[string]bool{}
+	for _, k := range vnetKeys {
+		want[k] = true
+	}
+	var zones []model.ResourceID
+	for _, l := range ls {
+		if l.vnet == "" || want[l.vnet] {
+			zones = appendUniqueID(zones, l.zone)
+		}
+	}
+	sort.Slice(zones, func(i, j int) bool { return zones[i].Key() < zones[j].Key() })
+	return zones
+}
+
+// vnetKeys are the id keys of the VNets, each once, sorted.
+func vnetKeys(vnets []model.ResourceID) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, v := range vnets {
+		if !v.IsZero() && !seen[v.Key()] {
+			seen[v.Key()] = true
+			keys = append(keys, v.Key())
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// zoneLinks sends the zone link query (every page), once per Reader and
+// query. The request carries the query it sends (azure.WithZoneLinkQuery),
+// so that the what-if overlay knows it without reading the text.
+func (r *Reader) zoneLinks(ctx context.Context, q model.ZoneLinkQuery) (graphLinks, error) {
+	query := q.KQL()
+	return read(r, "zonelinks "+query, ResourceGraphQuery, permResourceGraphRead, func() (graphLinks, error) {
 		client, err := r.clients.ResourceGraph()
 		if err != nil {
 			return nil, err
 		}
-		query := q.KQL()
-		// The request carries the query it sends, so that the what-if
-		// overlay knows it without reading the text.
 		ctx := azure.WithZoneLinkQuery(ctx, q)
 		opts := &armresourcegraph.QueryRequestOptions{
 			ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
 			Top:          to.Ptr[int32](graphPageSize),
 		}
-		var zones []model.ResourceID
+		var links graphLinks
 		for page := 0; ; page++ {
 			if page == maxGraphPages {
 				return nil, fmt.Errorf("the Resource Graph query for private DNS zone links returned more than %d pages", maxGraphPages)
 			}
-			release, err := r.acquire(ctx)
+			release, err := r.acquireAction(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -72,8 +132,8 @@ func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([
 				return nil, err
 			}
 			for _, row := range rows {
-				if z, ok := linkedZone(row, q); ok {
-					zones = appendUniqueID(zones, z)
+				if l, ok := linkRow(row, q); ok {
+					links = append(links, l)
 				}
 			}
 			next := str(resp.SkipToken)
@@ -85,8 +145,7 @@ func (r *Reader) ZonesLinkedTo(ctx context.Context, vnets []model.ResourceID) ([
 			}
 			opts.SkipToken = &next
 		}
-		sort.Slice(zones, func(i, j int) bool { return zones[i].Key() < zones[j].Key() })
-		return zones, nil
+		return links, nil
 	})
 }
 
@@ -138,43 +197,50 @@ func graphRows(data any) ([]map[string]any, error) {
 	}
 }
 
-// linkedZone returns the zone of a virtual network link row (its id up to
-// /virtualNetworkLinks/) when the link's VNet is one of want. A row that
-// does not say its VNet is kept: the zone's own links, read next, decide.
-func linkedZone(row map[string]any, q model.ZoneLinkQuery) (model.ResourceID, bool) {
+// linkRow reads a virtual network link row of the query's answer: its
+// zone (the id up to /virtualNetworkLinks/) and its VNet's key ("" when the
+// row does not say). A row the query does not include (a replay, or a
+// service that ignored part of the query, may answer with more) is left out.
+func linkRow(row map[string]any, q model.ZoneLinkQuery) (graphLink, bool) {
 	id, _ := row["id"].(string)
 	i := strings.Index(strings.ToLower(id), "/virtualnetworklinks/")
 	if i <= 0 {
-		return "", false
+		return graphLink{}, false
 	}
 	zone := model.ResourceID(id[:i])
 	if _, err := parseTyped(zone, "Microsoft.Network", "privateDnsZones"); err != nil {
-		return "", false
+		return graphLink{}, false
 	}
-	if vnet := q.RowVNet(row); vnet != "" && !q.Includes(vnet) {
-		return "", false
+	vnet := q.RowVNet(row)
+	if !q.Includes(id, vnet) {
+		return graphLink{}, false
 	}
-	return zone, true
+	if vnet == "" {
+		return graphLink{zone: zone}, true
+	}
+	return graphLink{zone: zone, vnet: model.ResourceID(vnet).Key()}, true
 }
 
 // linkedZones completes d with the private DNS zones linked to the VNets
 // whose Azure DNS answers the nodes, wherever they are: Resource Graph
-// finds their ids in every subscription the identity can read, and those
-// named like a name a pull resolves that the subscription search did not
-// find are read by id. It records in d.LinkSearch how the search was done.
-// No query is sent when the configuration names the zone subscriptions
-// (a search without Resource Graph) or when no registry name can come from
-// a private zone (no private endpoint, no declared host without an
-// address). It returns every zone id Resource Graph named, for the CNAME
-// rounds.
-func (r *Reader) linkedZones(ctx context.Context, d *model.DNS, f *model.Facts, q VerificationRequest, vnets []model.ResourceID, names, subs []string) []model.ResourceID {
+// finds their ids in every subscription the identity can read (the search
+// by zone domain, zoneSearch), and those named like a name a pull resolves
+// that the subscription search did not find are read by id. It records in
+// d.LinkSearch how the search was done. No query is sent when the
+// configuration names the zone subscriptions (a search without Resource
+// Graph) or when no registry name can come from a private zone (no private
+// endpoint, no declared host without an address). It returns the lookup
+// of linked zones for the CNAME rounds (nil without a search that
+// answered).
+func (r *Reader) linkedZones(ctx context.Context, d *model.DNS, f *model.Facts, q VerificationRequest, search *zoneSearch, vnets []model.ResourceID, names, subs []string) *zoneLinkLookup {
 	d.LinkSearch = model.ZoneLinkSearch{Declared: len(q.ZoneSubscriptionIDs) > 0, Subscriptions: append([]string(nil), subs...)}
 	sort.Strings(d.LinkSearch.Subscriptions)
 	if d.LinkSearch.Declared || len(vnets) == 0 || !privateAnswerPossible(f) {
 		return nil
 	}
 	d.LinkSearch.Query = ResourceGraphQuery
-	ids, err := r.ZonesLinkedTo(ctx, vnets)
+	lookup := &zoneLinkLookup{search: search, vnets: vnets}
+	ids, err := lookup.zones(ctx, r, names)
 	if err != nil {
 		return nil
 	}
@@ -183,7 +249,22 @@ func (r *Reader) linkedZones(ctx context.Context, d *model.DNS, f *model.Facts, 
 		d.LinkSearch.Everywhere[v.Key()] = true
 	}
 	r.readZonesNamed(ctx, d, ids, names)
-	return ids
+	return lookup
+}
+
+// readLinkedZonesNamed reads the zones linked to the nodes' VNets that are
+// named like one of names (CNAME targets). When the search cannot answer
+// for them, the VNets are no longer covered everywhere.
+func (r *Reader) readLinkedZonesNamed(ctx context.Context, d *model.DNS, lookup *zoneLinkLookup, names []string) {
+	if lookup == nil {
+		return
+	}
+	ids, err := lookup.zones(ctx, r, names)
+	if err != nil {
+		d.LinkSearch.Everywhere = nil
+		return
+	}
+	r.readZonesNamed(ctx, d, ids, names)
 }
 
 // readZonesNamed reads, by id, the zones of ids whose name is one of names

@@ -280,9 +280,12 @@ func TestLinkedZoneRows(t *testing.T) {
 		{"not a zone link", map[string]any{"id": string(vnetSpoke) + "/virtualNetworkLinks/l"}, false},
 		{"no id", map[string]any{"vnetId": string(vnetSpoke)}, false},
 	} {
-		zone, ok := linkedZone(tc.row, want)
-		if ok != tc.ok || (ok && !zone.Equal(centralZone)) {
-			t.Errorf("%s: %s %v", tc.name, zone, ok)
+		var zones []model.ResourceID
+		if l, ok := linkRow(tc.row, want); ok {
+			zones = graphLinks{l}.linkedTo(want.VNets)
+		}
+		if ok := len(zones) == 1; ok != tc.ok || (ok && !zones[0].Equal(centralZone)) {
+			t.Errorf("%s: %v", tc.name, zones)
 		}
 	}
 	if _, err := graphRows("rows"); err == nil {

@@ -79,3 +79,16 @@ func CloudFor(environment string) Cloud {
 	}
 	return c
 }
+
+// ZoneDomain is the domain a DNS name lies in, as the search for private
+// DNS zone links groups zones: its last two labels, lower case, without a
+// trailing dot (privatelink.azurecr.io and westeurope.data.privatelink.azurecr.io
+// lie in azurecr.io, the registry suffix of the public cloud). A zone
+// named like a name a pull resolves lies in the same domain as the name.
+func ZoneDomain(name string) string {
+	labels := strings.Split(NormalizeHost(name), ".")
+	if len(labels) > 2 {
+		labels = labels[len(labels)-2:]
+	}
+	return strings.Join(labels, ".")
+}

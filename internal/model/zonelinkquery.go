@@ -4,6 +4,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -12,14 +13,20 @@ import (
 // network link, in lower case.
 const ZoneLinkType = "microsoft.network/privatednszones/virtualnetworklinks"
 
-// ZoneLinkQuery is the Azure Resource Graph search for the private DNS
-// zone virtual network links to a set of VNets: the one place that says
-// what the query is. Gather sends its KQL text; the what-if overlay
-// recognises the request by that same text and evaluates the planned links
-// with Includes and Row, so neither side parses KQL.
+// ZoneLinkQuery is the Azure Resource Graph search for private DNS zone
+// virtual network links: those to a set of VNets, or those of every zone
+// whose name lies in a set of domains (the search gather asks before it
+// knows the VNets), or both. It is the one place that says what the query
+// is. Gather sends its KQL text; the what-if overlay recognises the request
+// by that same text and evaluates the planned links with Includes and Row,
+// so neither side parses KQL.
 type ZoneLinkQuery struct {
-	// VNets are the id keys (lower case) of the VNets, sorted, each once.
+	// VNets are the id keys (lower case) of the VNets, sorted, each once;
+	// empty: links to any VNet.
 	VNets []string
+	// ZoneDomains are the zone name domains (ZoneDomain, lower case),
+	// sorted, each once; empty: links of any zone.
+	ZoneDomains []string
 }
 
 // NewZoneLinkQuery is the query for the links to vnets.
@@ -36,26 +43,63 @@ func NewZoneLinkQuery(vnets []ResourceID) ZoneLinkQuery {
 	return ZoneLinkQuery{VNets: keys}
 }
 
+// NewZoneDomainLinkQuery is the query for the links, to any VNet, of the
+// zones whose name lies in one of domains (ZoneDomain of the zone name).
+func NewZoneDomainLinkQuery(domains []string) ZoneLinkQuery {
+	var ds []string
+	for _, d := range domains {
+		if d = ZoneDomain(d); d != "" {
+			ds = append(ds, d)
+		}
+	}
+	sort.Strings(ds)
+	return ZoneLinkQuery{ZoneDomains: slices.Compact(ds)}
+}
+
 // KQL is the query's text. Each row is a link: its id and its VNet's id in
 // lower case (vnetId).
 func (q ZoneLinkQuery) KQL() string {
-	quoted := make([]string, len(q.VNets))
-	for i, k := range q.VNets {
-		quoted[i] = kqlString(k)
+	in := func(col string, vals []string) string {
+		quoted := make([]string, len(vals))
+		for i, v := range vals {
+			quoted[i] = kqlString(v)
+		}
+		return "| where " + col + " in (" + strings.Join(quoted, ", ") + ")\n"
 	}
-	return "resources\n" +
+	kql := "resources\n" +
 		"| where type =~ '" + ZoneLinkType + "'\n" +
-		"| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n" +
-		"| where vnetId in (" + strings.Join(quoted, ", ") + ")\n" +
-		"| project id, vnetId"
+		"| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n"
+	if len(q.ZoneDomains) > 0 {
+		kql += "| extend zoneDomain = extract(@'([^.]+[.][^.]+)$', 1, tolower(tostring(split(id, '/')[8])))\n" +
+			in("zoneDomain", q.ZoneDomains)
+	}
+	if len(q.VNets) > 0 {
+		kql += in("vnetId", q.VNets)
+	}
+	return kql + "| project id, vnetId"
 }
 
-// Includes reports whether a link to the VNet vnetID is a row of the
-// query's answer.
-func (q ZoneLinkQuery) Includes(vnetID string) bool {
-	k := ResourceID(vnetID).Key()
-	i := sort.SearchStrings(q.VNets, k)
-	return i < len(q.VNets) && q.VNets[i] == k
+// Includes reports whether the link linkID (…/privateDnsZones/{zone}/
+// virtualNetworkLinks/{link}) to the VNet vnetID is a row of the query's
+// answer. An empty vnetID (a row that does not say) passes the VNet test:
+// the zone's own links decide.
+func (q ZoneLinkQuery) Includes(linkID, vnetID string) bool {
+	if len(q.VNets) > 0 && vnetID != "" {
+		k := ResourceID(vnetID).Key()
+		if i := sort.SearchStrings(q.VNets, k); i == len(q.VNets) || q.VNets[i] != k {
+			return false
+		}
+	}
+	if len(q.ZoneDomains) > 0 {
+		zone := ""
+		if i := strings.Index(strings.ToLower(linkID), "/virtualnetworklinks/"); i > 0 {
+			zone = ResourceID(linkID[:i]).Name()
+		}
+		if _, found := slices.BinarySearch(q.ZoneDomains, ZoneDomain(zone)); zone == "" || !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Row is the row the query answers for the link linkID to the VNet vnetID.

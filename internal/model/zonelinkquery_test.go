@@ -16,8 +16,22 @@ func TestZoneLinkQuery(t *testing.T) {
 	if !strings.Contains(q.KQL(), `'/x/it\'s\\'`) || !strings.Contains(q.KQL(), "'"+ZoneLinkType+"'") {
 		t.Errorf("KQL quoting or type: %s", q.KQL())
 	}
-	if !q.Includes("/X/VNET-A") || q.Includes("/x/vnet-c") || q.Includes("") {
-		t.Error("Includes does not follow the VNet set, case-insensitively")
+	link := "/x/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/l"
+	if !q.Includes(link, "/X/VNET-A") || q.Includes(link, "/x/vnet-c") || !q.Includes(link, "") {
+		t.Error("Includes does not follow the VNet set, case-insensitively, or drops a row that does not say its VNet")
+	}
+	if strings.Contains(q.KQL(), "zoneDomain") {
+		t.Errorf("a query by VNet filters by zone domain: %s", q.KQL())
+	}
+	d := NewZoneDomainLinkQuery([]string{"privatelink.azurecr.io", "azurecr.io", "PRIVATELINK.AZURECR.CN", ""})
+	if got := strings.Join(d.ZoneDomains, " "); got != "azurecr.cn azurecr.io" {
+		t.Errorf("ZoneDomains = %s, want the domains sorted, each once", got)
+	}
+	if !strings.Contains(d.KQL(), "zoneDomain in ('azurecr.cn', 'azurecr.io')") || strings.Contains(d.KQL(), "vnetId in") {
+		t.Errorf("KQL of the domain search: %s", d.KQL())
+	}
+	if !d.Includes(link, "/x/any-vnet") || d.Includes("/x/providers/Microsoft.Network/privateDnsZones/contoso.com/virtualNetworkLinks/l", "/x/any-vnet") || d.Includes("/x/not-a-link", "") {
+		t.Error("Includes does not follow the zone domains")
 	}
 	row := q.Row("/x/zone/virtualNetworkLinks/l", "/X/VNet-A")
 	if q.RowVNet(row) != "/x/vnet-a" || row["id"] != "/x/zone/virtualNetworkLinks/l" {

@@ -185,7 +185,7 @@ func TestConfigureMaxConcurrentReads(t *testing.T) {
 		if diags.HasError() {
 			t.Fatalf("%s: %v", tc.name, diags)
 		}
-		if got := cap(data.limiter); got != tc.want {
+		if got := data.limiter.Cap(); got != tc.want {
 			t.Errorf("%s: %d requests in flight, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -213,7 +213,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 		if r.body != nil {
 			props, _ := r.body["properties"].(map[string]any)
 			vn, _ := props["virtualNetwork"].(map[string]any)
-			if vnet, _ := vn["id"].(string); query.Includes(vnet) {
+			if vnet, _ := vn["id"].(string); query.Includes(own[0].ID, vnet) {
 				out = append(out, query.Row(own[0].ID, vnet))
 				affects = true
 			}

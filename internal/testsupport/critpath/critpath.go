@@ -8,17 +8,24 @@
 // latency overhead is compared with it.
 //
 // The chain is built from what the facts hold, not from the reads the
-// provider makes. Each read has the read whose answer names what it reads
-// (or, for a read that is needed only in some cases, the read that shows
-// it is needed) as its predecessor: the cluster names the node subnets, a
-// VNet names its peers, route tables, security groups, gateway and private
-// endpoints, a scale set list names the pools' NIC lists, a zone list the
-// zones, the forwarding rulesets and resolvers the VNets whose Azure DNS
-// answers the nodes (which the Resource Graph search for linked zones asks
-// about). Reads that need only the request's ids (the cluster, the
-// registry, the zone lists) start at once. Evidence that only some paths
-// need (a gateway's advertised routes, an appliance's NIC) counts only
-// when the verdict reached it: Needs, as evaluation reports it.
+// provider makes or the order it makes them in. Each read has as its
+// predecessor the read whose answer names what it reads (its id, or what
+// its request asks for): the cluster names the node subnets and so their
+// VNets, a VNet names its peers, route tables, security groups, gateway
+// and private endpoints, a scale set list the pools' NIC lists, a zone
+// list the zones, a DNS server address the VNet whose resolvers are asked
+// about it. Whether a read turns out to be needed is not a dependency: a
+// reader can ask as soon as it can name what it asks for. So the node
+// VNets' forwarding rulesets follow the cluster (the subnet ids name the
+// VNets), and the Azure Resource Graph search for zone links needs nothing
+// read (it asks for the zones named in the registry's domain, which the
+// cloud table gives, and is filtered by the VNets whose Azure DNS answers
+// the nodes once they are known); a zone only it finds is read after it.
+// Reads that need only the request's ids (the cluster, the registry, the
+// zone lists) start at once. Evidence that only some paths need (a
+// gateway's advertised routes, an appliance's NIC) is read in a later
+// round by design, and counts only when the verdict reached it (Needs, as
+// evaluation reports it), after what showed the path needs it.
 package critpath
 
 import (
@@ -286,29 +293,48 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 	}
 
 	// DNS: the zone lists need only the subscriptions; each zone's records
-	// and links follow. The rulesets of a node VNet that uses Azure DNS
-	// wait for what shows it does (the VNet, the pools' NICs); a custom DNS
-	// server is looked for in its VNet.
+	// and links follow. The Resource Graph search (when the zone
+	// subscriptions were not named) needs nothing read; a zone it found in
+	// a subscription that was not listed is read after it. The rulesets of
+	// a node VNet follow the cluster that names the VNet; a custom DNS
+	// server is looked for in the VNet that holds its address.
 	if d := f.DNS; d != nil {
-		// discovered is the last read that decides which VNets' Azure DNS
-		// answers the nodes (their forwarding rulesets and resolvers).
-		var discovered *Read
+		var graph *Read
+		if !d.LinkSearch.Query.IsZero() {
+			graph = g.add("ResourceGraph/resources (links of the zones in the registry's domain)", true)
+		}
+		listed := map[string]bool{}
+		for _, s := range d.LinkSearch.Subscriptions {
+			listed[strings.ToLower(s)] = true
+		}
 		for _, key := range slices.Sorted(maps.Keys(d.Zones)) {
 			z := d.Zones[key]
-			list := g.add("privateDnsZones of "+z.ID.Subscription(), false)
-			g.add(short(z.ID)+"/ALL", false, list)
-			g.add(short(z.ID)+"/virtualNetworkLinks", false, list)
+			at := g.add("privateDnsZones of "+z.ID.Subscription(), false)
+			if !listed[strings.ToLower(z.ID.Subscription())] && graph != nil {
+				at = graph
+				g.add(short(z.ID), false, at)
+			}
+			g.add(short(z.ID)+"/ALL", false, at)
+			g.add(short(z.ID)+"/virtualNetworkLinks", false, at)
 		}
 		for _, p := range f.Pools {
 			v := n.VNet(p.SubnetID.Parent())
 			if v == nil {
 				continue
 			}
-			at := latest(vnetRead[v.ID.Key()], nicList[v.ID.Key()])
 			servers := poolServers(p, v, n)
 			if len(servers) == 0 {
-				discovered = latest(discovered, g.add(short(v.ID)+"/listDnsForwardingRulesets", true, at))
+				g.add(short(v.ID)+"/listDnsForwardingRulesets", true, cluster)
 				continue
+			}
+			// The read that names the servers: the scale set's NIC
+			// configuration, a NIC's, else the VNet's.
+			at := vnetRead[v.ID.Key()]
+			switch {
+			case len(p.DNSServers) > 0:
+				at = scaleSets
+			case !slices.Equal(servers, v.DNSServers):
+				at = nicList[v.ID.Key()]
 			}
 			for _, a := range servers {
 				holder := vnetHolding(n, a)
@@ -316,7 +342,6 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 					continue
 				}
 				res := g.add(short(holder.ID)+"/listDnsResolvers", true, at, vnetRead[holder.ID.Key()])
-				discovered = latest(discovered, res)
 				if x := nicAt(n, a); x != nil {
 					nic := g.add(short(x.ID), false, res)
 					if !x.NSGID.IsZero() {
@@ -324,12 +349,6 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 					}
 				}
 			}
-		}
-		// The Resource Graph search for zones linked to those VNets (when
-		// the zone subscriptions were not named) asks for exactly that
-		// set, so it waits for all of it.
-		if !d.LinkSearch.Query.IsZero() {
-			g.add("ResourceGraph/resources (zones linked to the resolving VNets)", true, discovered)
 		}
 	}
 

@@ -5,6 +5,7 @@ package gentopo_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,5 +142,72 @@ func TestGenerateIsDeterministicAndValidates(t *testing.T) {
 		if _, err := gentopo.Generate(bad); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
+	}
+}
+
+// On the benchmark topology and the ExpressRoute-sized one (10,000 learned
+// routes each), a verification in rounds sends every request once: the
+// zone search by domain, the forwarding rulesets asked beside the scale
+// sets and the reads the closure and discovery make of the same resources
+// share one request each.
+func TestPerformanceTopologiesSendNoRequestTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates topologies with 10,000 learned routes")
+	}
+	er := gentopo.Defaults()
+	er.Gateway, er.Pools = gentopo.GatewayExpressRoute, 27
+	for name, o := range map[string]gentopo.Options{"benchmark": gentopo.Defaults(), "expressroute": er} {
+		t.Run(name, func(t *testing.T) {
+			topo, err := gentopo.Generate(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := snapshot.Parse(topo.Snapshot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay, err := snapshot.NewReplay(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := gather.New(azure.NewClients(azure.Options{
+				Transport:  replay,
+				Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
+				Retry:      policy.RetryOptions{MaxRetries: -1},
+			}))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			f, err := r.VerificationFacts(ctx, gather.VerificationRequest{
+				ClusterID: model.ResourceID(topo.ClusterID), RegistryID: model.ResourceID(topo.RegistryID)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := verify.Run(f)
+			for len(res.Needs) > 0 && r.ReadVerificationEvidence(ctx, &f, res.Needs) > 0 {
+				res = verify.Run(f)
+			}
+			if res.Verdict != model.Reachable {
+				t.Errorf("verdict %s\n%s", res.Verdict, res.Summary)
+			}
+			req, distinct := replay.Stats()
+			if req != distinct || req == 0 {
+				t.Errorf("%d requests for %d distinct reads", req, distinct)
+			}
+			var graph, rulesets int
+			for _, k := range replay.Requested() {
+				switch {
+				case k == "POST /providers/microsoft.resourcegraph/resources":
+					graph++
+				case strings.HasSuffix(k, "/listdnsforwardingrulesets"):
+					rulesets++
+				}
+			}
+			if graph != 1 || rulesets != o.Spokes {
+				t.Errorf("%d Resource Graph queries and %d forwarding ruleset lists, want 1 and %d: %v", graph, rulesets, o.Spokes, replay.Requested())
+			}
+			if f.DNS.LinkSearch.Query.IsZero() || len(f.DNS.LinkSearch.Everywhere) != o.Spokes {
+				t.Errorf("zone link search %+v", f.DNS.LinkSearch)
+			}
+		})
 	}
 }
