@@ -53,7 +53,7 @@ func childOps(ops []planned.Op, parent armPath) map[string][]planned.Op {
 		if !ok || c.collection() || !strings.EqualFold(c.parent(), pid) {
 			continue
 		}
-		ct := strings.ToLower(c.segs[len(c.segs)-2])
+		ct := strings.ToLower(c.types()[len(c.types())-1])
 		for _, k := range kinds {
 			if k.typ == ct {
 				out[k.prop] = append(out[k.prop], op)
@@ -140,6 +140,7 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 			}
 			for _, k := range order {
 				cops := byChild[k]
+				cp, _ := parseARMPath(cops[0].ID)
 				idx := -1
 				var cbase map[string]any
 				for i, it := range items {
@@ -149,11 +150,10 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 					}
 					// An item is the child by its id, or, when Azure gives
 					// none, by its name.
-					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), lastSegment(k)) {
+					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), cp.name()) {
 						idx, cbase = i, m
 					}
 				}
-				cp, _ := parseARMPath(cops[0].ID)
 				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
 				for _, op := range c.served {
 					note(op)
