@@ -14,8 +14,6 @@ package planned
 // gives the types; the id shape is
 // /subscriptions/{s}/resourceGroups/{rg}/providers/{namespace}/{type}/{name}).
 var idOnlyTypes = map[string]string{
-	"azurerm_firewall":                           "Microsoft.Network/azureFirewalls",
-	"azurerm_firewall_policy":                    "Microsoft.Network/firewallPolicies",
 	"azurerm_public_ip":                          "Microsoft.Network/publicIPAddresses",
 	"azurerm_public_ip_prefix":                   "Microsoft.Network/publicIPPrefixes",
 	"azurerm_network_interface":                  "Microsoft.Network/networkInterfaces",

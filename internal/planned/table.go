@@ -51,7 +51,9 @@ func init() {
 		"azurerm_private_dns_resolver_virtual_network_link":   {id: childOf("dns_forwarding_ruleset_id", "virtualNetworkLinks"), put: putRulesetLink},
 		"azurerm_private_endpoint":                            {id: idByName(typePE), put: putPrivateEndpoint, del: delPrivateEndpoint},
 
-		// Azure Firewall (firewall.go, firewall_classic.go).
+		// Azure Firewall (firewall_resources.go, firewall.go, firewall_classic.go).
+		"azurerm_firewall":                              {id: idByName(typeFirewall), put: putAzureFirewall},
+		"azurerm_firewall_policy":                       {id: idByName(typeFirewallPolicy), put: putFirewallPolicy},
 		"azurerm_firewall_policy_rule_collection_group": {id: childOf("firewall_policy_id", "ruleCollectionGroups"), put: putRuleCollectionGroup},
 		"azurerm_firewall_network_rule_collection":      classicCollection(classicKind{"networkRuleCollections", "network"}),
 		"azurerm_firewall_application_rule_collection":  classicCollection(classicKind{"applicationRuleCollections", "application"}),
