@@ -28,7 +28,7 @@ func TestAzureFirewall(t *testing.T) {
 		"properties.ipConfigurations.#0.properties.privateIPAddress": "10.0.1.4",
 		"properties.ipConfigurations.#0.properties.subnet.id":        fwSn,
 		"properties.managementIpConfiguration.properties.subnet.id":  mgmtSn,
-		"properties.additionalProperties": map[string]any{"Network.DNS.EnableProxy": "false", "Network.DNS.Servers": "10.0.5.4", "Network.SNAT.PrivateRanges": "0.0.0.0/0"},
+		"properties.additionalProperties":                            map[string]any{"Network.DNS.EnableProxy": "false", "Network.DNS.Servers": "10.0.5.4", "Network.SNAT.PrivateRanges": "0.0.0.0/0"},
 	})
 	if len(op.Unknown) != 0 {
 		t.Errorf("unknowns of a known firewall: %v", op.Unknown)
