@@ -302,6 +302,7 @@ func fetchWith(req *policy.Request) fetcher {
 		if err != nil {
 			return nil
 		}
+		defer func() { _ = resp.Body.Close() }()
 		body, ok := azure.PeekBody(resp)
 		if !ok || resp.StatusCode != http.StatusOK {
 			return nil

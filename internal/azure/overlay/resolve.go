@@ -236,16 +236,14 @@ func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
 	}
 }
 
-// needsBase reports whether resolving id needs Azure's answer: a patch, or
-// embedded children of a resource that was not put whole.
+// needsBase reports whether resolving id needs Azure's answer: a patch,
+// embedded children, or a put. A put replaces the resource (and keeps the
+// children ARM embeds from their own resources), but Azure is still asked:
+// a resource the identity may not read, or that cannot be read now, stays
+// a failed read (evidence), not a planned answer; 404 (a resource the plan
+// creates) is the put.
 func needsBase(own []planned.Op, children map[string][]planned.Op) bool {
-	if len(own) == 0 || own[0].Kind == planned.OpPatch {
-		return true
-	}
-	// A put replaces the resource, but the children ARM embeds in it come
-	// from their own resources: those the plan does not touch are kept.
-	_, embeds := embedded[typeOf(own[0].ID)]
-	return own[0].Kind == planned.OpPut && embeds
+	return len(own) == 0 || own[0].Kind == planned.OpPatch || own[0].Kind == planned.OpPut
 }
 
 // get answers the GET of one resource.
