@@ -6,6 +6,7 @@ package azure
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -74,8 +75,20 @@ func TestPlannedChangesSitAboveTheCacheAndTheRecording(t *testing.T) {
 
 func TestPlannedChangesErrorNamesTheArgument(t *testing.T) {
 	err := PlannedChangesError(os.ErrNotExist)
-	ae, ok := err.(*ArgumentError)
-	if !ok || ae.Argument != "planned_changes_file" || !strings.Contains(err.Error(), "PULLPATH_PLANNED_CHANGES_FILE") {
+	var ae *ArgumentError
+	if !errors.As(err, &ae) || ae.Argument != "planned_changes_file" || !strings.Contains(err.Error(), "PULLPATH_PLANNED_CHANGES_FILE") {
 		t.Errorf("err = %v, want an ArgumentError on planned_changes_file naming its variable", err)
+	}
+}
+
+// TestEveryReadActionHasAWhatIfTreatment: an allowed action without a
+// what-if treatment would be answered, under a plan, with the network as
+// it is before the plan (the overlay dispatches on WhatIf; its own test
+// checks that it finds each action by the path the guard matches).
+func TestEveryReadActionHasAWhatIfTreatment(t *testing.T) {
+	for _, a := range ReadActions() {
+		if a.WhatIf == whatIfNone {
+			t.Errorf("%s %s is allowed but has no what-if treatment", a.Method, a.PathPattern)
+		}
 	}
 }

@@ -11,39 +11,6 @@ import (
 // azapi_resource and azapi_update_resource: their body is already the ARM
 // body; the type is "Microsoft.X/y@api-version".
 
-func init() {
-	register("azapi_resource", translator{id: azapiID, put: putAzapi})
-	idFromArgs["azapi_update_resource"] = true
-	register("azapi_update_resource", translator{
-		id: func(t *tctx) (string, error) {
-			if id, ok := t.refID("resource_id"); ok {
-				if !validID(id) {
-					return "", fmt.Errorf("its resource_id %q is not an ARM resource id", id)
-				}
-				return id, nil
-			}
-			if t.get("parent_id").null() {
-				if t.get("resource_id").unknown() {
-					return "", fmt.Errorf("its resource_id is known only after apply and refers to no resource of this plan whose id can be built")
-				}
-				return "", fmt.Errorf("it has neither resource_id nor parent_id and name")
-			}
-			return azapiID(t)
-		},
-		put: func(t *tctx, id string) error {
-			body, unknown, err := azapiBody(t)
-			if err != nil {
-				return err
-			}
-			op := t.op(OpPatch, id, body)
-			op.Unknown = append(op.Unknown, unknown...)
-			return nil
-		},
-		// Removing an azapi_update_resource changes nothing in Azure.
-		del: func(t *tctx, id string) error { return nil },
-	})
-}
-
 // azapiType splits "Microsoft.X/y/z@2024-01-01" into its resource type.
 func azapiType(t *tctx) (string, error) {
 	v := t.get("type")
@@ -201,3 +168,36 @@ func unknownPaths(u any, prefix string, out *[]string) {
 		}
 	}
 }
+
+// azapiUpdateID is the id of the resource an azapi_update_resource
+// changes: resource_id, or parent_id and name.
+func azapiUpdateID(t *tctx) (string, error) {
+	if id, ok := t.refID("resource_id"); ok {
+		if !validID(id) {
+			return "", fmt.Errorf("its resource_id %q is not an ARM resource id", id)
+		}
+		return id, nil
+	}
+	if t.get("parent_id").null() {
+		if t.get("resource_id").unknown() {
+			return "", fmt.Errorf("its resource_id is known only after apply and refers to no resource of this plan whose id can be built")
+		}
+		return "", fmt.Errorf("it has neither resource_id nor parent_id and name")
+	}
+	return azapiID(t)
+}
+
+// putAzapiUpdate is the body of an azapi_update_resource as a merge patch.
+func putAzapiUpdate(t *tctx, id string) error {
+	body, unknown, err := azapiBody(t)
+	if err != nil {
+		return err
+	}
+	op := t.op(OpPatch, id, body)
+	op.Unknown = append(op.Unknown, unknown...)
+	return nil
+}
+
+// delNothing: removing the resource from the configuration changes
+// nothing in Azure (azapi_update_resource).
+func delNothing(*tctx, string) error { return nil }

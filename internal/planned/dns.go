@@ -26,64 +26,6 @@ const (
 	typePEZoneGroup  = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups"
 )
 
-func init() {
-	register("azurerm_private_dns_zone", translator{id: idByName(typeZone), put: func(t *tctx, id string) error {
-		b := base(id, typeZone, t, true)
-		b["location"] = "global"
-		t.op(OpPut, id, b)
-		return nil
-	}, del: delWithChildren})
-	register("azurerm_private_dns_zone_virtual_network_link", translator{id: func(t *tctx) (string, error) {
-		return t.rgID(typeZoneLink, "private_dns_zone_name", "name")
-	}, put: putZoneLink})
-	register("azurerm_private_dns_a_record", translator{id: recordID("A"), put: putRecord("A")})
-	register("azurerm_private_dns_aaaa_record", translator{id: recordID("AAAA"), put: putRecord("AAAA")})
-	register("azurerm_private_dns_cname_record", translator{id: recordID("CNAME"), put: putRecord("CNAME")})
-	register("azurerm_private_dns_resolver", translator{id: idByName(typeResolver), put: func(t *tctx, id string) error {
-		b := base(id, typeResolver, t, true)
-		op := t.op(OpPut, id, b)
-		setRef(t, op, "virtual_network_id", "virtualNetwork")
-		return nil
-	}, del: delWithChildren})
-	register("azurerm_private_dns_resolver_inbound_endpoint", translator{id: childOf("private_dns_resolver_id", "inboundEndpoints"), put: putInbound, del: delWithChildren})
-	register("azurerm_private_dns_resolver_outbound_endpoint", translator{id: childOf("private_dns_resolver_id", "outboundEndpoints"), put: func(t *tctx, id string) error {
-		b := base(id, typeOutbound, t, true)
-		op := t.op(OpPut, id, b)
-		setRef(t, op, "subnet_id", "subnet")
-		return nil
-	}, del: delWithChildren})
-	register("azurerm_private_dns_resolver_dns_forwarding_ruleset", translator{id: idByName(typeRuleset), put: func(t *tctx, id string) error {
-		b := base(id, typeRuleset, t, true)
-		op := t.op(OpPut, id, b)
-		ids, all := t.refIDs("private_dns_resolver_outbound_endpoint_ids")
-		l := []any{}
-		for _, x := range ids {
-			l = append(l, ref(x))
-		}
-		props(b)["dnsResolverOutboundEndpoints"] = l
-		if !all {
-			op.Unknown = append(op.Unknown, "properties.dnsResolverOutboundEndpoints")
-		}
-		return nil
-	}, del: delWithChildren})
-	register("azurerm_private_dns_resolver_forwarding_rule", translator{id: childOf("dns_forwarding_ruleset_id", "forwardingRules"), put: putForwardingRule})
-	register("azurerm_private_dns_resolver_virtual_network_link", translator{id: childOf("dns_forwarding_ruleset_id", "virtualNetworkLinks"), put: func(t *tctx, id string) error {
-		b := map[string]any{"id": id, "name": lastName(id), "type": typeRulesetLink, "properties": map[string]any{}}
-		op := t.op(OpPut, id, b)
-		setRef(t, op, "virtual_network_id", "virtualNetwork")
-		return nil
-	}})
-	register("azurerm_private_endpoint", translator{id: idByName(typePE), put: putPrivateEndpoint, del: func(t *tctx, id string) error {
-		t.op(OpDelete, id, nil)
-		// Deleting the endpoint deletes its zone group and the records the
-		// group wrote.
-		for _, r := range zoneGroupRecordIDs(t.cur) {
-			t.op(OpDelete, r, nil)
-		}
-		return nil
-	}})
-}
-
 // childOf is the id of a child resource named by name under the resource
 // its parent attribute holds.
 func childOf(parentAttr, childType string) func(t *tctx) (string, error) {
@@ -526,4 +468,61 @@ func zoneGroupRecords(t *tctx, target string, static map[string]string) {
 			}
 		}
 	}
+}
+
+func zoneLinkID(t *tctx) (string, error) {
+	return t.rgID(typeZoneLink, "private_dns_zone_name", "name")
+}
+
+func putZone(t *tctx, id string) error {
+	b := base(id, typeZone, t, true)
+	b["location"] = "global"
+	t.op(OpPut, id, b)
+	return nil
+}
+
+func putResolver(t *tctx, id string) error {
+	b := base(id, typeResolver, t, true)
+	op := t.op(OpPut, id, b)
+	setRef(t, op, "virtual_network_id", "virtualNetwork")
+	return nil
+}
+
+func putOutbound(t *tctx, id string) error {
+	b := base(id, typeOutbound, t, true)
+	op := t.op(OpPut, id, b)
+	setRef(t, op, "subnet_id", "subnet")
+	return nil
+}
+
+func putRuleset(t *tctx, id string) error {
+	b := base(id, typeRuleset, t, true)
+	op := t.op(OpPut, id, b)
+	ids, all := t.refIDs("private_dns_resolver_outbound_endpoint_ids")
+	l := []any{}
+	for _, x := range ids {
+		l = append(l, ref(x))
+	}
+	props(b)["dnsResolverOutboundEndpoints"] = l
+	if !all {
+		op.Unknown = append(op.Unknown, "properties.dnsResolverOutboundEndpoints")
+	}
+	return nil
+}
+
+func putRulesetLink(t *tctx, id string) error {
+	b := map[string]any{"id": id, "name": lastName(id), "type": typeRulesetLink, "properties": map[string]any{}}
+	op := t.op(OpPut, id, b)
+	setRef(t, op, "virtual_network_id", "virtualNetwork")
+	return nil
+}
+
+// delPrivateEndpoint: deleting the endpoint deletes its zone group and the
+// records the group wrote.
+func delPrivateEndpoint(t *tctx, id string) error {
+	t.op(OpDelete, id, nil)
+	for _, r := range zoneGroupRecordIDs(t.cur) {
+		t.op(OpDelete, r, nil)
+	}
+	return nil
 }

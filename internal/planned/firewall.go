@@ -11,13 +11,6 @@ import (
 
 const typeRCG = "Microsoft.Network/firewallPolicies/ruleCollectionGroups"
 
-func init() {
-	register("azurerm_firewall_policy_rule_collection_group", translator{
-		id:  childOf("firewall_policy_id", "ruleCollectionGroups"),
-		put: putRuleCollectionGroup,
-	})
-}
-
 func putRuleCollectionGroup(t *tctx, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRCG, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)

@@ -15,22 +15,6 @@ import (
 
 const typeFirewall = "Microsoft.Network/azureFirewalls"
 
-func init() {
-	for typ, kind := range map[string]classicKind{
-		"azurerm_firewall_network_rule_collection":     {"networkRuleCollections", "network"},
-		"azurerm_firewall_application_rule_collection": {"applicationRuleCollections", "application"},
-		"azurerm_firewall_nat_rule_collection":         {"natRuleCollections", "nat"},
-	} {
-		k := kind
-		register(typ, translator{
-			id: func(t *tctx) (string, error) {
-				return t.rgID(typeFirewall+"/"+k.collection, "azure_firewall_name", "name")
-			},
-			put: func(t *tctx, id string) error { return putClassicCollection(t, id, k) },
-		})
-	}
-}
-
 type classicKind struct{ collection, rules string }
 
 func putClassicCollection(t *tctx, id string, k classicKind) error {
@@ -95,4 +79,12 @@ func putClassicCollection(t *tctx, id string, k classicKind) error {
 	p["rules"] = rules
 	p["provisioningState"] = "Succeeded"
 	return nil
+}
+
+// classicCollection is the translator of a classic rule collection type.
+func classicCollection(k classicKind) translator {
+	return translator{
+		id:  idInRG(typeFirewall+"/"+k.collection, "azure_firewall_name", "name"),
+		put: func(t *tctx, id string) error { return putClassicCollection(t, id, k) },
+	}
 }

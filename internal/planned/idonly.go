@@ -14,8 +14,6 @@ package planned
 // gives the types; the id shape is
 // /subscriptions/{s}/resourceGroups/{rg}/providers/{namespace}/{type}/{name}).
 var idOnlyTypes = map[string]string{
-	"azurerm_firewall":                           "Microsoft.Network/azureFirewalls",
-	"azurerm_firewall_policy":                    "Microsoft.Network/firewallPolicies",
 	"azurerm_public_ip":                          "Microsoft.Network/publicIPAddresses",
 	"azurerm_public_ip_prefix":                   "Microsoft.Network/publicIPPrefixes",
 	"azurerm_network_interface":                  "Microsoft.Network/networkInterfaces",
@@ -38,20 +36,27 @@ var idOnlyTypes = map[string]string{
 	"azurerm_storage_account":                    "Microsoft.Storage/storageAccounts",
 }
 
-func init() {
-	for typ, armType := range idOnlyTypes {
-		idOnly[typ] = translator{id: idByName(armType)}
+// idOnly is the translator of a type the plan may reference whose ARM id
+// can be built but whose changes are not translated: it builds the id only.
+func idOnly(typ string) (translator, bool) {
+	if typ == "azurerm_resource_group" {
+		return translator{id: resourceGroupID}, true
 	}
-	// A resource group is /subscriptions/{s}/resourceGroups/{name}.
-	idOnly["azurerm_resource_group"] = translator{id: func(t *tctx) (string, error) {
-		name, err := t.name("name")
-		if err != nil {
-			return "", err
-		}
-		sub, err := t.c.subscriptionFor(t.ch)
-		if err != nil {
-			return "", err
-		}
-		return "/subscriptions/" + sub + "/resourceGroups/" + name, nil
-	}}
+	if armType, ok := idOnlyTypes[typ]; ok {
+		return translator{id: idByName(armType)}, true
+	}
+	return translator{}, false
+}
+
+// resourceGroupID is /subscriptions/{s}/resourceGroups/{name}.
+func resourceGroupID(t *tctx) (string, error) {
+	name, err := t.name("name")
+	if err != nil {
+		return "", err
+	}
+	sub, err := t.c.subscriptionFor(t.ch)
+	if err != nil {
+		return "", err
+	}
+	return "/subscriptions/" + sub + "/resourceGroups/" + name, nil
 }

@@ -21,75 +21,6 @@ const (
 	typeNAT     = "Microsoft.Network/natGateways"
 )
 
-func init() {
-	register("azurerm_virtual_network", translator{id: idByName(typeVNet), put: putVNet, del: delWithChildren})
-	register("azurerm_subnet", translator{id: subnetID, put: putSubnet})
-	for typ, member := range map[string]string{
-		"azurerm_subnet_route_table_association":            "routeTable",
-		"azurerm_subnet_network_security_group_association": "networkSecurityGroup",
-		"azurerm_subnet_nat_gateway_association":            "natGateway",
-	} {
-		attr := map[string]string{"routeTable": "route_table_id", "networkSecurityGroup": "network_security_group_id", "natGateway": "nat_gateway_id"}[member]
-		idFromArgs[typ] = true
-		register(typ, translator{
-			id: func(t *tctx) (string, error) { return t.requiredRef("subnet_id") },
-			put: func(t *tctx, id string) error {
-				props := map[string]any{}
-				op := t.op(OpPatch, id, map[string]any{"properties": props})
-				if target, ok := t.refID(attr); ok {
-					props[member] = ref(target)
-				} else {
-					props[member] = map[string]any{}
-					op.Unknown = append(op.Unknown, "properties."+member+".id")
-				}
-				return nil
-			},
-			del: func(t *tctx, id string) error {
-				t.op(OpPatch, id, map[string]any{"properties": map[string]any{member: nil}})
-				return nil
-			},
-		})
-	}
-	register("azurerm_virtual_network_peering", translator{id: peeringID, put: putPeering})
-	idFromArgs["azurerm_virtual_network_dns_servers"] = true
-	register("azurerm_virtual_network_dns_servers", translator{
-		id: func(t *tctx) (string, error) { return t.requiredRef("virtual_network_id") },
-		put: func(t *tctx, id string) error {
-			op := t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": anyList(t.get("dns_servers").strs())}}})
-			if t.get("dns_servers").anyUnknown() {
-				op.Unknown = append(op.Unknown, "properties.dhcpOptions.dnsServers")
-			}
-			return nil
-		},
-		del: func(t *tctx, id string) error {
-			// Deleting the resource clears the VNet's DNS servers: Azure DNS.
-			t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": []any{}}}})
-			return nil
-		},
-	})
-	register("azurerm_route_table", translator{id: idByName(typeRT), put: putRouteTable, del: delWithChildren})
-	register("azurerm_route", translator{id: func(t *tctx) (string, error) {
-		return t.rgID(typeRoute, "route_table_name", "name")
-	}, put: func(t *tctx, id string) error {
-		putRoute(t, id, t.cur)
-		return nil
-	}})
-	register("azurerm_network_security_group", translator{id: idByName(typeNSG), put: putNSG, del: delWithChildren})
-	register("azurerm_network_security_rule", translator{id: func(t *tctx) (string, error) {
-		return t.rgID(typeNSGRule, "network_security_group_name", "name")
-	}, put: func(t *tctx, id string) error {
-		putNSGRule(t, id, t.cur)
-		return nil
-	}})
-	register("azurerm_nat_gateway", translator{id: idByName(typeNAT), put: putNATGateway})
-	idFromArgs["azurerm_nat_gateway_public_ip_association"] = true
-	register("azurerm_nat_gateway_public_ip_association", translator{
-		id:  func(t *tctx) (string, error) { return t.requiredRef("nat_gateway_id") },
-		put: func(t *tctx, id string) error { return patchNATAddresses(t, id, "") },
-		del: func(t *tctx, id string) error { return patchNATAddresses(t, id, t.ch.rc.Address) },
-	})
-}
-
 // idByName is the id of a resource named by name and resource_group_name.
 func idByName(typ string) func(t *tctx) (string, error) {
 	return func(t *tctx) (string, error) { return t.rgID(typ, "name") }
@@ -589,4 +520,71 @@ func dropNulls(m map[string]any) {
 			delete(m, k)
 		}
 	}
+}
+
+// subnetAssociation is the translator of an association that sets the
+// subnet's member (routeTable, networkSecurityGroup, natGateway) to the
+// resource attr names.
+func subnetAssociation(member, attr string) translator {
+	return translator{
+		idFromArgs: true,
+		id:         idFromRef("subnet_id"),
+		put: func(t *tctx, id string) error {
+			props := map[string]any{}
+			op := t.op(OpPatch, id, map[string]any{"properties": props})
+			if target, ok := t.refID(attr); ok {
+				props[member] = ref(target)
+			} else {
+				props[member] = map[string]any{}
+				op.Unknown = append(op.Unknown, "properties."+member+".id")
+			}
+			return nil
+		},
+		del: func(t *tctx, id string) error {
+			t.op(OpPatch, id, map[string]any{"properties": map[string]any{member: nil}})
+			return nil
+		},
+	}
+}
+
+// idFromRef is the id the reference attr holds (an association's target).
+func idFromRef(attr string) func(t *tctx) (string, error) {
+	return func(t *tctx) (string, error) { return t.requiredRef(attr) }
+}
+
+// idInRG is the id of a child resource named by the parent's name
+// attribute and its own, in resource_group_name.
+func idInRG(typ, parentAttr, nameAttr string) func(t *tctx) (string, error) {
+	return func(t *tctx) (string, error) { return t.rgID(typ, parentAttr, nameAttr) }
+}
+
+func putVNetDNSServers(t *tctx, id string) error {
+	op := t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": anyList(t.get("dns_servers").strs())}}})
+	if t.get("dns_servers").anyUnknown() {
+		op.Unknown = append(op.Unknown, "properties.dhcpOptions.dnsServers")
+	}
+	return nil
+}
+
+// delVNetDNSServers: deleting the resource clears the VNet's DNS servers
+// (Azure DNS).
+func delVNetDNSServers(t *tctx, id string) error {
+	t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": []any{}}}})
+	return nil
+}
+
+func putRouteChange(t *tctx, id string) error {
+	putRoute(t, id, t.cur)
+	return nil
+}
+
+func putNSGRuleChange(t *tctx, id string) error {
+	putNSGRule(t, id, t.cur)
+	return nil
+}
+
+func putNATAssociation(t *tctx, id string) error { return patchNATAddresses(t, id, "") }
+
+func delNATAssociation(t *tctx, id string) error {
+	return patchNATAddresses(t, id, t.ch.rc.Address)
 }

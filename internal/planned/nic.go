@@ -12,30 +12,6 @@ const (
 	typePublicIP = "Microsoft.Network/publicIPAddresses"
 )
 
-func init() {
-	register("azurerm_network_interface", translator{id: idByName(typeNIC), put: putNIC})
-	idFromArgs["azurerm_network_interface_security_group_association"] = true
-	register("azurerm_network_interface_security_group_association", translator{
-		id: func(t *tctx) (string, error) { return t.requiredRef("network_interface_id") },
-		put: func(t *tctx, id string) error {
-			props := map[string]any{}
-			op := t.op(OpPatch, id, map[string]any{"properties": props})
-			if nsg, ok := t.refID("network_security_group_id"); ok {
-				props["networkSecurityGroup"] = ref(nsg)
-			} else {
-				props["networkSecurityGroup"] = map[string]any{}
-				op.Unknown = append(op.Unknown, "properties.networkSecurityGroup.id")
-			}
-			return nil
-		},
-		del: func(t *tctx, id string) error {
-			t.op(OpPatch, id, map[string]any{"properties": map[string]any{"networkSecurityGroup": nil}})
-			return nil
-		},
-	})
-	register("azurerm_public_ip", translator{id: idByName(typePublicIP), put: putPublicIP})
-}
-
 // putNIC: a new NIC is put; an update patches what azurerm_network_interface
 // manages and keeps the security group an association resource sets.
 func putNIC(t *tctx, id string) error {
@@ -119,5 +95,22 @@ func putPublicIP(t *tctx, id string) error {
 	if pfx, ok := t.refID("public_ip_prefix_id"); ok {
 		p["publicIPPrefix"] = ref(pfx)
 	}
+	return nil
+}
+
+func putNICNSGAssociation(t *tctx, id string) error {
+	props := map[string]any{}
+	op := t.op(OpPatch, id, map[string]any{"properties": props})
+	if nsg, ok := t.refID("network_security_group_id"); ok {
+		props["networkSecurityGroup"] = ref(nsg)
+	} else {
+		props["networkSecurityGroup"] = map[string]any{}
+		op.Unknown = append(op.Unknown, "properties.networkSecurityGroup.id")
+	}
+	return nil
+}
+
+func delNICNSGAssociation(t *tctx, id string) error {
+	t.op(OpPatch, id, map[string]any{"properties": map[string]any{"networkSecurityGroup": nil}})
 	return nil
 }

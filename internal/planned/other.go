@@ -19,20 +19,6 @@ const (
 	typeRoleAssign  = "Microsoft.Authorization/roleAssignments"
 )
 
-func init() {
-	register("azurerm_container_registry", translator{id: idByName(typeRegistry), put: putRegistry, del: delWithChildren})
-	register("azurerm_container_registry_replication", translator{id: childOf("container_registry_id", "replications"), put: func(t *tctx, id string) error {
-		replicationOp(t, id, t.cur)
-		return nil
-	}})
-	register("azurerm_kubernetes_cluster", translator{id: idByName(typeCluster), put: putCluster, del: delWithChildren})
-	register("azurerm_kubernetes_cluster_node_pool", translator{id: childOf("kubernetes_cluster_id", "agentPools"), put: func(t *tctx, id string) error {
-		agentPoolOp(t, t, id, "User")
-		return nil
-	}})
-	register("azurerm_role_assignment", translator{id: roleAssignmentID, put: putRoleAssignment})
-}
-
 func putRegistry(t *tctx, id string) error {
 	b := base(id, typeRegistry, t, true)
 	kind := OpPut
@@ -280,4 +266,14 @@ func builtinRoleGUID(name string) string {
 		}
 	}
 	return ""
+}
+
+func putReplication(t *tctx, id string) error {
+	replicationOp(t, id, t.cur)
+	return nil
+}
+
+func putNodePool(t *tctx, id string) error {
+	agentPoolOp(t, t, id, "User")
+	return nil
 }

@@ -147,6 +147,16 @@ func TestFixtures(t *testing.T) {
 			"azurerm_firewall_policy_rule_collection_group.aks put /resourceGroups/rg-hub/providers/Microsoft.Network/firewallPolicies/fwp-hub/ruleCollectionGroups/rcg-aks []",
 			"azapi_resource.link_spoke2 put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke2 []",
 			"azapi_update_resource.pe_policies patch /resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub/subnets/snet-pe []"}},
+		// A replacement in place (replace_paths address_prefixes) and one
+		// under a new name (replace_paths name): the old name is deleted.
+		"plan_replace_paths.json": {ops: []string{
+			"azurerm_subnet.aks put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke/subnets/snet-aks []",
+			"azurerm_route_table.aks delete /resourceGroups/rg-spoke/providers/Microsoft.Network/routeTables/rt-aks []",
+			"azurerm_route_table.aks put /resourceGroups/rg-spoke/providers/Microsoft.Network/routeTables/rt-aks-v2 []",
+			"azurerm_route_table.aks put /resourceGroups/rg-spoke/providers/Microsoft.Network/routeTables/rt-aks-v2/routes/to-hub []"}},
+		// resource_drift is Azure as it is: only the recreated link.
+		"plan_resource_drift.json": {ops: []string{
+			"azurerm_private_dns_zone_virtual_network_link.spoke put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
 		"plan_v3_landing_zone.json": {ops: []string{
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke []",
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke/subnets/snet-aks []",

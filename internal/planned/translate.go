@@ -22,12 +22,11 @@ type translator struct {
 	put func(t *tctx, id string) error
 	// del emits the ops of deleting it; nil deletes the resource id.
 	del func(t *tctx, id string) error
+	// idFromArgs: the Terraform id is not the ARM id of what the change
+	// manages (associations, azapi_update_resource); id builds it from the
+	// arguments.
+	idFromArgs bool
 }
-
-// translators are the translated types, by Terraform resource type.
-var translators = map[string]translator{}
-
-func register(typ string, tr translator) { translators[typ] = tr }
 
 // change is one managed resource change of the plan.
 type change struct {
@@ -290,22 +289,17 @@ func (c *ctx) unnamedCreate(ch *change, tr translator, ierr error) (Op, bool) {
 
 // lastTypeName is the last resource type segment of an id ("subnets").
 func lastTypeName(id string) string {
-	return lastName(parentOfName(id))
-}
-
-// parentOfName is the id without its last name segment.
-func parentOfName(id string) string {
-	id = strings.TrimRight(id, "/")
-	if i := strings.LastIndexByte(id, '/'); i > 0 {
-		return id[:i]
+	p, err := ids.Parse(id)
+	if err != nil || len(p.Types) == 0 {
+		return "resource"
 	}
-	return id
+	return p.Types[len(p.Types)-1]
 }
 
 // deleteOps are the ops of a change that deletes its resource.
 func (c *ctx) deleteOps(ch *change, tr translator) ([]Op, error) {
 	id := knownString(ch.before.at("id"))
-	if id == "" || !validID(id) || idFromArgs[ch.rc.Type] {
+	if id == "" || !validID(id) || tr.idFromArgs {
 		var err error
 		if id, err = c.idFor(ch, tr, ch.before); err != nil {
 			return nil, err
@@ -332,7 +326,7 @@ func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
 	if tr.id == nil {
 		return "", fmt.Errorf("its id is known only after apply and cannot be built from its arguments")
 	}
-	if id := knownString(v.at("id")); id != "" && validID(id) && !idFromArgs[ch.rc.Type] {
+	if id := knownString(v.at("id")); id != "" && validID(id) && !tr.idFromArgs {
 		return id, nil
 	}
 	key := ch.rc.Address + "#" + ch.rc.DeposedKey
@@ -359,11 +353,6 @@ func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
 	return id, nil
 }
 
-// idFromArgs are types whose Terraform id is not the ARM id of what they
-// change (associations, azapi_update_resource): their translator builds
-// it from the arguments.
-var idFromArgs = map[string]bool{}
-
 // idOfAddress is the ARM id of the resource at a plan address: its known
 // id, or the id its translator builds from its planned arguments.
 func (c *ctx) idOfAddress(addr string) (string, bool) {
@@ -387,12 +376,12 @@ func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if id := knownString(ch.after.at("id")); id != "" && validID(id) && !idFromArgs[ch.rc.Type] {
-		return id, true
-	}
 	tr, ok := translators[ch.rc.Type]
 	if !ok {
-		tr, ok = idOnly[ch.rc.Type]
+		tr, ok = idOnly(ch.rc.Type)
+	}
+	if id := knownString(ch.after.at("id")); id != "" && validID(id) && !tr.idFromArgs {
+		return id, true
 	}
 	if !ok || tr.id == nil {
 		return "", false
@@ -404,10 +393,6 @@ func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
 	id, err := c.idFor(ch, tr, v)
 	return id, err == nil
 }
-
-// idOnly are types the plan may reference whose ARM id can be built but
-// whose changes are not translated (they are not on the pull path).
-var idOnly = map[string]translator{}
 
 // providerConfig is the provider block of a resource: by its
 // configuration's key, else the only block of its provider.

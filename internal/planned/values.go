@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 )
 
 // val is a value of a plan (after or before) with its after_unknown
@@ -481,22 +483,25 @@ func anyList(s []string) []any {
 
 // lastName is the last segment of an id.
 func lastName(id string) string {
-	id = strings.TrimRight(id, "/")
-	return id[strings.LastIndexByte(id, '/')+1:]
+	p, err := ids.Parse(strings.TrimRight(id, "/"))
+	if err != nil {
+		return ""
+	}
+	return p.Name()
 }
 
-// parentID is the id without its last type/name pair.
+// parentID is the id of the resource a child resource belongs to ("" for
+// a top-level resource or a string that is not an id).
 func parentID(id string) string {
-	id = strings.TrimRight(id, "/")
-	i := strings.LastIndexByte(id, '/')
-	if i <= 0 {
+	p, err := ids.Parse(strings.TrimRight(id, "/"))
+	if err != nil {
 		return ""
 	}
-	j := strings.LastIndexByte(id[:i], '/')
-	if j <= 0 {
+	parent, ok := p.Parent()
+	if !ok {
 		return ""
 	}
-	return id[:j]
+	return parent.String()
 }
 
 // result are the ops emitted, in order.

@@ -84,7 +84,7 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 			open = append(open, i)
 		}
 	}
-	if len(changes) == 0 || len(open) == 0 {
+	if len(open) == 0 {
 		return res, f, nil
 	}
 

@@ -81,8 +81,8 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 		// Route Servers (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes):
 		// the owner is the gateway or the hub.
 		owner := target
-		if tp, ok := parseARMPath(target); ok && len(tp.segs) >= 2 {
-			owner = tp.scope + "/providers/" + tp.ns + "/" + strings.Join(tp.segs[:2], "/")
+		if tp, ok := parseARMPath(target); ok && tp.top() != "" {
+			owner = tp.top()
 		}
 		match := func(op planned.Op) bool {
 			id := strings.ToLower(op.ID)

@@ -155,25 +155,27 @@ func joinUnknown(id string, us []*azure.PlannedValueUnknownError) *azure.Planned
 // groups). Role assignments are listed at, above and below the scope.
 func inCollection(op planned.Op, c armPath, filter string) bool {
 	ip, ok := parseARMPath(op.ID)
-	if !ok || ip.collection() || !strings.EqualFold(ip.ns, c.ns) || len(ip.segs) != len(c.segs)+1 {
+	it, ct := ip.types(), c.types()
+	if !ok || ip.collection() || !strings.EqualFold(ip.ns(), c.ns()) || len(it) != len(ct) {
 		return false
 	}
-	last := len(c.segs) - 1
+	last := len(ct) - 1
 	for i := 0; i < last; i++ {
-		if !strings.EqualFold(ip.segs[i], c.segs[i]) {
+		if !strings.EqualFold(it[i], ct[i]) || !strings.EqualFold(ip.names()[i], c.names()[i]) {
 			return false
 		}
 	}
-	if !strings.EqualFold(ip.segs[last], c.segs[last]) &&
-		!(strings.EqualFold(c.segs[last], "ALL") && strings.EqualFold(c.ns, "Microsoft.Network") && len(c.segs) == 3 && strings.EqualFold(c.segs[0], "privateDnsZones")) {
+	// The record sets of a zone are listed as …/privateDnsZones/{z}/ALL.
+	if !strings.EqualFold(it[last], ct[last]) &&
+		!(strings.EqualFold(ct[last], "ALL") && strings.EqualFold(c.ns(), "Microsoft.Network") && len(ct) == 2 && strings.EqualFold(ct[0], "privateDnsZones")) {
 		return false
 	}
-	is, cs := strings.ToLower(ip.scope), strings.ToLower(c.scope)
+	is, cs := strings.ToLower(ip.scope()), strings.ToLower(c.scope())
 	if op.Kind == planned.OpCreateUnnamed && strings.Contains(is, strings.ToLower(planned.NameUnknown)) {
 		// The resource group (or parent) is unknown too: it may be in any.
 		is = unknownScopeIn(is, cs)
 	}
-	if strings.EqualFold(c.ns, "Microsoft.Authorization") && strings.EqualFold(c.segs[0], "roleAssignments") {
+	if strings.EqualFold(c.ns(), "Microsoft.Authorization") && strings.EqualFold(ct[0], "roleAssignments") {
 		if !strings.HasPrefix(is+"/", cs+"/") && !strings.HasPrefix(cs+"/", is+"/") {
 			return false
 		}

@@ -302,6 +302,7 @@ func fetchWith(req *policy.Request) fetcher {
 		if err != nil {
 			return nil
 		}
+		defer func() { _ = resp.Body.Close() }()
 		body, ok := azure.PeekBody(resp)
 		if !ok || resp.StatusCode != http.StatusOK {
 			return nil
@@ -319,7 +320,7 @@ func fetchWith(req *policy.Request) fetcher {
 // a route), Resource Manager ResourceNotFound for anything else.
 func notFound(req *http.Request, p armPath) *http.Response {
 	code := "ResourceNotFound"
-	msg := fmt.Sprintf("The Resource '%s/%s' was not found (deleted by the planned changes).", p.ns, strings.Join(p.segs, "/"))
+	msg := fmt.Sprintf("The Resource '%s' was not found (deleted by the planned changes).", p.relative())
 	if parent, ok := parseARMPath(p.parent()); ok && embedded[parent.typ()] != nil {
 		code = "NotFound"
 		msg = fmt.Sprintf("Resource %s not found (deleted by the planned changes).", p.id())

@@ -53,7 +53,7 @@ func childOps(ops []planned.Op, parent armPath) map[string][]planned.Op {
 		if !ok || c.collection() || !strings.EqualFold(c.parent(), pid) {
 			continue
 		}
-		ct := strings.ToLower(c.segs[len(c.segs)-2])
+		ct := strings.ToLower(c.types()[len(c.types())-1])
 		for _, k := range kinds {
 			if k.typ == ct {
 				out[k.prop] = append(out[k.prop], op)
@@ -140,6 +140,7 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 			}
 			for _, k := range order {
 				cops := byChild[k]
+				cp, _ := parseARMPath(cops[0].ID)
 				idx := -1
 				var cbase map[string]any
 				for i, it := range items {
@@ -149,11 +150,10 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 					}
 					// An item is the child by its id, or, when Azure gives
 					// none, by its name.
-					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), lastSegment(k)) {
+					if strings.EqualFold(fmt.Sprint(m["id"]), k) || m["id"] == nil && strings.EqualFold(fmt.Sprint(m["name"]), cp.name()) {
 						idx, cbase = i, m
 					}
 				}
-				cp, _ := parseARMPath(cops[0].ID)
 				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
 				for _, op := range c.served {
 					note(op)
@@ -236,16 +236,14 @@ func completePeering(id armPath, before, body map[string]any, fetch fetcher) {
 	}
 }
 
-// needsBase reports whether resolving id needs Azure's answer: a patch, or
-// embedded children of a resource that was not put whole.
+// needsBase reports whether resolving id needs Azure's answer: a patch,
+// embedded children, or a put. A put replaces the resource (and keeps the
+// children ARM embeds from their own resources), but Azure is still asked:
+// a resource the identity may not read, or that cannot be read now, stays
+// a failed read (evidence), not a planned answer; 404 (a resource the plan
+// creates) is the put.
 func needsBase(own []planned.Op, children map[string][]planned.Op) bool {
-	if len(own) == 0 || own[0].Kind == planned.OpPatch {
-		return true
-	}
-	// A put replaces the resource, but the children ARM embeds in it come
-	// from their own resources: those the plan does not touch are kept.
-	_, embeds := embedded[typeOf(own[0].ID)]
-	return own[0].Kind == planned.OpPut && embeds
+	return len(own) == 0 || own[0].Kind == planned.OpPatch || own[0].Kind == planned.OpPut
 }
 
 // get answers the GET of one resource.
