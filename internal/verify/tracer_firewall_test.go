@@ -173,3 +173,71 @@ func TestStoppedFirewallWithFailedList(t *testing.T) {
 		})
 	}
 }
+
+// TestTLSInspectionOnPrivatePath: a private endpoint reached through an
+// Azure Firewall whose application rule terminates TLS on the registry
+// hosts gets what the public path gets (tlsInspectionFindings): no custom
+// CA on the cluster is TLS_INSPECTION_CA_UNTRUSTED, some is
+// TLS_INSPECTION_UNVERIFIED; a rule without inspection, or a flow the
+// firewall denies, says nothing about TLS.
+func TestTLSInspectionOnPrivatePath(t *testing.T) {
+	rule := func(inspect bool, targets ...string) *model.FirewallRule {
+		return &model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+			Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: targets, TerminateTLS: inspect}
+	}
+	for _, tc := range []struct {
+		name    string
+		rule    *model.FirewallRule
+		cas     int
+		verdict model.Verdict
+		want    []model.Code
+		notWant []model.Code
+	}{
+		{name: "inspected, no custom CA: TLS_INSPECTION_CA_UNTRUSTED on every host", rule: rule(true, loginHost, dataHostWE),
+			verdict: model.Unreachable, want: []model.Code{model.TLSInspectionCAUntrusted}, notWant: []model.Code{model.TLSInspectionUnverified, model.RouteFirewallDenied}},
+		{name: "inspected, custom CAs: TLS_INSPECTION_UNVERIFIED", rule: rule(true, loginHost, dataHostWE), cas: 2,
+			want: []model.Code{model.TLSInspectionUnverified}, notWant: []model.Code{model.TLSInspectionCAUntrusted}},
+		{name: "allowed without inspection: nothing about TLS (negative)", rule: rule(false, loginHost, dataHostWE),
+			verdict: model.Reachable, notWant: []model.Code{model.TLSInspectionCAUntrusted, model.TLSInspectionUnverified}},
+		{name: "inspection of the login server only, the data endpoint denied: the deny, and TLS for the login server only (negative)", rule: rule(true, loginHost),
+			verdict: model.Unreachable, want: []model.Code{model.RouteFirewallDenied, model.TLSInspectionCAUntrusted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(tc.rule)
+			f.Cluster.CustomCATrustCertificates = tc.cas
+			res := Verify(f, NewRoutingTracer(routing.Options{}))
+			if tc.verdict != "" && res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tc.verdict, res.Summary)
+			}
+			requireCodes(t, res, tc.want...)
+			forbidCodes(t, res, tc.notWant...)
+			for _, fd := range res.Findings {
+				switch fd.Code {
+				case model.TLSInspectionCAUntrusted, model.TLSInspectionUnverified:
+					if fd.NodePool == "" || fd.Endpoint == "" || !fd.ResourceID.Equal(fwPolicyID) {
+						t.Errorf("finding %+v: a pool, a host and the policy", fd)
+					}
+					if fd.Endpoint == dataHostWE && len(tc.rule.TargetFQDNs) == 1 {
+						t.Errorf("the data endpoint is denied, never inspected: %+v", fd)
+					}
+					requireContains(t, fd.Message, "fw-hub", "terminateTLS", fd.Endpoint)
+				case model.RouteFirewallDenied:
+					if fd.Endpoint != dataHostWE {
+						t.Errorf("deny on %s", fd.Endpoint)
+					}
+				}
+			}
+			if tc.cas == 0 && len(tc.want) > 0 && tc.want[0] == model.TLSInspectionCAUntrusted {
+				n := 0
+				for _, fd := range findingsWith(res, model.TLSInspectionCAUntrusted) {
+					if fd.NodePool == "system" && fd.Endpoint == loginHost {
+						n++
+					}
+				}
+				if n != 1 {
+					t.Errorf("%d TLS_INSPECTION_CA_UNTRUSTED for system → %s, want one (both addresses' traces say the same)", n, loginHost)
+				}
+			}
+		})
+	}
+}
