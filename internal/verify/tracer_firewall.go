@@ -130,7 +130,8 @@ func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res 
 	if len(cs) == 0 {
 		return res, fwApplied{}
 	}
-	res = engine.ReturnWithNAT(res, natOf(cs))
+	nat := natOf(cs)
+	res = engine.ReturnWithNAT(res, nat)
 	if denied(cs) {
 		kept := res.Findings[:0:0]
 		for _, f := range res.Findings {
@@ -141,9 +142,9 @@ func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res 
 		res.Findings = kept
 	}
 	if q.Public {
-		return res, fwApplied{}
+		return res, fwApplied{nat: nat}
 	}
-	var out fwApplied
+	out := fwApplied{nat: nat}
 	for _, c := range cs {
 		switch {
 		case c.fw == nil:
@@ -194,6 +195,10 @@ type fwApplied struct {
 	gaps      []model.Gap
 	needs     []model.Evidence
 	inspected []Inspection
+	// nat is what each firewall crossed does to the flow's source, for
+	// the security groups at the destination (SecurityFlow.NAT); nil when
+	// the flow crosses none.
+	nat routing.NATFunc
 }
 
 // gapAtOrBelowIn finds a gap on id or beneath it.

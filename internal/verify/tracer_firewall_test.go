@@ -241,3 +241,68 @@ func TestTLSInspectionOnPrivatePath(t *testing.T) {
 		})
 	}
 }
+
+// TestDestinationGroupSeesTranslatedSource: a flow an Azure Firewall
+// translates (an application rule) reaches the private endpoint from the
+// firewall's subnet, so the endpoint subnet's security group (network
+// policies on) judges the firewall's addresses, not the nodes'; a flow it
+// does not translate (a network rule to a private range) keeps the node
+// addresses.
+func TestDestinationGroupSeesTranslatedSource(t *testing.T) {
+	app := &model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost, dataHostWE}}
+	network := &model.FirewallRule{Name: "pe", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/22"},
+		IPProtocols: []string{"TCP"}, DestinationPorts: []string{"443"}, DestinationAddresses: []string{"10.0.2.0/24"}}
+	onlyFirewall := []model.SecurityRule{
+		secRule("AllowFirewall", 100, "Inbound", "Allow", "Tcp", "10.0.4.0/26", "*", "443"),
+		secRule("DenyAll", 4000, "Inbound", "Deny", "*", "*", "*", "*"),
+	}
+	denyFirewall := []model.SecurityRule{
+		secRule("DenyFirewall", 100, "Inbound", "Deny", "Tcp", "10.0.4.0/26", "*", "443"),
+	}
+	onlyNodes := []model.SecurityRule{
+		secRule("AllowNodes", 100, "Inbound", "Allow", "Tcp", "10.1.0.0/22", "*", "443"),
+		secRule("DenyAll", 4000, "Inbound", "Deny", "*", "*", "*", "*"),
+	}
+	for _, tc := range []struct {
+		name       string
+		rule       *model.FirewallRule
+		rules      []model.SecurityRule
+		denied     bool
+		asymmetric bool
+		mention    string
+	}{
+		{name: "application rule, the group allows only the firewall subnet: reachable", rule: app, rules: onlyFirewall},
+		{name: "application rule, the group denies the firewall subnet: denied", rule: app, rules: denyFirewall, denied: true, mention: "10.0.4.0/26"},
+		{name: "application rule, the group allows only the node subnet: the firewall's addresses are denied (negative)", rule: app, rules: onlyNodes, denied: true, mention: "10.0.4.0/26"},
+		{name: "network rule without translation: the return path fails first, the group is not judged (negative)", rule: network, rules: onlyFirewall, asymmetric: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(tc.rule)
+			withNSG(f, peSubnetID, nsgPEID, tc.rules...)
+			tr := NewRoutingTracer(routing.Options{})
+			rr := tr.Trace(f.Network, RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Dest: ip("10.0.2.5"), Host: loginHost, Protocol: "Tcp", Port: 443})
+			denied := slices.ContainsFunc(rr.Findings, func(fd model.Finding) bool { return fd.Code == model.SecurityInboundDenied })
+			if denied != tc.denied {
+				t.Fatalf("SECURITY_RULE_INBOUND_DENIED %v, want %v: %v", denied, tc.denied, rr.Findings)
+			}
+			if tc.mention != "" {
+				for _, fd := range rr.Findings {
+					if fd.Code == model.SecurityInboundDenied {
+						requireContains(t, fd.Message, tc.mention)
+					}
+				}
+			}
+			if tc.asymmetric != slices.ContainsFunc(rr.Findings, func(fd model.Finding) bool { return fd.Code == model.ReturnRouteAsymmetric }) {
+				t.Errorf("RETURN_ROUTE_ASYMMETRIC: want %v: %v", tc.asymmetric, rr.Findings)
+			}
+			if !tc.denied && !tc.asymmetric {
+				for _, fd := range rr.Findings {
+					if fd.Severity == model.SeverityError || fd.Code == model.SecurityUnverified {
+						t.Errorf("unexpected %s: %s", fd.Code, fd.Message)
+					}
+				}
+			}
+		})
+	}
+}

@@ -75,7 +75,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, f.ToModel("", ""))
 	}
-	checkSecurity(n, q, res, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
+	checkSecurity(n, q, res, fw.nat, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
 	out.Findings = append(out.Findings, fw.findings...)
 	out.Gaps = append(out.Gaps, fw.gaps...)
 	for _, ev := range fw.needs {
