@@ -27,9 +27,10 @@ import (
 // AzureFirewallSubnet whose answer lists none has the firewalls of its
 // VNet's resource group listed and matched by address. It returns nil when
 // no firewall holds a (or the read failed: a gap on what could not be
-// read). Only the policy itself is read (its rule collection groups decide
-// nothing about DNS): it joins n with RuleCollectionGroupsKnown false until
-// a flow through the firewall has its rules read. mu guards n.
+// read). Only the policy itself is read, and its parent policy's settings
+// when it has one (their rule collection groups decide nothing about DNS):
+// they join n with RuleCollectionGroupsKnown false until a flow through the
+// firewall has its rules read. mu guards n.
 func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
 	mu.Lock()
 	var ids []model.ResourceID
@@ -63,9 +64,19 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 		if err != nil || !holdsAddr(fw.PrivateIPs, a) {
 			continue
 		}
-		var policy *model.FirewallPolicy
+		// The firewall's policy, and its parent's settings: whether a child
+		// policy inherits DNS settings is not documented, so where they
+		// differ the answer stays open (model.Network.FirewallDNSOf).
+		var policies []*model.FirewallPolicy
 		if !fw.PolicyID.IsZero() {
-			policy, _ = r.firewallPolicySettings(ctx, fw.PolicyID)
+			if policy, err := r.firewallPolicySettings(ctx, fw.PolicyID); err == nil {
+				policies = append(policies, policy)
+				if base := policy.BasePolicyID; !base.IsZero() && !base.Equal(policy.ID) {
+					if parent, err := r.firewallPolicySettings(ctx, base); err == nil {
+						policies = append(policies, parent)
+					}
+				}
+			}
 		}
 		mu.Lock()
 		if have := n.Firewall(fw.ID); have != nil {
@@ -73,8 +84,10 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 		} else {
 			n.AddFirewall(fw)
 		}
-		if policy != nil && n.FirewallPolicy(policy.ID) == nil {
-			n.AddFirewallPolicy(policy)
+		for _, policy := range policies {
+			if n.FirewallPolicy(policy.ID) == nil {
+				n.AddFirewallPolicy(policy)
+			}
 		}
 		mu.Unlock()
 		return fw

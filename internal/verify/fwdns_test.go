@@ -145,6 +145,38 @@ func TestFirewallDNSProxy(t *testing.T) {
 			check: func(t *testing.T, res Result) {
 				forbidCodes(t, res, model.DNSProxyDisabled)
 			}},
+		{name: "a parent policy with the same DNS settings: the proxy answers as its own say", mutate: func(f *model.Facts) {
+			addDNSFirewall(f, true)
+			withParentDNS(f, true)
+		}, verdict: model.Reachable},
+		{name: "a parent policy with the same DNS settings, proxy off in both: DNS_PROXY_DISABLED", mutate: func(f *model.Facts) {
+			addDNSFirewall(f, false)
+			withParentDNS(f, false)
+		}, verdict: model.Unreachable, want: []model.Code{model.DNSProxyDisabled}},
+		{name: "proxy off in the policy, on in its parent: undocumented inheritance, unverified, never DNS_PROXY_DISABLED", mutate: func(f *model.Facts) {
+			addDNSFirewall(f, false)
+			withParentDNS(f, true)
+		}, verdict: model.Unverified, want: []model.Code{model.DNSForwarderUnverified},
+			check: func(t *testing.T, res Result) {
+				forbidCodes(t, res, model.DNSProxyDisabled)
+				requireContains(t, findingsWith(res, model.DNSForwarderUnverified)[0].Message, "fwpol-base", "fwpol-hub", "inherits DNS settings")
+			}},
+		{name: "proxy on in the policy, forwarding elsewhere in its parent: unverified", mutate: func(f *model.Facts) {
+			addDNSFirewall(f, true)
+			withParentDNS(f, true, "10.0.1.10")
+		}, verdict: model.Unverified, want: []model.Code{model.DNSForwarderUnverified}},
+		{name: "the parent policy not read: evidence, never a conclusion", mutate: func(f *model.Facts) {
+			addDNSFirewall(f, false)
+			withParentDNS(f, true)
+			delete(f.Network.FirewallPolicies, fwBasePolicyID.Key())
+			f.Gaps.Add(model.Gap{ResourceID: fwBasePolicyID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/firewallPolicies/read"})
+		}, verdict: model.Unverified, want: []model.Code{model.EvidencePermissionDenied},
+			check: func(t *testing.T, res Result) {
+				forbidCodes(t, res, model.DNSProxyDisabled)
+				if e := findingsWith(res, model.EvidencePermissionDenied)[0]; !e.ResourceID.Equal(fwBasePolicyID) {
+					t.Errorf("evidence on %s", e.ResourceID)
+				}
+			}},
 		{name: "the DNS query does not reach the firewall", mutate: func(f *model.Facts) { addDNSFirewall(f, false) },
 			tracer: &fakeTracer{byDest: map[netip.Addr]RouteResult{ip("10.0.4.4"): blackhole("10.0.4.4")}}, verdict: model.Unreachable,
 			want: []model.Code{model.DNSServerUnreachable},
@@ -236,4 +268,14 @@ func TestTLSInspection(t *testing.T) {
 	}
 	requireCodes(t, res, model.TLSInspectionCAUntrusted)
 	forbidCodes(t, res, model.EgressFirewallDenied, model.EgressUnverified)
+}
+
+// fwBasePolicyID is the parent of fwpol-hub in the DNS proxy tests.
+var fwBasePolicyID = id("/resourceGroups/rg-security/providers/Microsoft.Network/firewallPolicies/fwpol-base")
+
+// withParentDNS gives fw-hub's policy the parent fwpol-base with these DNS
+// settings.
+func withParentDNS(f *model.Facts, proxy bool, servers ...string) {
+	f.Network.FirewallPolicy(fwPolicyID).BasePolicyID = fwBasePolicyID
+	f.Network.AddFirewallPolicy(&model.FirewallPolicy{ID: fwBasePolicyID, Name: "fwpol-base", DNSProxyEnabled: proxy, DNSServers: ips(servers...)})
 }

@@ -97,6 +97,18 @@ func (p *pathState) add(fs ...model.Finding) {
 	}
 }
 
+// has reports whether the path already holds f (same code, resource and
+// message): a firewall inspecting every address a name resolves to says so
+// once.
+func (p *pathState) has(f model.Finding) bool {
+	for _, have := range p.findings {
+		if have.Code == f.Code && have.ResourceID.Equal(f.ResourceID) && have.Message == f.Message {
+			return true
+		}
+	}
+	return false
+}
+
 // verifyPool evaluates every host for one pool.
 func (r *run) verifyPool(pool *model.NodePool) {
 	pc := r.newPoolCtx(pool)
@@ -365,6 +377,15 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 			address += ", one of " + joinAddrs(dests) + " the name resolves to (a node may get any of them)"
 		}
 		p.add(inContext(pc, h.Name, address, rr.Findings)...)
+		// A firewall on the private path that inspects TLS: the same rule
+		// as on the public path, once per firewall and host.
+		for _, in := range rr.Inspected {
+			for _, f := range r.tlsInspectionFindings(pc.pool.Name, in.Firewall, h.Name, in.Decision) {
+				if !p.has(f) {
+					p.add(f)
+				}
+			}
+		}
 	}
 }
 

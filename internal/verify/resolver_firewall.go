@@ -22,8 +22,12 @@ func firewallResolver(addr netip.Addr, fw *model.AzureFirewall) *resolver {
 // checkFirewallDNS decides what the DNS proxy of the firewall at res.Addr
 // answers (docs/design/azure-behaviour.md, "Azure Firewall DNS proxy"):
 //
-//   - settings not read (the firewall's policy could not be read): the
-//     evidence finding; the answers are assumed, never concluded;
+//   - settings not read (the firewall's policy, or its parent policy,
+//     could not be read): the evidence finding; the answers are assumed,
+//     never concluded;
+//   - a parent policy whose DNS settings differ from the policy's
+//     (model.FirewallDNS.Inheritance: undocumented which applies):
+//     DNS_FORWARDER_UNVERIFIED, the answers assumed;
 //   - proxy off (the default): DNS_PROXY_DISABLED, nothing answers on port
 //     53 there, and the server is unreachable;
 //   - proxy on without servers: Azure DNS, asked from the firewall's VNet,
@@ -43,6 +47,15 @@ func (r *run) checkFirewallDNS(pc *poolCtx, res *resolver) {
 	case !dns.Known:
 		pc.shared = append(pc.shared, r.evidence(pc.pool.Name, res.Addr.String(), dns.From,
 			"the DNS proxy setting of Azure Firewall "+fw.Name+" (whether it answers DNS at "+res.Addr.String()+", and from where)"))
+		return
+	case dns.Inheritance != "":
+		// Which settings the firewall uses is undocumented: the paths
+		// assume it answers, unverified.
+		res.Label = fmt.Sprintf("%s (Azure Firewall %s, DNS proxy)", res.Addr, fw.Name)
+		msg := fmt.Sprintf("%s resolves through the DNS proxy of Azure Firewall %s at %s, set by %s, but %s. Whether it answers DNS there, and from where, is unverified, and the paths assume it answers the registry names with their private addresses.",
+			pc.label, fw.Name, res.Addr, pc.dnsOrigin, dns.Inheritance)
+		fix := fmt.Sprintf("Give firewall policy %s the DNS settings the firewall must use (`az network firewall policy update --name %s --resource-group <group> --enable-dns-proxy true`, with the same servers as its parent or none), so that the child and the parent agree. Check from a node (not a pod): `nslookup <registry name> %s`.", dns.From.Name(), dns.From.Name(), res.Addr)
+		pc.shared = append(pc.shared, model.NewFinding(model.DNSForwarderUnverified, pc.pool.Name, res.Addr.String(), dns.From, msg, fix))
 		return
 	case !dns.Proxy:
 		res.Reachable = false

@@ -6,6 +6,7 @@ package verify
 import (
 	"net/netip"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/firewall"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -68,6 +69,19 @@ type RouteResult struct {
 	// Exit is where the flow left the networks the route engine follows;
 	// the zero value when it was dropped or could not be followed.
 	Exit Exit
+	// Inspected are the Azure Firewalls on a private path whose rules
+	// allow the flow with a rule that terminates TLS for it
+	// (firewall.Decision.Inspecting): what that does to the registry's
+	// certificate is the TLS rule's to say (tlsInspectionFindings), for
+	// the pool and host of the flow.
+	Inspected []Inspection
+}
+
+// Inspection is an Azure Firewall that allowed a flow with TLS inspection,
+// and its decision.
+type Inspection struct {
+	Firewall *model.AzureFirewall
+	Decision firewall.Decision
 }
 
 // ExitKind says where a flow left the networks the route engine follows.

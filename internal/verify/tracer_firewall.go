@@ -121,14 +121,17 @@ func denied(cs []fwCrossing) bool {
 
 // applyFirewalls folds the firewalls a flow crosses into the route
 // engine's answer: the return path judged again with their translation,
-// and, on a private path, their decision as findings, evidence and needs.
+// and, on a private path, their decision as findings, evidence and needs,
+// and the firewalls that allow it with TLS inspection (fwApplied.inspected;
+// none for a flow a firewall on the way denies: it never gets to TLS).
 // A flow a firewall denies has no return path to judge.
-func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res routing.Result) (routing.Result, []model.Finding, []model.Gap, []model.Evidence) {
+func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res routing.Result) (routing.Result, fwApplied) {
 	cs := firewallCrossings(n, q, res)
 	if len(cs) == 0 {
-		return res, nil, nil, nil
+		return res, fwApplied{}
 	}
-	res = engine.ReturnWithNAT(res, natOf(cs))
+	nat := natOf(cs)
+	res = engine.ReturnWithNAT(res, nat)
 	if denied(cs) {
 		kept := res.Findings[:0:0]
 		for _, f := range res.Findings {
@@ -139,46 +142,63 @@ func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res 
 		res.Findings = kept
 	}
 	if q.Public {
-		return res, nil, nil, nil
+		return res, fwApplied{nat: nat}
 	}
-	var findings []model.Finding
-	var gaps []model.Gap
-	var needs []model.Evidence
+	out := fwApplied{nat: nat}
 	for _, c := range cs {
 		switch {
 		case c.fw == nil:
-			gaps = append(gaps, unreadFirewallGap(n, c.app, q))
+			out.gaps = append(out.gaps, unreadFirewallGap(n, c.app, q))
 			continue
 		case c.pending:
 			ev := model.FirewallRulesOf(c.fw.ID)
-			needs = model.AddNeed(needs, ev)
-			gaps = append(gaps, model.Gap{ResourceID: c.fw.ID, Kind: model.GapUnavailable,
+			out.needs = model.AddNeed(out.needs, ev)
+			out.gaps = append(out.gaps, model.Gap{ResourceID: c.fw.ID, Kind: model.GapUnavailable,
 				Detail: fmt.Sprintf("the rules of Azure Firewall %s are not read yet: whether it lets %s through is unknown", c.fw.Name, flowWords(c.flow))})
 			continue
 		}
 		for _, id := range firewallRuleReads(n, c.fw) {
 			if g, ok := gapAtOrBelowIn(n.Gaps, id); ok {
-				gaps = append(gaps, g)
+				out.gaps = append(out.gaps, g)
 			}
 		}
 		switch c.decision.Verdict {
+		case firewall.Allowed:
+			if len(c.decision.Inspecting) > 0 {
+				out.inspected = append(out.inspected, Inspection{Firewall: c.fw, Decision: c.decision})
+			}
 		case firewall.Denied:
-			findings = append(findings, routeFirewallDenied(q, c))
+			out.findings = append(out.findings, routeFirewallDenied(q, c))
+			out.inspected = nil
 		case firewall.Unverified:
-			findings = append(findings, routeFirewallUnverified(q, c))
+			out.findings = append(out.findings, routeFirewallUnverified(q, c))
 			for _, id := range c.decision.Missing {
 				g, ok := n.Gaps.Lookup(id)
 				if !ok {
 					g = model.Gap{ResourceID: id, Kind: model.GapNotFound, Detail: "it was not read"}
 				}
-				gaps = append(gaps, g)
+				out.gaps = append(out.gaps, g)
 			}
 		}
 		if c.decision.Verdict != firewall.Allowed {
 			break // the first firewall that stops the flow is the cause
 		}
 	}
-	return res, findings, gaps, needs
+	return res, out
+}
+
+// fwApplied is what the firewalls on a private path add to its route
+// result: findings, evidence gaps, pending needs, and the firewalls that
+// allow the flow with TLS inspection.
+type fwApplied struct {
+	findings  []model.Finding
+	gaps      []model.Gap
+	needs     []model.Evidence
+	inspected []Inspection
+	// nat is what each firewall crossed does to the flow's source, for
+	// the security groups at the destination (SecurityFlow.NAT); nil when
+	// the flow crosses none.
+	nat routing.NATFunc
 }
 
 // gapAtOrBelowIn finds a gap on id or beneath it.

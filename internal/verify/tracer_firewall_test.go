@@ -173,3 +173,136 @@ func TestStoppedFirewallWithFailedList(t *testing.T) {
 		})
 	}
 }
+
+// TestTLSInspectionOnPrivatePath: a private endpoint reached through an
+// Azure Firewall whose application rule terminates TLS on the registry
+// hosts gets what the public path gets (tlsInspectionFindings): no custom
+// CA on the cluster is TLS_INSPECTION_CA_UNTRUSTED, some is
+// TLS_INSPECTION_UNVERIFIED; a rule without inspection, or a flow the
+// firewall denies, says nothing about TLS.
+func TestTLSInspectionOnPrivatePath(t *testing.T) {
+	rule := func(inspect bool, targets ...string) *model.FirewallRule {
+		return &model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+			Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: targets, TerminateTLS: inspect}
+	}
+	for _, tc := range []struct {
+		name    string
+		rule    *model.FirewallRule
+		cas     int
+		verdict model.Verdict
+		want    []model.Code
+		notWant []model.Code
+	}{
+		{name: "inspected, no custom CA: TLS_INSPECTION_CA_UNTRUSTED on every host", rule: rule(true, loginHost, dataHostWE),
+			verdict: model.Unreachable, want: []model.Code{model.TLSInspectionCAUntrusted}, notWant: []model.Code{model.TLSInspectionUnverified, model.RouteFirewallDenied}},
+		{name: "inspected, custom CAs: TLS_INSPECTION_UNVERIFIED", rule: rule(true, loginHost, dataHostWE), cas: 2,
+			want: []model.Code{model.TLSInspectionUnverified}, notWant: []model.Code{model.TLSInspectionCAUntrusted}},
+		{name: "allowed without inspection: nothing about TLS (negative)", rule: rule(false, loginHost, dataHostWE),
+			verdict: model.Reachable, notWant: []model.Code{model.TLSInspectionCAUntrusted, model.TLSInspectionUnverified}},
+		{name: "inspection of the login server only, the data endpoint denied: the deny, and TLS for the login server only (negative)", rule: rule(true, loginHost),
+			verdict: model.Unreachable, want: []model.Code{model.RouteFirewallDenied, model.TLSInspectionCAUntrusted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(tc.rule)
+			f.Cluster.CustomCATrustCertificates = tc.cas
+			res := Verify(f, NewRoutingTracer(routing.Options{}))
+			if tc.verdict != "" && res.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tc.verdict, res.Summary)
+			}
+			requireCodes(t, res, tc.want...)
+			forbidCodes(t, res, tc.notWant...)
+			for _, fd := range res.Findings {
+				switch fd.Code {
+				case model.TLSInspectionCAUntrusted, model.TLSInspectionUnverified:
+					if fd.NodePool == "" || fd.Endpoint == "" || !fd.ResourceID.Equal(fwPolicyID) {
+						t.Errorf("finding %+v: a pool, a host and the policy", fd)
+					}
+					if fd.Endpoint == dataHostWE && len(tc.rule.TargetFQDNs) == 1 {
+						t.Errorf("the data endpoint is denied, never inspected: %+v", fd)
+					}
+					requireContains(t, fd.Message, "fw-hub", "terminateTLS", fd.Endpoint)
+				case model.RouteFirewallDenied:
+					if fd.Endpoint != dataHostWE {
+						t.Errorf("deny on %s", fd.Endpoint)
+					}
+				}
+			}
+			if tc.cas == 0 && len(tc.want) > 0 && tc.want[0] == model.TLSInspectionCAUntrusted {
+				n := 0
+				for _, fd := range findingsWith(res, model.TLSInspectionCAUntrusted) {
+					if fd.NodePool == "system" && fd.Endpoint == loginHost {
+						n++
+					}
+				}
+				if n != 1 {
+					t.Errorf("%d TLS_INSPECTION_CA_UNTRUSTED for system → %s, want one (both addresses' traces say the same)", n, loginHost)
+				}
+			}
+		})
+	}
+}
+
+// TestDestinationGroupSeesTranslatedSource: a flow an Azure Firewall
+// translates (an application rule) reaches the private endpoint from the
+// firewall's subnet, so the endpoint subnet's security group (network
+// policies on) judges the firewall's addresses, not the nodes'; a flow it
+// does not translate (a network rule to a private range) keeps the node
+// addresses.
+func TestDestinationGroupSeesTranslatedSource(t *testing.T) {
+	app := &model.FirewallRule{Name: "acr", Kind: model.FirewallApplicationRule, SourceAddresses: []string{"10.1.0.0/22"},
+		Protocols: []model.FirewallAppProtocol{{Type: "Https", Port: 443}}, TargetFQDNs: []string{loginHost, dataHostWE}}
+	network := &model.FirewallRule{Name: "pe", Kind: model.FirewallNetworkRule, SourceAddresses: []string{"10.1.0.0/22"},
+		IPProtocols: []string{"TCP"}, DestinationPorts: []string{"443"}, DestinationAddresses: []string{"10.0.2.0/24"}}
+	onlyFirewall := []model.SecurityRule{
+		secRule("AllowFirewall", 100, "Inbound", "Allow", "Tcp", "10.0.4.0/26", "*", "443"),
+		secRule("DenyAll", 4000, "Inbound", "Deny", "*", "*", "*", "*"),
+	}
+	denyFirewall := []model.SecurityRule{
+		secRule("DenyFirewall", 100, "Inbound", "Deny", "Tcp", "10.0.4.0/26", "*", "443"),
+	}
+	onlyNodes := []model.SecurityRule{
+		secRule("AllowNodes", 100, "Inbound", "Allow", "Tcp", "10.1.0.0/22", "*", "443"),
+		secRule("DenyAll", 4000, "Inbound", "Deny", "*", "*", "*", "*"),
+	}
+	for _, tc := range []struct {
+		name       string
+		rule       *model.FirewallRule
+		rules      []model.SecurityRule
+		denied     bool
+		asymmetric bool
+		mention    string
+	}{
+		{name: "application rule, the group allows only the firewall subnet: reachable", rule: app, rules: onlyFirewall},
+		{name: "application rule, the group denies the firewall subnet: denied", rule: app, rules: denyFirewall, denied: true, mention: "10.0.4.0/26"},
+		{name: "application rule, the group allows only the node subnet: the firewall's addresses are denied (negative)", rule: app, rules: onlyNodes, denied: true, mention: "10.0.4.0/26"},
+		{name: "network rule without translation: the return path fails first, the group is not judged (negative)", rule: network, rules: onlyFirewall, asymmetric: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := inspectedEndpoint(tc.rule)
+			withNSG(f, peSubnetID, nsgPEID, tc.rules...)
+			tr := NewRoutingTracer(routing.Options{})
+			rr := tr.Trace(f.Network, RouteQuery{Pool: f.Pools[0], SubnetID: aksSubnetID, Dest: ip("10.0.2.5"), Host: loginHost, Protocol: "Tcp", Port: 443})
+			denied := slices.ContainsFunc(rr.Findings, func(fd model.Finding) bool { return fd.Code == model.SecurityInboundDenied })
+			if denied != tc.denied {
+				t.Fatalf("SECURITY_RULE_INBOUND_DENIED %v, want %v: %v", denied, tc.denied, rr.Findings)
+			}
+			if tc.mention != "" {
+				for _, fd := range rr.Findings {
+					if fd.Code == model.SecurityInboundDenied {
+						requireContains(t, fd.Message, tc.mention)
+					}
+				}
+			}
+			if tc.asymmetric != slices.ContainsFunc(rr.Findings, func(fd model.Finding) bool { return fd.Code == model.ReturnRouteAsymmetric }) {
+				t.Errorf("RETURN_ROUTE_ASYMMETRIC: want %v: %v", tc.asymmetric, rr.Findings)
+			}
+			if !tc.denied && !tc.asymmetric {
+				for _, fd := range rr.Findings {
+					if fd.Severity == model.SeverityError || fd.Code == model.SecurityUnverified {
+						t.Errorf("unexpected %s: %s", fd.Code, fd.Message)
+					}
+				}
+			}
+		})
+	}
+}

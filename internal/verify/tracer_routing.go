@@ -64,7 +64,7 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 		res = engine.Trace(q.SubnetID, dst)
 	}
 
-	res, fwFindings, fwGaps, fwNeeds := applyFirewalls(n, engine, q, res)
+	res, fw := applyFirewalls(n, engine, q, res)
 
 	out := RouteResult{Source: RouteSourceComputed, Gaps: res.Gaps, Needs: res.Needs}
 	if res.Effective {
@@ -75,12 +75,13 @@ func (t *RoutingTracer) Trace(n *model.Network, q RouteQuery) RouteResult {
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, f.ToModel("", ""))
 	}
-	checkSecurity(n, q, res, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
-	out.Findings = append(out.Findings, fwFindings...)
-	out.Gaps = append(out.Gaps, fwGaps...)
-	for _, ev := range fwNeeds {
+	checkSecurity(n, q, res, fw.nat, &out, func(id model.ResourceID) security.Space { return t.spaces.get(n, id) })
+	out.Findings = append(out.Findings, fw.findings...)
+	out.Gaps = append(out.Gaps, fw.gaps...)
+	for _, ev := range fw.needs {
 		out.Needs = model.AddNeed(out.Needs, ev)
 	}
+	out.Inspected = fw.inspected
 	out.Exit = exitOf(res)
 	if q.Public {
 		hidePublicStandIn(&out, q.Host)

@@ -18,13 +18,13 @@ import (
 // one of the scale set's NIC configuration (else that NIC's). It adds
 // nothing when the route already failed: a packet that is dropped meets no
 // security rule.
-func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, out *RouteResult, spaces func(model.ResourceID) security.Space) {
+func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, nat routing.NATFunc, out *RouteResult, spaces func(model.ResourceID) security.Space) {
 	for _, f := range out.Findings {
 		if f.Severity == model.SeverityError {
 			return
 		}
 	}
-	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, DestTags: q.DestTags, Protocol: q.Protocol, Port: q.Port}
+	sf := SecurityFlow{SubnetID: q.SubnetID, Dest: q.Dest, Public: q.Public, DestTags: q.DestTags, Protocol: q.Protocol, Port: q.Port, NAT: nat}
 	if _, nic := poolSource(q, n); nic != nil {
 		sf.NIC = nic
 	}
@@ -56,6 +56,11 @@ type SecurityFlow struct {
 	// scale-set pool whose scale set could not be read): the flow is then
 	// unverified, never allowed without it.
 	NICGroupGap *model.Gap
+	// NAT says what each appliance on the way does to the flow's source
+	// (the Azure Firewalls crossed: natOf); nil, or an answer other than
+	// translated or not translated, means the appliance may put its own
+	// address on the packet or not, so both sources go on.
+	NAT routing.NATFunc
 	// Dest is the destination address; Public marks an Internet address
 	// Resource Manager does not name (Dest is then invalid).
 	Dest   netip.Addr
@@ -70,6 +75,17 @@ type SecurityFlow struct {
 	// evaluated, whatever Protocol says.
 	Protocol string
 	Port     uint16
+}
+
+// translatedSources are the addresses a flow an Azure Firewall translates
+// comes from: one of its instances' private addresses, all in its
+// AzureFirewallSubnet (the subnet's prefixes); the next hop address alone
+// when that subnet is not known.
+func translatedSources(sub *model.Subnet, nh netip.Addr) []netip.Prefix {
+	if sub != nil && len(sub.Prefixes) > 0 {
+		return append([]netip.Prefix(nil), sub.Prefixes...)
+	}
+	return []netip.Prefix{netip.PrefixFrom(nh, nh.BitLen())}
 }
 
 // SecurityResult is what the groups on a flow's path concluded: the groups
@@ -192,8 +208,24 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		}
 		st.src = src
 		if app.IP.IsValid() {
-			src.Prefixes = append(append([]netip.Prefix{}, src.Prefixes...), netip.PrefixFrom(app.IP, app.IP.BitLen()))
-			src.ASGs, src.ASGsKnown = nil, false
+			nat := routing.NATAssumedNone
+			if sf.NAT != nil {
+				nat, _ = sf.NAT(app)
+			}
+			switch nat {
+			case routing.NATTranslated:
+				// An Azure Firewall that translates the flow's source: from
+				// here on the packet comes from one of the firewall's
+				// instances, whose addresses are in its subnet; the node
+				// addresses are gone.
+				src.Prefixes = translatedSources(asub, app.IP)
+				src.ASGs, src.ASGsKnown = nil, true
+			case routing.NATNone:
+				// It forwards the node addresses unchanged.
+			default:
+				src.Prefixes = append(append([]netip.Prefix{}, src.Prefixes...), netip.PrefixFrom(app.IP, app.IP.BitLen()))
+				src.ASGs, src.ASGsKnown = nil, false
+			}
 		}
 		stages = append(stages, st)
 	}
