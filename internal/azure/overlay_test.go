@@ -311,13 +311,15 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(ctx context.Context, vnets ...string) []string {
+	queryWhere := func(ctx context.Context, col string, vals ...string) []string {
 		t.Helper()
 		var quoted []string
-		for _, v := range vnets {
+		for _, v := range vals {
 			quoted = append(quoted, "'"+strings.ToLower(v)+"'")
 		}
-		q := "resources\n| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n| where vnetId in (" + strings.Join(quoted, ", ") + ")\n| project id, vnetId"
+		q := "resources\n| where type =~ 'microsoft.network/privatednszones/virtualnetworklinks'\n| extend vnetId = tolower(tostring(properties.virtualNetwork.id))\n" +
+			"| extend zoneDomain = extract(@'([^.]+[.][^.]+)$', 1, tolower(tostring(split(id, '/')[8])))\n" +
+			"| where " + col + " in (" + strings.Join(quoted, ", ") + ")\n| project id, vnetId"
 		resp, err := c.Resources(ctx, armresourcegraph.QueryRequest{Query: &q, Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -327,6 +329,22 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 			ids = append(ids, row.(map[string]any)["id"].(string))
 		}
 		return ids
+	}
+	query := func(ctx context.Context, vnets ...string) []string {
+		t.Helper()
+		return queryWhere(ctx, "vnetId", vnets...)
+	}
+	// The search by zone domain (gather's zone search) sees the planned
+	// links of the zones in its domains, whatever their VNet; a zone in
+	// another domain changes nothing.
+	if got := queryWhere(context.Background(), "zoneDomain", "azurecr.io"); !slices.Equal(got, []string{ovLinkB}) {
+		t.Errorf("links in azurecr.io after the plan = %v, want only the planned hub link", got)
+	}
+	if got := queryWhere(context.Background(), "zoneDomain", "azurecr.us"); len(got) != 0 {
+		t.Errorf("links in azurecr.us after the plan = %v, want none", got)
+	}
+	if got := queryWhere(WithoutPlan(context.Background()), "zoneDomain", "azurecr.io"); !slices.Equal(got, []string{ovLinkA}) {
+		t.Errorf("links in azurecr.io without the plan = %v, want the spoke link", got)
 	}
 	if got := query(context.Background(), ovVNet, hub); !slices.Equal(got, []string{ovLinkB}) {
 		t.Errorf("links after the plan = %v, want only the planned hub link", got)
