@@ -292,3 +292,44 @@ func TestLinkedZoneRows(t *testing.T) {
 		t.Error("a string result is accepted")
 	}
 }
+
+// The zone search asks for the links of every zone in the registry's
+// domains (every cloud's, the login server not being read yet) and answers
+// for the VNets from them; a name in another domain (a CNAME target) asks
+// for the VNets' links instead. Each query is sent once.
+func TestZoneSearchByDomain(t *testing.T) {
+	other := model.ResourceID("/subscriptions/" + centralSub + "/resourceGroups/rg-dns/providers/Microsoft.Network/privateDnsZones/contoso.internal")
+	row := func(zone, vnet model.ResourceID) string {
+		return `{"id":"` + string(zone) + `/virtualNetworkLinks/l-` + vnet.Name() + `","vnetId":"` + strings.ToLower(string(vnet)) + `"}`
+	}
+	r, g := readerWithGraph(t, map[string]string{
+		"": `{"totalRecords":3,"count":3,"resultTruncated":"false","data":[` +
+			row(centralZone, vnetSpoke) + `,` + row(centralZone, "/subscriptions/x/resourceGroups/y/providers/Microsoft.Network/virtualNetworks/elsewhere") + `,` +
+			row(other, vnetSpoke) + `]}`,
+	})
+	s := newZoneSearch(VerificationRequest{ClusterID: "/c", RegistryID: "/r"})
+	if want := []string{"azurecr.cn", "azurecr.io", "azurecr.us"}; !reflect.DeepEqual(s.domains, want) {
+		t.Fatalf("domains %v, want %v", s.domains, want)
+	}
+	if named := newZoneSearch(VerificationRequest{RegistryID: "/r", ZoneSubscriptionIDs: []string{"s"}}); len(named.domains) != 0 {
+		t.Errorf("zone subscriptions named, still a search by %v", named.domains)
+	}
+	lookup := &zoneLinkLookup{search: s, vnets: []model.ResourceID{vnetSpoke}}
+	for range 2 {
+		got, err := lookup.zones(testCtx(t), r, []string{"contosoreg.azurecr.io", "privatelink.azurecr.io"})
+		if err != nil || !reflect.DeepEqual(got, []model.ResourceID{centralZone}) {
+			t.Fatalf("zones %v, %v; want the central zone only (the search's other rows are another domain or VNet)", got, err)
+		}
+	}
+	if len(g.bodies) != 1 || !strings.Contains(g.bodies[0], `zoneDomain in ('azurecr.cn', 'azurecr.io', 'azurecr.us')`) || strings.Contains(g.bodies[0], "vnetId in") {
+		t.Fatalf("requests %v", g.bodies)
+	}
+	got, err := lookup.zones(testCtx(t), r, []string{"registry.contoso.internal"})
+	if err != nil || !reflect.DeepEqual(got, []model.ResourceID{other, centralZone}) {
+		t.Errorf("zones for a name in another domain %v, %v", got, err)
+	}
+	if len(g.bodies) != 2 || !strings.Contains(g.bodies[1], "vnetId in ('"+vnetSpoke.Key()+"')") {
+		t.Errorf("requests %v", g.bodies)
+	}
+	requireNoGaps(t, r)
+}

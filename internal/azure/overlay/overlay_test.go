@@ -311,13 +311,18 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(ctx context.Context, vnets ...string) []string {
+	queryWhere := func(ctx context.Context, col string, vals ...string) []string {
 		t.Helper()
-		var ids []model.ResourceID
-		for _, v := range vnets {
-			ids = append(ids, model.ResourceID(v))
+		var zq model.ZoneLinkQuery
+		if col == "vnetId" {
+			var ids []model.ResourceID
+			for _, v := range vals {
+				ids = append(ids, model.ResourceID(v))
+			}
+			zq = model.NewZoneLinkQuery(ids)
+		} else {
+			zq = model.NewZoneDomainLinkQuery(vals)
 		}
-		zq := model.NewZoneLinkQuery(ids)
 		q := zq.KQL()
 		resp, err := c.Resources(azure.WithZoneLinkQuery(ctx, zq), armresourcegraph.QueryRequest{Query: &q, Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
 		if err != nil {
@@ -328,6 +333,22 @@ func TestOverlayResourceGraphSeesPlannedLinks(t *testing.T) {
 			links = append(links, row.(map[string]any)["id"].(string))
 		}
 		return links
+	}
+	query := func(ctx context.Context, vnets ...string) []string {
+		t.Helper()
+		return queryWhere(ctx, "vnetId", vnets...)
+	}
+	// The search by zone domain (gather's zone search) sees the planned
+	// links of the zones in its domains, whatever their VNet; a zone in
+	// another domain changes nothing.
+	if got := queryWhere(context.Background(), "zoneDomain", "azurecr.io"); !slices.Equal(got, []string{ovLinkB}) {
+		t.Errorf("links in azurecr.io after the plan = %v, want only the planned hub link", got)
+	}
+	if got := queryWhere(context.Background(), "zoneDomain", "azurecr.us"); len(got) != 0 {
+		t.Errorf("links in azurecr.us after the plan = %v, want none", got)
+	}
+	if got := queryWhere(WithoutPlan(context.Background()), "zoneDomain", "azurecr.io"); !slices.Equal(got, []string{ovLinkA}) {
+		t.Errorf("links in azurecr.io without the plan = %v, want the spoke link", got)
 	}
 	if got := query(context.Background(), ovVNet, hub); !slices.Equal(got, []string{ovLinkB}) {
 		t.Errorf("links after the plan = %v, want only the planned hub link", got)
