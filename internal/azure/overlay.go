@@ -1044,6 +1044,11 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 		noteServed(raw.Context(), links)
 		return &PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{why}}
 	}
+	if strings.Contains(strings.ToLower(q.Query), "microsoft.network/virtualhubs/hubvirtualnetworkconnections") {
+		// The Virtual WAN hub connection search: zone links do not
+		// change its answer.
+		return req.Next()
+	}
 	vnets, ok := linkQueryVNets(q.Query)
 	if !ok {
 		return nil, unknown("the private DNS zone links a Resource Graph query finds")

@@ -51,11 +51,21 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if hub == nil {
 		var gaps []scopedGap
 		for _, p := range vnet.Peerings {
-			if (model.IsHubVNet(p.RemoteVNetID) || !p.VirtualHubID.IsZero()) && net.HubByVNet(p.RemoteVNetID) == nil && p.Connected() {
-				gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
-					fmt.Sprintf("peering %s connects %s to the Virtual WAN hub VNet %s, whose virtual hub was not read: the routes the hub programs are unknown", p.Name, vnet.Name, p.RemoteVNetID.Name())),
-					bgpOnly: true})
+			if !(model.IsHubVNet(p.RemoteVNetID) || !p.VirtualHubID.IsZero()) || !p.Connected() {
+				continue
 			}
+			// Never the hub VNet's own read (it is Microsoft's): the
+			// hub's, or the search for it.
+			id := p.RemoteVNetID
+			if h := net.HubByVNet(p.RemoteVNetID); h != nil {
+				id = h.ID
+				if _, ok := net.Gaps.Lookup(id); !ok {
+					id = model.ResourceID(string(h.ID) + "/hubVirtualNetworkConnections")
+				}
+			}
+			gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
+				fmt.Sprintf("peering %s connects %s to the Virtual WAN hub VNet %s, whose virtual hub does not list a connection of %s that was read: the routes the hub programs are unknown", p.Name, vnet.Name, p.RemoteVNetID.Name(), vnet.Name)),
+				bgpOnly: true})
 		}
 		return nil, gaps
 	}
