@@ -47,11 +47,14 @@ func hubFirewallIP(net *model.Network, hub *model.VirtualHub) (netip.Addr, bool)
 // programs into its subnets. A VNet peered with a hub's VNet whose hub was
 // not read gets a gap for every destination outside its protected routes.
 func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap) {
+	if net.HubByVNet(vnet.ID) != nil {
+		return nil, nil // the hub's own VNet: its peerings are its routes
+	}
 	hub, conn := net.HubOfVNet(vnet.ID)
 	if hub == nil {
 		var gaps []scopedGap
 		for _, p := range vnet.Peerings {
-			if !(model.IsHubVNet(p.RemoteVNetID) || !p.VirtualHubID.IsZero()) || !p.Connected() {
+			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || !p.Connected() {
 				continue
 			}
 			// Never the hub VNet's own read (it is Microsoft's): the
