@@ -275,7 +275,9 @@ func (r *Reader) hubsOfVNets(ctx context.Context, vnets []*model.VNet) []*model.
 // and stands in for each hub's VNet (model/vwan.go): its address prefix,
 // an AzureFirewallSubnet holding the hub's firewall, and a peering back to
 // every connected VNet that was read. It returns the ids whose failed
-// reads count only where a path uses them.
+// reads count only where a path uses them: the hubs (and their children)
+// and the hubs' VNets; a connected VNet is read like a peer, and its
+// failed read is evidence like a peer's.
 func addHubs(n *model.Network, hubs []*model.VirtualHub) []model.ResourceID {
 	var speculative []model.ResourceID
 	for _, h := range hubs {
@@ -290,7 +292,6 @@ func addHubs(n *model.Network, hubs []*model.VirtualHub) []model.ResourceID {
 		hv := &model.VNet{ID: h.HubVNetID, Name: h.HubVNetID.Name(), Location: h.Location, AddressSpace: []netip.Prefix{h.AddressPrefix}}
 		hv.Subnets = []*model.Subnet{{ID: model.HubFirewallSubnet(h.HubVNetID), VNetID: h.HubVNetID, Name: firewallSubnetName, Prefixes: []netip.Prefix{h.AddressPrefix}}}
 		for _, c := range h.Connections {
-			speculative = append(speculative, c.RemoteVNetID)
 			remote := n.VNet(c.RemoteVNetID)
 			if remote == nil {
 				continue

@@ -47,8 +47,18 @@ func hubFirewallIP(net *model.Network, hub *model.VirtualHub) (netip.Addr, bool)
 // programs into its subnets. A VNet peered with a hub's VNet whose hub was
 // not read gets a gap for every destination outside its protected routes.
 func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap) {
-	if net.HubByVNet(vnet.ID) != nil {
-		return nil, nil // the hub's own VNet: its peerings are its routes
+	if h := net.HubByVNet(vnet.ID); h != nil {
+		// The hub's own VNet (the firewall's subnet): its peerings to the
+		// connected VNets are its routes; a connected VNet that was not
+		// read is space the hub may route that no peering shows.
+		var gaps []scopedGap
+		for _, c := range h.Connections {
+			if net.VNet(c.RemoteVNetID) == nil {
+				gaps = append(gaps, scopedGap{gap: gapFor(net, c.RemoteVNetID, model.GapNotFound,
+					fmt.Sprintf("%s, connected to virtual hub %s by connection %s, was not read: the hub's routes to it are unknown", c.RemoteVNetID.Name(), h.Name, c.Name)), bgpOnly: true})
+			}
+		}
+		return nil, gaps
 	}
 	hub, conn := net.HubOfVNet(vnet.ID)
 	if hub == nil {
