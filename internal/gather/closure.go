@@ -58,21 +58,41 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 			level = append(level, v)
 		}
 	}
+	var hubs []*model.VirtualHub
 	for depth := 0; depth <= peeringDepth && len(level) > 0; depth++ {
 		got, _ := mapEach(ctx, r, level, r.vnetGet)
 		var next []model.ResourceID
+		var hubSpokes []*model.VNet
 		for _, v := range got {
 			if v == nil {
 				continue
 			}
 			vnets[v.ID.Key()] = v
+			if depth == 0 && len(hubVNetPeerings(v)) > 0 {
+				hubSpokes = append(hubSpokes, v)
+			}
 			if depth == peeringDepth {
 				continue
 			}
 			for _, p := range v.Peerings {
-				if !p.RemoteVNetID.IsZero() && !seen[p.RemoteVNetID.Key()] {
+				// A Virtual WAN hub's VNet is Microsoft's: never read;
+				// its hub is (vwan.go).
+				if !p.RemoteVNetID.IsZero() && !seen[p.RemoteVNetID.Key()] && !model.IsHubVNet(p.RemoteVNetID) {
 					seen[p.RemoteVNetID.Key()] = true
 					next = append(next, p.RemoteVNetID)
+				}
+			}
+		}
+		if len(hubSpokes) > 0 {
+			// The VNets connected to the node VNets' hubs are their
+			// neighbours, as a hub-and-spoke's peers are.
+			hubs = r.hubsOfVNets(ctx, hubSpokes)
+			for _, h := range hubs {
+				for _, c := range h.Connections {
+					if !c.RemoteVNetID.IsZero() && !seen[c.RemoteVNetID.Key()] {
+						seen[c.RemoteVNetID.Key()] = true
+						next = append(next, c.RemoteVNetID)
+					}
 				}
 			}
 		}
@@ -157,6 +177,12 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 		})
 	}
 	all(ctx, r, tasks...)
+
+	// The Virtual WAN hubs, standing in for their VNets (after the
+	// closure's reads: nothing is read in a hub's VNet), and their
+	// firewalls, whose rules are pending until a path crosses one.
+	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
+	r.includeHubFirewalls(ctx, n, hubs)
 
 	// 3. Appliances behind VirtualAppliance next hops and behind the routes
 	// Route Servers learned from them, by address in the VNet of the

@@ -840,7 +840,8 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 	sort.Slice(disc.azureVNets, func(i, j int) bool { return disc.azureVNets[i].Key() < disc.azureVNets[j].Key() })
 }
 
-// vnetHolding is the VNet of the network whose address space holds addr.
+// vnetHolding is the VNet of the network whose address space holds addr
+// (a VNet connected to the same Virtual WAN hub included).
 func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	keys := make([]string, 0, len(n.VNets))
 	for k := range n.VNets {
@@ -848,6 +849,9 @@ func vnetHolding(n *model.Network, addr netip.Addr) *model.VNet {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if n.HubByVNet(n.VNets[k].ID) != nil {
+			continue // a Virtual WAN hub's VNet: Microsoft's, never read
+		}
 		for _, p := range n.VNets[k].AddressSpace {
 			if p.Contains(addr) {
 				return n.VNets[k]

@@ -34,8 +34,8 @@ func (r *Reader) VNet(ctx context.Context, id model.ResourceID) (*model.VNet, er
 		}
 		out := cloneVNet(v)
 		each(ctx, r, out.Peerings, func(ctx context.Context, p *model.Peering) {
-			if p.RemoteVNetID.IsZero() {
-				return
+			if p.RemoteVNetID.IsZero() || model.IsHubVNet(p.RemoteVNetID) {
+				return // a Virtual WAN hub's VNet is Microsoft's: never read
 			}
 			if remote, err := r.vnetGet(ctx, p.RemoteVNetID); err == nil {
 				p.Global = differentRegion(out.Location, remote.Location)

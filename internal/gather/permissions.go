@@ -17,6 +17,9 @@ const (
 	permGatewayBGPPeerStatus = "Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"
 	// Azure Route Server (a virtualHubs resource in RouteServerSubnet).
 	permVirtualHubRead           = "Microsoft.Network/virtualHubs/read"
+	permHubConnectionRead        = "Microsoft.Network/virtualHubs/hubVirtualNetworkConnections/read"
+	permHubRouteTableRead        = "Microsoft.Network/virtualHubs/hubRouteTables/read"
+	permRoutingIntentRead        = "Microsoft.Network/virtualHubs/routingIntent/read"
 	permRouteServerPeerRead      = "Microsoft.Network/virtualHubs/bgpConnections/read"
 	permRouteServerLearnedRoutes = "Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"
 	permConnectionRead           = "Microsoft.Network/connections/read"
@@ -77,6 +80,10 @@ var Permissions = map[string]string{
 	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                      permVirtualHubRead,
 	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                        permRouteServerPeerRead,
 	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                           permVirtualHubRead,
+	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                       permHubConnectionRead,
+	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                   permHubRouteTableRead,
+	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                     permRoutingIntentRead,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
 	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
@@ -102,7 +109,8 @@ var Permissions = map[string]string{
 	"RecordSetsClient.NewListPager (GET …/privateDnsZones/{z}/ALL)":                                        permZoneRecordsRead,
 
 	// Microsoft.ResourceGraph: the private DNS zones linked to the node
-	// VNets, in every subscription the identity can read.
+	// VNets and the Virtual WAN hub connections of the node VNets, in every
+	// subscription the identity can read.
 	"Client.Resources (POST /providers/Microsoft.ResourceGraph/resources)": permResourceGraphRead,
 
 	// Microsoft.Network, DNS private resolver.

@@ -15,6 +15,7 @@ const (
 	RoutePeeringAccessDisabled  Code = "ROUTE_PEERING_ACCESS_DISABLED"
 	RoutePeeringNotSynced       Code = "ROUTE_PEERING_NOT_SYNCED"
 	RoutePeeringSubnetExcluded  Code = "ROUTE_PEERING_SUBNET_EXCLUDED"
+	RouteHubNotPropagated       Code = "ROUTE_HUB_NOT_PROPAGATED"
 	RouteNotTransitive          Code = "ROUTE_NOT_TRANSITIVE"
 	RouteForwardedTrafficBlock  Code = "ROUTE_FORWARDED_TRAFFIC_BLOCKED"
 	RouteNVAForwardingDisabled  Code = "ROUTE_NVA_FORWARDING_DISABLED"
@@ -122,6 +123,7 @@ var Catalogue = map[Code]CodeInfo{
 	RoutePeeringAccessDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringNotSynced:       {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RoutePeeringSubnetExcluded:  {SeverityError, ConditionRoute, OwnerNetwork, false},
+	RouteHubNotPropagated:       {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNotTransitive:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteForwardedTrafficBlock:  {SeverityError, ConditionRoute, OwnerNetwork, false},
 	RouteNVAForwardingDisabled:  {SeverityError, ConditionRoute, OwnerNetwork, false},

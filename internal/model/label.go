@@ -39,6 +39,7 @@ var resourceKinds = map[string]resourceKind{
 	"microsoft.network/virtualhubs/bgpconnections":                                {"BGP peer", "BGP peers"},
 	"microsoft.network/virtualhubs/hubvirtualnetworkconnections":                  {"hub connection", "hub connections"},
 	"microsoft.network/virtualhubs/hubroutetables":                                {"hub route table", "hub route tables"},
+	"microsoft.network/virtualhubs/routingintent":                                 {"routing intent", "routing intents"},
 	"microsoft.network/privateendpoints":                                          {"private endpoint", "private endpoints"},
 	"microsoft.network/privateendpoints/privatednszonegroups":                     {"private DNS zone group", "private DNS zone groups"},
 	"microsoft.network/privateendpoints/privatelinkserviceconnections":            {"private link connection", "private link connections"},

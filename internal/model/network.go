@@ -33,6 +33,10 @@ type Network struct {
 	// configuration and of firewalls.
 	NATGateways     map[string]*NATGateway
 	PublicAddresses map[string]*PublicAddress
+	// VirtualHubs are the Virtual WAN hubs the network's VNets are
+	// connected to (vwan.go), with their connections, route tables and
+	// routing intent.
+	VirtualHubs map[string]*VirtualHub
 	// SpeculativeReads are resources read before it is known whether a
 	// conclusion needs them (which way a flow to a public address leaves,
 	// and through which public IPs, is known only once its route is
@@ -87,6 +91,7 @@ func NewNetwork() *Network {
 		Firewalls:        map[string]*AzureFirewall{},
 		FirewallPolicies: map[string]*FirewallPolicy{},
 		IPGroups:         map[string]*IPGroup{},
+		VirtualHubs:      map[string]*VirtualHub{},
 		Gaps:             Gaps{},
 		AddressGaps:      map[netip.Addr]Gap{},
 	}
@@ -248,6 +253,11 @@ type Peering struct {
 	SubnetsOnly       bool
 	LocalSubnetNames  []string
 	RemoteSubnetNames []string
+	// VirtualHubID is set on a peering Virtual WAN manages: a connected
+	// VNet's peering to its hub's VNet, and the hub side gather stands in
+	// for it (model/vwan.go). Traffic the hub forwards crosses it whatever
+	// allowForwardedTraffic says.
+	VirtualHubID ResourceID
 }
 
 // ConnectsLocalSubnet reports whether the peering carries traffic of the

@@ -62,7 +62,7 @@ func (q ZoneLinkQuery) KQL() string {
 	in := func(col string, vals []string) string {
 		quoted := make([]string, len(vals))
 		for i, v := range vals {
-			quoted[i] = kqlString(v)
+			quoted[i] = KQLString(v)
 		}
 		return "| where " + col + " in (" + strings.Join(quoted, ", ") + ")\n"
 	}
@@ -122,7 +122,7 @@ func (q ZoneLinkQuery) RowVNet(row map[string]any) string {
 	return ""
 }
 
-// kqlString quotes s as a KQL string literal.
-func kqlString(s string) string {
+// KQLString quotes s as a KQL string literal (Resource Graph queries).
+func KQLString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }

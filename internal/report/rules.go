@@ -52,6 +52,8 @@ var helps = map[model.Code]help{
 		"Sync the peering (resync after the remote VNet's address space changed)."},
 	model.RoutePeeringSubnetExcluded: {"The peering connects only some subnets, and the destination's subnet or the nodes' subnet is not among them.",
 		"Add the subnet to the peering's local or remote subnet names, or peer the complete virtual networks."},
+	model.RouteHubNotPropagated: {"In Virtual WAN, the destination's hub connection does not propagate its prefixes to the route table the nodes' connection is associated with, so the nodes have no route to it.",
+		"Add that route table (or one of its labels) to the propagated route tables of the destination's hub connection."},
 	model.RouteNotTransitive: {"The address is in a VNet peered only with a VNet the nodes are peered with; peering is not transitive and no UDR sends the traffic through an appliance.",
 		"Peer the two VNets directly, or route the address through a hub appliance or Azure Firewall with a UDR."},
 	model.RouteForwardedTrafficBlock: {"Traffic forwarded by an appliance enters a peering whose receiving side lacks allowForwardedTraffic.",

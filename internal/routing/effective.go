@@ -94,6 +94,8 @@ func (c *Computed) inProtectedSpace(dst netip.Addr) bool {
 //     transit, a hub's, and the routes Route Servers learned from
 //     appliances (next hop the appliance), unless the route table disables
 //     BGP propagation;
+//   - the routes of the Virtual WAN hub the VNet is connected to (vwan.go),
+//     unless the route table disables BGP propagation;
 //   - the route table's UDRs;
 //   - the default routes (Internet, None ranges outside the VNet's space);
 //
@@ -143,6 +145,8 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	rsRoutes, rsGaps := routeServerRoutes(net, rsLinks)
 	c.gaps = append(c.gaps, rsGaps...)
 	c.gaps = append(c.gaps, routeServerConflicts(gwRoutes, rsRoutes)...)
+	hubRts, hubGaps := hubRoutes(net, vnet)
+	c.gaps = append(c.gaps, hubGaps...)
 
 	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved)
 	// The routes in Azure's listing order: the VNet's own, its peerings',
@@ -158,13 +162,15 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	var block *sortedBlock
 	switch {
 	case c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation:
-		c.Suppressed = append(append([]model.Route(nil), gwRoutes...), rsRoutes...)
+		c.Suppressed = append(append(append([]model.Route(nil), gwRoutes...), rsRoutes...), hubRts...)
 	case gwBlock != nil:
 		block = gwBlock
 		routes = append(routes, rsRoutes...)
+		routes = append(routes, hubRts...)
 	default:
 		routes = append(routes, gwRoutes...)
 		routes = append(routes, rsRoutes...)
+		routes = append(routes, hubRts...)
 	}
 	routes = append(routes, defaults...)
 	routes = append(routes, peRoutes...)

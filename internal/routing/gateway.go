@@ -62,7 +62,9 @@ func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scoped
 		reverse, remoteKnown := reversePeering(net, vnet.ID, p)
 		hubGateways := gatewaysOf(net, p.RemoteVNetID)
 		transit := p.Connected() && p.UseRemoteGateways && reverse != nil && reverse.Connected() && reverse.AllowGatewayTransit
-		if p.UseRemoteGateways && p.Connected() && !remoteKnown {
+		if p.UseRemoteGateways && p.Connected() && !remoteKnown && !model.IsHubVNet(p.RemoteVNetID) {
+			// (A Virtual WAN hub's VNet is never read: hubRoutes names
+			// the hub that was not read instead.)
 			gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
 				fmt.Sprintf("peering %s uses the remote gateways of %s, which was not read: whether it allows gateway transit is unknown", p.Name, p.RemoteVNetID.Name())), bgpOnly: true})
 		}

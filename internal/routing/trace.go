@@ -272,6 +272,9 @@ func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *mo
 	case strings.EqualFold(hop, model.NextHopServiceEndpoint):
 		w.arrive(subnetID, &r, Arrival{Kind: ArrivalServiceEndpoint, Label: "Azure service over the backbone (" + r.Origin + ")"})
 	case strings.EqualFold(hop, model.NextHopVirtualNetworkGateway):
+		if hub := w.e.net.VirtualHub(r.OriginID); hub != nil {
+			return w.viaHub(c, &r, hub)
+		}
 		if rs := routeServerOf(w.e.net, c, &r); rs != nil {
 			return w.viaRouteServer(c, &r, rs)
 		}
@@ -419,6 +422,11 @@ func (w *walker) crossPeering(c *Computed, r *model.Route, p *model.Peering) (*m
 // useRemoteGateways) until an appliance forwards it.
 func (w *walker) forwarded(vnet *model.VNet, p, reverse *model.Peering) bool {
 	if w.gatewayIngress && len(w.appliances) == 0 && p.AllowGatewayTransit && reverse.UseRemoteGateways {
+		return false
+	}
+	if !reverse.VirtualHubID.IsZero() {
+		// Into a VNet from its Virtual WAN hub: the hub routes between
+		// its connections by design ("About virtual hub routing").
 		return false
 	}
 	return !anyContains(vnet.AddressSpace, w.src)

@@ -112,7 +112,8 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 // of gather (ZonesLinkedTo) sees the links the plan creates or deletes.
 // The request's context carries the query (azure.WithZoneLinkQuery), and
 // the request must send exactly its text (model.ZoneLinkQuery.KQL): the
-// overlay never reads KQL. Any other query, while the plan changes links,
+// overlay never reads KQL. A query whose context says it does not depend
+// on links (azure.WithLinkFreeQuery) passes. Any other query, while the plan changes links,
 // fails as unknown rather than answer with links that will be gone.
 func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
@@ -122,7 +123,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 			links = append(links, op)
 		}
 	}
-	if len(links) == 0 {
+	if len(links) == 0 || azure.IsLinkFreeQuery(raw.Context()) {
 		return req.Next()
 	}
 	var q struct {

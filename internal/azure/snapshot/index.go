@@ -39,8 +39,12 @@ type index struct {
 	// zoneLinks are the private DNS zone virtual network links, sorted by
 	// key: what a Resource Graph query is answered from (graphAnswer).
 	zoneLinks []*entry
-	actions   map[string]json.RawMessage
-	faults    map[string]Fault
+	// hubConnections are the Virtual WAN hub connections
+	// (virtualHubs/hubVirtualNetworkConnections), sorted by key: a
+	// Resource Graph query is answered from them too.
+	hubConnections []*entry
+	actions        map[string]json.RawMessage
+	faults         map[string]Fault
 }
 
 func newIndex(s *Snapshot) *index {
@@ -74,6 +78,9 @@ func newIndex(s *Snapshot) *index {
 		}
 		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "privatednszones" && segs[len(segs)-2] == "virtualnetworklinks" {
 			ix.zoneLinks = append(ix.zoneLinks, e)
+		}
+		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "virtualhubs" && segs[len(segs)-2] == "hubvirtualnetworkconnections" {
+			ix.hubConnections = append(ix.hubConnections, e)
 		}
 	}
 

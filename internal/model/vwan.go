@@ -1,0 +1,222 @@
+package model
+
+import (
+	"net/netip"
+	"strings"
+)
+
+// Virtual WAN (docs/design/azure-behaviour.md, "Virtual WAN hubs"): a spoke
+// VNet connected to a virtual hub has a peering to the hub's VNet
+// (HV_<hub>_<guid>), which lives in a subscription Microsoft owns and can
+// never be read. What decides the spoke's routes is the hub: its
+// connections (hubVirtualNetworkConnections, each with the route table it
+// is associated with and those it propagates to), its route tables and its
+// routing intent. Gather reads those and stands the hub's VNet in for the
+// unreadable one (HubVNet): the hub's address prefix, its firewall's
+// subnet, and one peering back to every connected VNet, so that a packet
+// the hub hands to its firewall, or that goes to an address in the hub, is
+// followed by the same code as in any VNet.
+
+// HubVNetPrefix starts the name of the VNet Azure deploys for a virtual hub.
+const HubVNetPrefix = "HV_"
+
+// IsHubVNet reports whether id names a virtual hub's VNet (HV_<hub>_<guid>).
+func IsHubVNet(id ResourceID) bool {
+	return strings.HasPrefix(strings.ToUpper(id.Name()), HubVNetPrefix)
+}
+
+// Routing intent destinations (routingPolicies[].destinations).
+const (
+	IntentPrivateTraffic = "PrivateTraffic"
+	IntentInternet       = "Internet"
+)
+
+// Built-in hub route table names.
+const (
+	HubDefaultRouteTable = "defaultRouteTable"
+	HubNoneRouteTable    = "noneRouteTable"
+)
+
+// VirtualHub is a Virtual WAN hub (Microsoft.Network/virtualHubs with a
+// virtualWan): the router between the VNets connected to it.
+type VirtualHub struct {
+	ID       ResourceID
+	Name     string
+	Location string
+	// AddressPrefix is the hub's own address space (addressPrefix).
+	AddressPrefix netip.Prefix
+	// RouterIPs are virtualRouterIps: the next hop Azure shows for the
+	// routes the hub programs into connected VNets.
+	RouterIPs []netip.Addr
+	// FirewallID is azureFirewall: the secured hub's Azure Firewall.
+	FirewallID ResourceID
+	// HubVNetID is the id of the hub's VNet as the connected VNets'
+	// peerings name it (HV_…); empty when no read peering names it.
+	HubVNetID ResourceID
+
+	// Connections are hubVirtualNetworkConnections; ConnectionsKnown is
+	// false when they could not be listed.
+	Connections      []*HubConnection
+	ConnectionsKnown bool
+	// RouteTables are hubRouteTables (defaultRouteTable, noneRouteTable
+	// and custom ones); RouteTablesKnown is false when they could not be
+	// listed.
+	RouteTables      []*HubRouteTable
+	RouteTablesKnown bool
+	// Intent is the hub's routing intent (nil: none); IntentKnown is false
+	// when it could not be listed.
+	Intent      *RoutingIntent
+	IntentKnown bool
+}
+
+// HubConnection is a hubVirtualNetworkConnection: a VNet connected to the
+// hub with its routing configuration.
+type HubConnection struct {
+	ID           ResourceID
+	Name         string
+	RemoteVNetID ResourceID
+	// AssociatedRouteTable is routingConfiguration.associatedRouteTable
+	// (defaultRouteTable when unset).
+	AssociatedRouteTable ResourceID
+	// PropagatedRouteTables and PropagatedLabels are
+	// routingConfiguration.propagatedRouteTables: the route tables (by id,
+	// or by label) the connection's prefixes are propagated to.
+	PropagatedRouteTables []ResourceID
+	PropagatedLabels      []string
+	// StaticRoutes are routingConfiguration.vnetRoutes.staticRoutes.
+	StaticRoutes []HubStaticRoute
+	// EnableInternetSecurity: a 0.0.0.0/0 route of the hub reaches the VNet.
+	EnableInternetSecurity bool
+}
+
+// HubStaticRoute is a static route of a connection: prefixes behind an
+// address in the connected VNet.
+type HubStaticRoute struct {
+	Name      string
+	Prefixes  []netip.Prefix
+	NextHopIP netip.Addr
+}
+
+// HubRouteTable is a hub route table with its labels and static routes.
+type HubRouteTable struct {
+	ID     ResourceID
+	Name   string
+	Labels []string
+	Routes []HubRoute
+}
+
+// HubRoute is a static route of a hub route table: CIDR destinations sent
+// to a resource (nextHopType ResourceId): the hub's firewall or a
+// connection.
+type HubRoute struct {
+	Name         string
+	Destinations []netip.Prefix
+	NextHop      ResourceID
+}
+
+// RoutingIntent is a hub's routing intent: where its private and its
+// Internet traffic go (the next hop resource, the hub's firewall).
+type RoutingIntent struct {
+	ID              ResourceID
+	PrivateNextHop  ResourceID
+	InternetNextHop ResourceID
+	UnknownPolicies []string
+}
+
+// RouteTable returns the hub route table with that id, or nil.
+func (h *VirtualHub) RouteTable(id ResourceID) *HubRouteTable {
+	for _, t := range h.RouteTables {
+		if t.ID.Equal(id) {
+			return t
+		}
+	}
+	return nil
+}
+
+// AssociatedTable is the id of the route table c is associated with: its
+// associatedRouteTable, or the hub's defaultRouteTable.
+func (h *VirtualHub) AssociatedTable(c *HubConnection) ResourceID {
+	if !c.AssociatedRouteTable.IsZero() {
+		return c.AssociatedRouteTable
+	}
+	return ResourceID(string(h.ID) + "/hubRouteTables/" + HubDefaultRouteTable)
+}
+
+// PropagatesTo reports whether connection c propagates its prefixes to
+// route table t: by id, or by one of t's labels. A connection without a
+// propagation configuration propagates to defaultRouteTable (label
+// "default").
+func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
+	if len(c.PropagatedRouteTables) == 0 && len(c.PropagatedLabels) == 0 {
+		return strings.EqualFold(t.Name, HubDefaultRouteTable)
+	}
+	for _, id := range c.PropagatedRouteTables {
+		if id.Equal(t.ID) {
+			return true
+		}
+	}
+	for _, l := range c.PropagatedLabels {
+		if containsFold(t.Labels, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// PropagationTargets names where c propagates: its route tables and labels
+// in words ("noneRouteTable", "label shared").
+func (c *HubConnection) PropagationTargets() string {
+	var parts []string
+	for _, id := range c.PropagatedRouteTables {
+		parts = append(parts, id.Name())
+	}
+	for _, l := range c.PropagatedLabels {
+		parts = append(parts, "label "+l)
+	}
+	if len(parts) == 0 {
+		return HubDefaultRouteTable
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Connection returns the hub's connection of the VNet, or nil.
+func (h *VirtualHub) Connection(vnetID ResourceID) *HubConnection {
+	for _, c := range h.Connections {
+		if c.RemoteVNetID.Equal(vnetID) {
+			return c
+		}
+	}
+	return nil
+}
+
+// VirtualHub returns the hub with that id, or nil.
+func (n *Network) VirtualHub(id ResourceID) *VirtualHub { return lookup(n.VirtualHubs, id) }
+
+// HubOfVNet returns the virtual hub the VNet is connected to and its
+// connection, or nils. Deterministic: hubs are tried in id order.
+func (n *Network) HubOfVNet(vnetID ResourceID) (*VirtualHub, *HubConnection) {
+	var best *VirtualHub
+	var conn *HubConnection
+	for _, h := range n.VirtualHubs {
+		if c := h.Connection(vnetID); c != nil && (best == nil || h.ID.Key() < best.ID.Key()) {
+			best, conn = h, c
+		}
+	}
+	return best, conn
+}
+
+// HubByVNet returns the hub whose VNet (HV_…) has that id, or nil.
+func (n *Network) HubByVNet(hubVNetID ResourceID) *VirtualHub {
+	for _, h := range n.VirtualHubs {
+		if h.HubVNetID.Equal(hubVNetID) {
+			return h
+		}
+	}
+	return nil
+}
+
+// HubFirewallSubnet is the id of the subnet the hub's VNet stand-in holds
+// the hub's firewall in.
+func HubFirewallSubnet(hubVNetID ResourceID) ResourceID {
+	return ResourceID(string(hubVNetID) + "/subnets/AzureFirewallSubnet")
+}
