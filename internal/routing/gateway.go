@@ -58,7 +58,7 @@ func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scoped
 		links = append(links, gatewayLink{gw: gw, reaches: true})
 	}
 	for _, p := range vnet.Peerings {
-		reverse, remoteKnown := reversePeering(net, vnet.ID, p)
+		reverse, remoteKnown := net.PeeringBack(vnet.ID, p)
 		hubGateways := gatewaysOf(net, p.RemoteVNetID)
 		transit := p.Connected() && p.UseRemoteGateways && reverse != nil && reverse.Connected() && reverse.AllowGatewayTransit
 		if p.UseRemoteGateways && p.Connected() && !remoteKnown {
