@@ -21,7 +21,7 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}
