@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
@@ -398,7 +399,7 @@ func checkFile(path string) error {
 // with it and where to find the right one (the provider checks a literal
 // subscription_id at validate time with it, the environment's at configure).
 func CheckSubscriptionID(s string) string {
-	if isGUID(s) {
+	if ids.IsGUID(s) {
 		return ""
 	}
 	return fmt.Sprintf("%q is not a subscription id: it must be a GUID such as 00000000-0000-0000-0000-000000000000 (see `az account show --query id`)", s)
@@ -410,26 +411,6 @@ func CheckTenantID(s string) string {
 		return ""
 	}
 	return fmt.Sprintf("%q is not a tenant: use the tenant's GUID or its domain name (see `az account show --query tenantId`)", s)
-}
-
-// isGUID reports the 8-4-4-4-12 hex form ARM uses for subscription ids.
-func isGUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if r != '-' {
-				return false
-			}
-		default:
-			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // validTenantID is azidentity's own rule (a GUID or a domain name), checked

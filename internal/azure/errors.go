@@ -9,6 +9,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -19,7 +20,13 @@ import (
 // else after retries); Snapshot says the answer came from snapshot_file;
 // a read the planned changes leave unknown until apply
 // (PlannedValueUnknownError) is model.GapPlannedUnknown, naming the change.
+// A read that names no permission gets the read action of the id's type
+// (ids.ReadPermission) here, where every gap is made, so that no consumer
+// fills it in afterwards.
 func Gap(id model.ResourceID, permission string, err error) model.Gap {
+	if permission == "" {
+		permission = ids.ReadPermission(string(id))
+	}
 	gap := model.Gap{ResourceID: id, Kind: model.GapUnavailable, Permission: permission, Detail: errorDetail(err)}
 	var unknown *PlannedValueUnknownError
 	if errors.As(err, &unknown) {

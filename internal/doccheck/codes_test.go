@@ -19,6 +19,10 @@ import (
 
 var codeRE = regexp.MustCompile("`([A-Z][A-Z0-9_]+)`")
 
+// rowOwnerRE is a row of findings.md that names its own owner ("Owner
+// `registry`"), where it differs from its heading's.
+var rowOwnerRE = regexp.MustCompile("Owner `([a-z]+)`")
+
 // compareCodes reports the problems codeProblems finds in listed.
 func compareCodes(t *testing.T, where string, listed []model.Code) {
 	t.Helper()
@@ -103,8 +107,9 @@ func TestVerificationPageCodesTable(t *testing.T) {
 }
 
 // TestFindingsCatalogueTables: docs/design/findings.md, section "Codes the
-// provider emits": one row per code under a heading that names its
-// condition, with its severity and (u) mark.
+// provider emits": one row per code under a heading that names its owner
+// and condition (a row may name its own owner), with its severity and (u)
+// mark.
 func TestFindingsCatalogueTables(t *testing.T) {
 	const rel = "docs/design/findings.md"
 	text := read(t, rel)
@@ -116,17 +121,17 @@ func TestFindingsCatalogueTables(t *testing.T) {
 	if end := strings.Index(section[3:], "\n## "); end >= 0 {
 		section = section[:end+3]
 	}
-	headingRE := regexp.MustCompile("^### .*condition `([a-z_]+)`\\)$")
+	headingRE := regexp.MustCompile("^### .*\\(owner `([a-z]+)`, condition `([a-z_]+)`\\)$")
 	rowRE := regexp.MustCompile("^\\| `([A-Z][A-Z0-9_]+)` \\| (error|warning|info) \\| ?(\\(u\\))? ?\\|")
-	condition := ""
+	condition, owner := "", ""
 	var listed []model.Code
 	for _, line := range strings.Split(section, "\n") {
 		if strings.HasPrefix(line, "### ") {
 			m := headingRE.FindStringSubmatch(line)
 			if m == nil {
-				t.Errorf("%s: heading %q does not name its condition", rel, line)
+				t.Errorf("%s: heading %q does not name its owner and condition", rel, line)
 			} else {
-				condition = m[1]
+				owner, condition = m[1], m[2]
 			}
 			continue
 		}
@@ -144,9 +149,13 @@ func TestFindingsCatalogueTables(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if string(info.Severity) != m[2] || info.Unverifying != (m[3] != "") || string(info.Condition) != condition {
-			t.Errorf("%s: %s is listed as %s %q under condition %s; the catalogue says %s, unverifying %v, condition %s",
-				rel, code, m[2], m[3], condition, info.Severity, info.Unverifying, info.Condition)
+		owner := owner // the heading's, unless the row names its own
+		if o := rowOwnerRE.FindStringSubmatch(line); o != nil {
+			owner = o[1]
+		}
+		if string(info.Severity) != m[2] || info.Unverifying != (m[3] != "") || string(info.Condition) != condition || string(info.Owner) != owner {
+			t.Errorf("%s: %s is listed as %s %q under owner %s, condition %s; the catalogue says %s, unverifying %v, owner %s, condition %s",
+				rel, code, m[2], m[3], owner, condition, info.Severity, info.Unverifying, info.Owner, info.Condition)
 		}
 	}
 	compareCodes(t, rel, listed)
@@ -174,6 +183,59 @@ func TestTroubleshootingHasEveryCode(t *testing.T) {
 			}
 		}
 		compareCodes(t, rel, listed)
+	}
+}
+
+// troubleshootingOwners maps each code section of the troubleshooting
+// guide to the owner it states: the first word of its "- **Owner.**" line,
+// else the owner of the "## … (owner: …)" part it is in ("" when neither
+// says).
+func troubleshootingOwners(text string) map[model.Code]string {
+	partRE := regexp.MustCompile(`^## .*\(owner: ([a-z]+)\)$`)
+	codeRE := regexp.MustCompile(`^### ([A-Z][A-Z0-9_]+)`)
+	ownerRE := regexp.MustCompile(`^- \*\*Owner\.\*\* ([a-z]+)`)
+	out := map[model.Code]string{}
+	part, code := "", model.Code("")
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			part, code = "", ""
+			if m := partRE.FindStringSubmatch(line); m != nil {
+				part = m[1]
+			}
+		case codeRE.MatchString(line):
+			code = model.Code(codeRE.FindStringSubmatch(line)[1])
+			out[code] = part
+		case code != "" && ownerRE.MatchString(line):
+			out[code] = ownerRE.FindStringSubmatch(line)[1]
+		}
+	}
+	return out
+}
+
+// TestTroubleshootingOwners: every code section of the troubleshooting
+// guide (and its template) states the owner the catalogue gives the code,
+// by its part's heading or its own Owner line.
+func TestTroubleshootingOwners(t *testing.T) {
+	for _, rel := range []string{"templates/guides/troubleshooting.md.tmpl", "docs/guides/troubleshooting.md"} {
+		for code, owner := range troubleshootingOwners(read(t, rel)) {
+			info, ok := model.Catalogue[code]
+			if !ok {
+				continue // TestTroubleshootingHasEveryCode reports it
+			}
+			if owner != string(info.Owner) {
+				t.Errorf("%s: %s is in a section of owner %q; the catalogue says %s", rel, code, owner, info.Owner)
+			}
+		}
+	}
+}
+
+func TestTroubleshootingOwnersParser(t *testing.T) {
+	got := troubleshootingOwners("## Route (owner: network)\n\n### ROUTE_A\n\n- **Cause.** x\n\n### ROUTE_B\n\n- **Owner.** dns (with the network team).\n" +
+		"## When it fails\n\n### ROUTE_C\n\n## Endpoint (owner: registry)\n\n### ENDPOINT_D *(unverifying)*\n")
+	want := map[model.Code]string{"ROUTE_A": "network", "ROUTE_B": "dns", "ROUTE_C": "", "ENDPOINT_D": "registry"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("troubleshootingOwners = %v, want %v", got, want)
 	}
 }
 

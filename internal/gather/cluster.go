@@ -38,7 +38,7 @@ func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.
 		if err != nil {
 			return nil, r.fail(id, permClusterRead, err)
 		}
-		f, err := r.clients.ContainerService(a.Subscription)
+		f, err := r.clients.ContainerService(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permClusterRead, err)
 		}
@@ -95,7 +95,7 @@ func (r *Reader) clusterPools(ctx context.Context, id model.ResourceID) (*model.
 			needVNet = needVNet || p.SubnetID.IsZero()
 		}
 		if needVNet {
-			if subnet := r.managedSubnet(ctx, a.Subscription, cl.NodeResourceGroup); !subnet.IsZero() {
+			if subnet := r.managedSubnet(ctx, a.SubscriptionID, cl.NodeResourceGroup); !subnet.IsZero() {
 				for _, p := range cl.Pools {
 					if p.SubnetID.IsZero() {
 						p.SubnetID = subnet

@@ -35,7 +35,7 @@ func TestVNetFromSDK(t *testing.T) {
 			subnets: []subnetWant{
 				{name: "GatewaySubnet", prefixes: []netip.Prefix{pfx("10.0.0.0/27")}, policies: "Disabled", ipConfigs: 1},
 				{name: "snet-nva", prefixes: []netip.Prefix{pfx("10.0.1.0/24")}, policies: "Disabled", ipConfigs: 1},
-				{name: "snet-pe", prefixes: []netip.Prefix{pfx("10.0.2.0/24")}, policies: "Disabled", ipConfigs: 2, pes: ids(peACR)},
+				{name: "snet-pe", prefixes: []netip.Prefix{pfx("10.0.2.0/24")}, policies: "Disabled", ipConfigs: 2, pes: idList(peACR)},
 				{name: "snet-dns-in", prefixes: []netip.Prefix{pfx("10.0.3.0/28")}, policies: "Disabled"},
 			},
 			peerings: []model.Peering{{
@@ -71,7 +71,7 @@ func TestVNetFromSDK(t *testing.T) {
 			subnets: []subnetWant{
 				{name: "GatewaySubnet", prefixes: []netip.Prefix{pfx("10.0.0.0/27")}, policies: "Disabled", ipConfigs: 1},
 				{name: "snet-nva", prefixes: []netip.Prefix{pfx("10.0.1.0/24")}, policies: "Disabled", ipConfigs: 1},
-				{name: "snet-pe", prefixes: []netip.Prefix{pfx("10.0.2.0/24")}, policies: "Disabled", ipConfigs: 2, pes: ids(peACR)},
+				{name: "snet-pe", prefixes: []netip.Prefix{pfx("10.0.2.0/24")}, policies: "Disabled", ipConfigs: 2, pes: idList(peACR)},
 				{name: "snet-dns-in", prefixes: []netip.Prefix{pfx("10.0.3.0/28")}, policies: "Disabled"},
 			},
 		},
@@ -453,7 +453,7 @@ func TestPrivateEndpointFromSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := model.PrivateEndpoint{
-		ID: peACR, Name: "pe-acr", SubnetID: snetPE, NICIDs: ids(peNIC),
+		ID: peACR, Name: "pe-acr", SubnetID: snetPE, NICIDs: idList(peNIC),
 		Connections: []model.PrivateLinkConnection{{TargetID: acr, GroupIDs: []string{"registry"}, Status: "Approved"}},
 		DNSConfigs: []model.FQDNAddresses{
 			{FQDN: "contosoreg.azurecr.io", Addresses: []netip.Addr{ip("10.0.2.5")}},

@@ -184,7 +184,7 @@ func TestScaleSetNICConfig(t *testing.T) {
 
 func TestVMNICIDs(t *testing.T) {
 	got := vmNICIDs(sdk[armcompute.VirtualMachine](t, resource(t, "baseline_ok", vmNVA)))
-	if !reflect.DeepEqual(got, ids(nvaNIC)) {
+	if !reflect.DeepEqual(got, idList(nvaNIC)) {
 		t.Errorf("nics = %v", got)
 	}
 }

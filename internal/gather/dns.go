@@ -119,7 +119,7 @@ func (r *Reader) zoneDetails(ctx context.Context, id model.ResourceID, name stri
 			r.record(id, permPrivateZoneRead, err)
 			return out, nil
 		}
-		f, err := r.clients.PrivateDNS(a.Subscription)
+		f, err := r.clients.PrivateDNS(a.SubscriptionID)
 		if err != nil {
 			r.record(id, permPrivateZoneRead, err)
 			return out, nil
@@ -172,7 +172,7 @@ func (r *Reader) Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*mod
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.clients.DNSResolver(a.Subscription)
+		f, err := r.clients.DNSResolver(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +217,7 @@ func (r *Reader) resolver(ctx context.Context, id model.ResourceID) (*model.Reso
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.clients.DNSResolver(a.Subscription)
+		f, err := r.clients.DNSResolver(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +260,7 @@ func (r *Reader) Rulesets(ctx context.Context, vnetID model.ResourceID) ([]*mode
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.clients.DNSResolver(a.Subscription)
+		f, err := r.clients.DNSResolver(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +301,7 @@ func (r *Reader) ruleset(ctx context.Context, id model.ResourceID) (*model.Rules
 		if err != nil {
 			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}
-		f, err := r.clients.DNSResolver(a.Subscription)
+		f, err := r.clients.DNSResolver(a.SubscriptionID)
 		if err != nil {
 			return result{out, r.fail(id, permForwardingRuleRead, err)}, nil
 		}

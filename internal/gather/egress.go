@@ -30,7 +30,7 @@ func (r *Reader) NATGateway(ctx context.Context, id model.ResourceID) (*model.NA
 // PublicAddress reads a public IP address (…/publicIPAddresses/{n}) or a
 // public IP prefix (…/publicIPPrefixes/{n}), as the id says.
 func (r *Reader) PublicAddress(ctx context.Context, id model.ResourceID) (*model.PublicAddress, error) {
-	if a, err := parseID(id); err == nil && a.is("Microsoft.Network", "publicIPPrefixes") {
+	if a, err := parseID(id); err == nil && isType(a, "Microsoft.Network", "publicIPPrefixes") {
 		return read(r, "publicipprefix", id, permPublicIPPrefixRead, func() (*model.PublicAddress, error) {
 			resp, err := networkGet(ctx, r, id, "publicIPPrefixes", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.PublicIPPrefixesClientGetResponse, error) {
 				return f.NewPublicIPPrefixesClient().Get(ctx, rg, name, nil)

@@ -478,7 +478,11 @@ func (r *Reader) pullRoles(ctx context.Context, f *model.Facts) {
 	}
 	list, err := r.roleAssignmentsAt(ctx, f.Registry.ID)
 	if err != nil {
-		g, _ := r.Gaps().Lookup(roleAssignmentsCollection(f.Registry.ID))
+		coll := roleAssignmentsCollection(f.Registry.ID)
+		g, ok := r.Gaps().Lookup(coll)
+		if !ok { // a failure before the read (a cancelled context)
+			g = r.record(coll, permRoleAssignmentRead, err)
+		}
 		f.RoleAssignmentsGap = &g
 		return
 	}

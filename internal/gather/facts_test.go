@@ -171,7 +171,7 @@ func TestVerificationFactsRoleAssignmentsForbidden(t *testing.T) {
 // node_pools filter; a filtered name the cluster lacks is a not_found gap.
 func TestVerificationFactsNodesAndPools(t *testing.T) {
 	r, _ := newReader(t, "acrpull_missing")
-	f, res := verifyFacts(t, r, VerificationRequest{NodeSubnetIDs: ids(snetAKS, snetAKS), RegistryID: acr})
+	f, res := verifyFacts(t, r, VerificationRequest{NodeSubnetIDs: idList(snetAKS, snetAKS), RegistryID: acr})
 	if f.Cluster != nil || len(f.Pools) != 1 || f.Pools[0].Name != "snet-aks" || res.Verdict != model.Reachable {
 		t.Errorf("cluster %v pools %+v verdict %s", f.Cluster, f.Pools, res.Verdict)
 	}
@@ -302,7 +302,7 @@ func TestVerificationFactsErrors(t *testing.T) {
 	for _, q := range []VerificationRequest{
 		{RegistryID: acr},
 		{ClusterID: aks1},
-		{ClusterID: aks1, NodeSubnetIDs: ids(snetAKS), RegistryID: acr},
+		{ClusterID: aks1, NodeSubnetIDs: idList(snetAKS), RegistryID: acr},
 		{ClusterID: aks1, Declared: &model.DeclaredRegistry{}},
 	} {
 		if _, err := r.VerificationFacts(testCtx(t), q); err == nil {

@@ -164,7 +164,7 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 				if len(ids) == 0 && len(s.IPConfigurationIDs) == 0 && strings.EqualFold(s.Name, firewallSubnetName) {
 					var coll model.ResourceID
 					if a, err := parseTyped(v.ID, "Microsoft.Network", "virtualNetworks"); err == nil {
-						coll = groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
+						coll = groupCollection(a.SubscriptionID, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
 						lists = appendUniqueID(lists, coll)
 					}
 					tasks = append(tasks, func(ctx context.Context) {
@@ -223,7 +223,7 @@ func subnetHolds(s *model.Subnet, ip netip.Addr) bool {
 // or "".
 func firewallOfIPConfig(ipConfigID model.ResourceID) model.ResourceID {
 	a, err := parseID(ipConfigID)
-	if err != nil || !a.is("Microsoft.Network", "azureFirewalls", "azureFirewallIpConfigurations") {
+	if err != nil || !isType(a, "Microsoft.Network", "azureFirewalls", "azureFirewallIpConfigurations") {
 		return ""
 	}
 	return ipConfigID.Parent()
@@ -249,9 +249,9 @@ func (r *Reader) firewallsInGroup(ctx context.Context, vnetID model.ResourceID) 
 	if err != nil {
 		return nil, err
 	}
-	coll := groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
+	coll := groupCollection(a.SubscriptionID, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
 	list, err := read(r, "list", coll, permFirewallRead, func() ([]*armnetwork.AzureFirewall, error) {
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +315,7 @@ func (r *Reader) ruleCollectionGroups(ctx context.Context, policy model.Resource
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}

@@ -200,4 +200,4 @@ func requireNoGaps(t *testing.T, r *Reader) {
 	}
 }
 
-func ids(in ...model.ResourceID) []model.ResourceID { return in }
+func idList(in ...model.ResourceID) []model.ResourceID { return in }

@@ -7,80 +7,31 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// armID is a resource id split into what the SDK clients take:
-// subscription, resource group, and the type/name pairs after the provider
-// namespace (virtualNetworks/vnet-hub/subnets/snet-aks → types
-// [virtualNetworks subnets], names [vnet-hub snet-aks]).
-type armID struct {
-	Subscription  string
-	ResourceGroup string
-	Namespace     string
-	Types         []string
-	Names         []string
+// parseID parses a resource id with ids.Parse, the provider's one parser
+// of ARM ids (any casing of the keywords, names as written, strict about
+// structure).
+func parseID(id model.ResourceID) (ids.ResourceID, error) {
+	return ids.Parse(string(id))
 }
 
-// parseID splits a resource-group-level resource id. It accepts any casing
-// of the keywords and keeps names as written.
-func parseID(id model.ResourceID) (armID, error) {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	var a armID
-	bad := func(why string) (armID, error) {
-		return armID{}, fmt.Errorf("malformed resource id %q: %s", string(id), why)
-	}
-	if len(segs) < 2 || !strings.EqualFold(segs[0], "subscriptions") || segs[1] == "" {
-		return bad("it does not start with /subscriptions/{id}")
-	}
-	a.Subscription = segs[1]
-	rest := segs[2:]
-	if len(rest) >= 2 && strings.EqualFold(rest[0], "resourceGroups") {
-		a.ResourceGroup = rest[1]
-		rest = rest[2:]
-	}
-	if len(rest) == 0 {
-		return a, nil
-	}
-	if len(rest) < 2 || !strings.EqualFold(rest[0], "providers") {
-		return bad("expected /providers/{namespace} after the resource group")
-	}
-	a.Namespace = rest[1]
-	rest = rest[2:]
-	if len(rest)%2 != 0 {
-		return bad("a resource type has no name")
-	}
-	for i := 0; i < len(rest); i += 2 {
-		if rest[i] == "" || rest[i+1] == "" {
-			return bad("empty segment")
-		}
-		a.Types = append(a.Types, rest[i])
-		a.Names = append(a.Names, rest[i+1])
-	}
-	return a, nil
-}
-
-// is reports whether the id has exactly this namespace and type chain.
-func (a armID) is(namespace string, types ...string) bool {
-	if !strings.EqualFold(a.Namespace, namespace) || len(a.Types) != len(types) {
-		return false
-	}
-	for i, t := range types {
-		if !strings.EqualFold(a.Types[i], t) {
-			return false
-		}
-	}
-	return true
+// isType reports whether a is a resource (not an extension resource) of
+// exactly this namespace and type chain, compared as ARM does.
+func isType(a ids.ResourceID, namespace string, types ...string) bool {
+	return a.Scope == "" && a.IsType(namespace+"/"+strings.Join(types, "/"))
 }
 
 // parseTyped parses id and checks its type chain; the error names what was
 // expected.
-func parseTyped(id model.ResourceID, namespace string, types ...string) (armID, error) {
+func parseTyped(id model.ResourceID, namespace string, types ...string) (ids.ResourceID, error) {
 	a, err := parseID(id)
 	if err != nil {
 		return a, err
 	}
-	if a.ResourceGroup == "" || !a.is(namespace, types...) {
+	if a.ResourceGroup == "" || !isType(a, namespace, types...) {
 		return a, fmt.Errorf("resource id %q is not a %s/%s id", string(id), namespace, strings.Join(types, "/"))
 	}
 	return a, nil
@@ -102,8 +53,8 @@ func nicOfIPConfig(ipConfigID model.ResourceID) model.ResourceID {
 	if err != nil {
 		return ""
 	}
-	if a.is("Microsoft.Network", "networkInterfaces") ||
-		a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
+	if isType(a, "Microsoft.Network", "networkInterfaces") ||
+		isType(a, "Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces") {
 		return nic
 	}
 	return ""
@@ -118,7 +69,7 @@ func gatewayOfIPConfig(ipConfigID model.ResourceID) model.ResourceID {
 		return ""
 	}
 	gw := model.ResourceID(s[:i])
-	if a, err := parseID(gw); err == nil && a.is("Microsoft.Network", "virtualNetworkGateways") {
+	if a, err := parseID(gw); err == nil && isType(a, "Microsoft.Network", "virtualNetworkGateways") {
 		return gw
 	}
 	return ""

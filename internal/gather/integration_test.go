@@ -20,7 +20,7 @@ import (
 
 func TestNetworkBaseline(t *testing.T) {
 	r, ct := newReader(t, "baseline_ok")
-	n, err := r.Network(testCtx(t), ids(snetAKS))
+	n, err := r.Network(testCtx(t), idList(snetAKS))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestNetworkScenarios(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
 			r, _ := newReader(t, tt.scenario)
-			n, err := r.Network(testCtx(t), ids(snetAKS))
+			n, err := r.Network(testCtx(t), idList(snetAKS))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestNetworkFindsAppliance(t *testing.T) {
 			}
 		}
 	})
-	n, err := r.Network(testCtx(t), ids(snetAKS))
+	n, err := r.Network(testCtx(t), idList(snetAKS))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestNetworkSeedErrors(t *testing.T) {
 	r, _ := newReader(t, "baseline_ok")
 	missingVNet := model.ResourceID(spokeRG + "/providers/Microsoft.Network/virtualNetworks/nope/subnets/x")
 	missingSubnet := vnetSpoke + "/subnets/nope"
-	n, err := r.Network(testCtx(t), ids(snetAKS, missingVNet, missingSubnet))
+	n, err := r.Network(testCtx(t), idList(snetAKS, missingVNet, missingSubnet))
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("err = %v", err)
 	}
@@ -249,7 +249,7 @@ func TestFaultsBecomeGaps(t *testing.T) {
 	r, ct := newReader(t, "faults_403")
 	ctx := testCtx(t)
 
-	n, err := r.Network(ctx, ids(snetAKS))
+	n, err := r.Network(ctx, idList(snetAKS))
 	if err != nil {
 		t.Fatalf("an unreadable hub must not fail the seed: %v", err)
 	}
@@ -359,7 +359,7 @@ func TestVNetGlobalPeering(t *testing.T) {
 	if err != nil || !v.Peerings[0].Global {
 		t.Errorf("global = %v, %v", v.Peerings[0].Global, err)
 	}
-	n, _ := r.Network(testCtx(t), ids(snetAKS))
+	n, _ := r.Network(testCtx(t), idList(snetAKS))
 	if !n.VNet(vnetHub).Peerings[0].Global || !n.VNet(vnetSpoke).Peerings[0].Global {
 		t.Error("network peerings not global")
 	}
@@ -381,7 +381,7 @@ func TestCluster(t *testing.T) {
 	}
 	sys, user := cl.Pools[0], cl.Pools[1]
 	if sys.Name != "system" || sys.Mode != "System" || !sys.NICsKnown || !sys.ScaleSetID.Equal(vmssSys) || !sys.SubnetID.Equal(snetAKS) ||
-		!reflect.DeepEqual(sys.NICIDs, ids(vmssNIC0, vmssNIC1)) || len(sys.NICs) != 2 {
+		!reflect.DeepEqual(sys.NICIDs, idList(vmssNIC0, vmssNIC1)) || len(sys.NICs) != 2 {
 		t.Fatalf("system pool = %+v", sys)
 	}
 	if sys.NICs[0].PrivateIPs[0] != ip("10.1.0.4") || sys.NICs[1].PrivateIPs[0] != ip("10.1.0.5") || len(sys.NICs[0].DNSServers) != 0 {
@@ -441,7 +441,7 @@ func TestClusterVirtualMachinesPoolAndManagedVNet(t *testing.T) {
 	requireNoGaps(t, r)
 	user := cl.Pools[1]
 	if user.Type != "VirtualMachines" || !user.SubnetID.Equal(mcVNet+"/subnets/aks-subnet") || !user.NICsKnown ||
-		!reflect.DeepEqual(user.NICIDs, ids(vmNIC)) || len(user.VMIDs) != 1 ||
+		!reflect.DeepEqual(user.NICIDs, idList(vmNIC)) || len(user.VMIDs) != 1 ||
 		!reflect.DeepEqual(user.NICs[0].DNSServers, []netip.Addr{ip("10.0.1.10")}) {
 		t.Errorf("VirtualMachines pool = %+v", user)
 	}
@@ -481,8 +481,8 @@ func TestEffectiveRoutes(t *testing.T) {
 	if err != nil || len(routes) != 22 {
 		t.Fatalf("%d routes, %v", len(routes), err)
 	}
-	n, _ := r.Network(testCtx(t), ids(snetAKS))
-	r.IncludeNICs(testCtx(t), n, ids(nvaNIC, vmssNIC0), true)
+	n, _ := r.Network(testCtx(t), idList(snetAKS))
+	r.IncludeNICs(testCtx(t), n, idList(nvaNIC, vmssNIC0), true)
 	if nic := n.NIC(nvaNIC); nic == nil || len(nic.Effective) != 22 {
 		t.Errorf("NIC with effective routes = %+v", nic)
 	}
@@ -601,7 +601,7 @@ func TestPrivateZones(t *testing.T) {
 func TestResolversAndRulesets(t *testing.T) {
 	r, _ := newReader(t, "baseline_ok")
 	ctx := testCtx(t)
-	for _, v := range ids(vnetHub, vnetSpoke) {
+	for _, v := range idList(vnetHub, vnetSpoke) {
 		res, err := r.Resolvers(ctx, v)
 		if err != nil || len(res) != 0 {
 			t.Errorf("%s resolvers = %v, %v", v.Name(), res, err)
@@ -623,7 +623,7 @@ func TestResolversAndRulesetsRead(t *testing.T) {
 	}
 	rs, err := r.Rulesets(ctx, vnetSpoke)
 	if err != nil || len(rs) != 1 || rs[0].Name != "rs" || len(rs[0].Rules) != 1 || rs[0].Rules[0].DomainName != "azurecr.io." ||
-		!reflect.DeepEqual(rs[0].LinkedVNets, ids(vnetSpoke)) {
+		!reflect.DeepEqual(rs[0].LinkedVNets, idList(vnetSpoke)) {
 		t.Errorf("rulesets = %+v, %v", rs, err)
 	}
 	requireNoGaps(t, r)
@@ -690,7 +690,7 @@ func TestConcurrencyBound(t *testing.T) {
 			want = DefaultConcurrency
 		}
 		ctx := testCtx(t)
-		if _, err := r.Network(ctx, ids(snetAKS)); err != nil {
+		if _, err := r.Network(ctx, idList(snetAKS)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := r.Cluster(ctx, aks1); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -122,7 +123,7 @@ func armGet[F, T any](ctx context.Context, r *Reader, id model.ResourceID, names
 	if err != nil {
 		return zero, err
 	}
-	f, err := factory(a.Subscription)
+	f, err := factory(a.SubscriptionID)
 	if err != nil {
 		return zero, err
 	}
@@ -158,7 +159,7 @@ func (r *Reader) NIC(ctx context.Context, id model.ResourceID) (*model.NIC, erro
 
 // nicPermission is the action a GET of this NIC id needs.
 func nicPermission(id model.ResourceID) string {
-	if a, err := parseID(id); err == nil && strings.EqualFold(a.Namespace, "Microsoft.Compute") {
+	if a, err := parseID(id); err == nil && strings.EqualFold(a.Provider, "Microsoft.Compute") {
 		return permVMSSNICRead
 	}
 	return permNICRead
@@ -173,13 +174,13 @@ func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.I
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
 		c := f.NewInterfacesClient()
 		switch {
-		case a.ResourceGroup != "" && a.is("Microsoft.Network", "networkInterfaces"):
+		case a.ResourceGroup != "" && isType(a, "Microsoft.Network", "networkInterfaces"):
 			release, err := r.acquire(ctx)
 			if err != nil {
 				return nil, err
@@ -190,7 +191,7 @@ func (r *Reader) nicGet(ctx context.Context, id model.ResourceID) (*armnetwork.I
 				return nil, err
 			}
 			return &resp.Interface, nil
-		case a.ResourceGroup != "" && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces"):
+		case a.ResourceGroup != "" && isType(a, "Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces"):
 			release, err := r.acquire(ctx)
 			if err != nil {
 				return nil, err
@@ -242,7 +243,7 @@ func (r *Reader) effectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.clients.Network(a.Subscription)
+	f, err := r.clients.Network(a.SubscriptionID)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +281,7 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 		if err != nil {
 			return nil, r.fail(id, permGatewayRead, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permGatewayRead, err)
 		}
@@ -362,7 +363,7 @@ func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (route
 		a, err := parseTyped(gw.ID, "Microsoft.Network", "virtualNetworkGateways")
 		if err == nil {
 			var f *armnetwork.ClientFactory
-			if f, err = r.clients.Network(a.Subscription); err == nil {
+			if f, err = r.clients.Network(a.SubscriptionID); err == nil {
 				m, ok := r.advertisedRoutes(ctx, f.NewVirtualNetworkGatewaysClient(), a, gw.ID, gw.PrivateIPs)
 				return advertised{m, ok}, nil
 			}
@@ -374,7 +375,7 @@ func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (route
 }
 
 // advertisedRoutes asks the gateway what it advertises to each BGP peer.
-func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetworkGatewaysClient, a armID, id model.ResourceID, own []netip.Addr) (map[netip.Addr][]model.GatewayRoute, bool) {
+func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetworkGatewaysClient, a ids.ResourceID, id model.ResourceID, own []netip.Addr) (map[netip.Addr][]model.GatewayRoute, bool) {
 	statusAction := child(id, "getBgpPeerStatus")
 	peers, err := func() ([]netip.Addr, error) {
 		release, err := r.acquireAction(ctx)
@@ -435,8 +436,8 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 // resource group is not seen. (The gateway's own connection list,
 // …/virtualNetworkGateways/{gw}/connections, would see it, but snapshots
 // cannot serve it: their collections follow resource ids.)
-func (r *Reader) staticPrefixes(ctx context.Context, a armID, gwID model.ResourceID) ([]netip.Prefix, bool) {
-	conns, err := r.connectionsInGroup(ctx, a.Subscription, a.ResourceGroup)
+func (r *Reader) staticPrefixes(ctx context.Context, a ids.ResourceID, gwID model.ResourceID) ([]netip.Prefix, bool) {
+	conns, err := r.connectionsInGroup(ctx, a.SubscriptionID, a.ResourceGroup)
 	if err != nil {
 		return nil, false
 	}
@@ -551,9 +552,9 @@ func (r *Reader) gatewaysInGroup(ctx context.Context, vnetID model.ResourceID) (
 	if err != nil {
 		return nil, err
 	}
-	coll := groupCollection(a.Subscription, a.ResourceGroup, "Microsoft.Network", "virtualNetworkGateways")
+	coll := groupCollection(a.SubscriptionID, a.ResourceGroup, "Microsoft.Network", "virtualNetworkGateways")
 	list, err := read(r, "list", coll, permGatewayRead, func() ([]*armnetwork.VirtualNetworkGateway, error) {
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, err
 		}
@@ -588,7 +589,7 @@ func (r *Reader) PrivateEndpoint(ctx context.Context, id model.ResourceID) (*mod
 		if err != nil {
 			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permPrivateEndpointRead, err)
 		}

@@ -29,7 +29,7 @@ func (r *Reader) Registry(ctx context.Context, id model.ResourceID) (*model.Regi
 		if err != nil {
 			return nil, r.fail(id, permRegistryRead, err)
 		}
-		f, err := r.clients.ContainerRegistry(a.Subscription)
+		f, err := r.clients.ContainerRegistry(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permRegistryRead, err)
 		}

@@ -45,7 +45,7 @@ func TestIncludeNICsAt(t *testing.T) {
 	addrs := []netip.Addr{ip("10.0.1.10"), ip("10.0.2.5"), ip("192.168.10.20")}
 
 	r, _ := newReader(t, "custom_dns_vm")
-	n, err := r.Network(testCtx(t), ids(snetAKS))
+	n, err := r.Network(testCtx(t), idList(snetAKS))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestIncludeNICsAt(t *testing.T) {
 	}
 	s.Faults["GET "+string(dnsNIC)] = snapshot.Fault{Status: 403}
 	r, _ = newReaderFrom(t, s)
-	n, err = r.Network(testCtx(t), ids(snetAKS))
+	n, err = r.Network(testCtx(t), idList(snetAKS))
 	if err != nil {
 		t.Fatal(err)
 	}

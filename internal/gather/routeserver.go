@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
@@ -22,7 +21,7 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}
@@ -89,7 +88,7 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 // at no extra read to find them. Partial results come with the joined
 // errors of the reads that failed.
 func (r *Reader) RouteServersOfVNet(ctx context.Context, vnet *model.VNet) ([]*model.RouteServer, error) {
-	out, errs := mapEach(ctx, r, RouteServerIDs(vnet), func(ctx context.Context, id model.ResourceID) (*model.RouteServer, error) {
+	out, errs := mapEach(ctx, r, vnet.RouteServerIDs(), func(ctx context.Context, id model.ResourceID) (*model.RouteServer, error) {
 		return r.RouteServer(ctx, id, vnet.ID)
 	})
 	var found []*model.RouteServer
@@ -99,38 +98,6 @@ func (r *Reader) RouteServersOfVNet(ctx context.Context, vnet *model.VNet) ([]*m
 		}
 	}
 	return found, joinErrs(errs)
-}
-
-// RouteServerIDs are the Route Servers a VNet's RouteServerSubnet names.
-func RouteServerIDs(vnet *model.VNet) []model.ResourceID {
-	if vnet == nil {
-		return nil
-	}
-	var ids []model.ResourceID
-	for _, s := range vnet.Subnets {
-		if !strings.EqualFold(s.Name, model.RouteServerSubnetName) {
-			continue
-		}
-		for _, c := range s.IPConfigurationIDs {
-			ids = appendUniqueID(ids, virtualHubOfIPConfig(c))
-		}
-	}
-	return ids
-}
-
-// virtualHubOfIPConfig is the virtual hub (Route Server) an ip
-// configuration id belongs to, or "".
-func virtualHubOfIPConfig(ipConfigID model.ResourceID) model.ResourceID {
-	s := string(ipConfigID)
-	i := strings.LastIndex(strings.ToLower(s), "/ipconfigurations/")
-	if i < 0 {
-		return ""
-	}
-	hub := model.ResourceID(s[:i])
-	if a, err := parseID(hub); err == nil && a.is("Microsoft.Network", "virtualHubs") {
-		return hub
-	}
-	return ""
 }
 
 // routeServerFromSDK converts a virtual hub used as a Route Server. Its

@@ -23,10 +23,10 @@ func TestRouteServerIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := RouteServerIDs(v); !reflect.DeepEqual(got, []model.ResourceID{rsHub}) {
+	if got := v.RouteServerIDs(); !reflect.DeepEqual(got, []model.ResourceID{rsHub}) {
 		t.Errorf("RouteServerIDs = %v", got)
 	}
-	if got := RouteServerIDs(&model.VNet{}); len(got) != 0 {
+	if got := (&model.VNet{}).RouteServerIDs(); len(got) != 0 {
 		t.Errorf("a VNet without RouteServerSubnet names %v", got)
 	}
 }

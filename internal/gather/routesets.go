@@ -270,7 +270,7 @@ func (r *Reader) nicRouteSet(ctx context.Context, nicID model.ResourceID) (model
 // (…/virtualMachineScaleSets/{v}/virtualMachines/{i}/networkInterfaces/{n}).
 func isScaleSetNIC(id model.ResourceID) bool {
 	a, err := parseID(id)
-	return err == nil && a.is("Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces")
+	return err == nil && isType(a, "Microsoft.Compute", "virtualMachineScaleSets", "virtualMachines", "networkInterfaces")
 }
 
 // subnetRouteSet: the routes computed for a subnet. A subnet (or VNet) that

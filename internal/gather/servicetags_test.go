@@ -295,7 +295,7 @@ func TestServiceTagsReadOncePerPlan(t *testing.T) {
 		if tags, _ := f.Network.ServiceTagsAt("westeurope"); tags == nil {
 			t.Fatal("no service tags")
 		}
-		n, _ := r.Network(ctx, ids(snetAKS))
+		n, _ := r.Network(ctx, idList(snetAKS))
 		r.IncludeServiceTags(ctx, n)
 	}
 	requests, distinct, _ := s.ReplayStats()

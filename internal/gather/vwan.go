@@ -119,7 +119,7 @@ func (r *Reader) HubConnectionsOf(ctx context.Context, vnets []model.ResourceID)
 func hubConnectionRow(row map[string]any, want map[string]bool) (string, model.ResourceID, bool) {
 	id, _ := row["id"].(string)
 	a, err := parseID(model.ResourceID(id))
-	if err != nil || !a.is("Microsoft.Network", "virtualHubs", "hubVirtualNetworkConnections") {
+	if err != nil || !isType(a, "Microsoft.Network", "virtualHubs", "hubVirtualNetworkConnections") {
 		return "", "", false
 	}
 	vnet, _ := row["vnetId"].(string)
@@ -147,7 +147,7 @@ func (r *Reader) VirtualHub(ctx context.Context, id model.ResourceID) (*model.Vi
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}
-		f, err := r.clients.Network(a.Subscription)
+		f, err := r.clients.Network(a.SubscriptionID)
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}

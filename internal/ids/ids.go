@@ -101,7 +101,7 @@ func Parse(s string) (ResourceID, error) {
 		return fail("has no subscription id after /subscriptions/")
 	}
 	id.SubscriptionID = segs[1]
-	if !isGUID(id.SubscriptionID) {
+	if !IsGUID(id.SubscriptionID) {
 		return fail("has subscription %q, which is not a GUID (subscription names are not accepted; use the subscription id)", id.SubscriptionID)
 	}
 	rest := segs[2:]
@@ -295,8 +295,9 @@ func badRune(r rune) bool {
 	return r < 0x20 || r == 0x7f
 }
 
-// isGUID accepts the 8-4-4-4-12 hex form of subscription ids.
-func isGUID(s string) bool {
+// IsGUID reports the 8-4-4-4-12 hex form ARM uses for subscription (and
+// tenant) ids, any case: the one check of it in the provider.
+func IsGUID(s string) bool {
 	if len(s) != 36 {
 		return false
 	}

@@ -206,7 +206,7 @@ func FuzzParseResourceID(f *testing.F) {
 				t.Fatalf("empty type or name in %#v", id)
 			}
 		}
-		if !isGUID(id.SubscriptionID) {
+		if !IsGUID(id.SubscriptionID) {
 			t.Fatalf("subscription %q accepted", id.SubscriptionID)
 		}
 		c := id.Canonical()
@@ -239,6 +239,23 @@ func TestReadPermission(t *testing.T) {
 	} {
 		if got := ReadPermission(id); got != want {
 			t.Errorf("ReadPermission(%s) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestIsGUID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"00000000-0000-0000-0000-000000000001":  true,
+		"ABCDEF01-abcd-4BCD-8bcd-0123456789AB":  true,
+		"00000000-0000-0000-0000-00000000000":   false,
+		"00000000-0000-0000-0000-0000000000001": false,
+		"00000000_0000-0000-0000-000000000001":  false,
+		"g0000000-0000-0000-0000-000000000001":  false,
+		"my-subscription":                       false,
+		"":                                      false,
+	} {
+		if got := IsGUID(s); got != want {
+			t.Errorf("IsGUID(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

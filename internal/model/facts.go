@@ -3,10 +3,7 @@
 
 package model
 
-import (
-	"net/netip"
-	"strings"
-)
+import "net/netip"
 
 // Facts is everything verification reads. Gather fills it; nothing in it is
 // fetched here. A resource that was referenced but could not be read is
@@ -135,12 +132,7 @@ func (f *Facts) RegistryCloud() Cloud {
 		return c
 	}
 	if f.Registry != nil {
-		login := strings.ToLower(f.Registry.LoginServer)
-		for _, c := range Clouds[1:] {
-			if strings.HasSuffix(login, "."+c.RegistrySuffix) {
-				return c
-			}
-		}
+		return f.Registry.Cloud()
 	}
 	return PublicCloud
 }

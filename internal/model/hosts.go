@@ -50,7 +50,21 @@ type PullHost struct {
 
 // PullHosts returns every hostname a pull touches, in chain order: the
 // login server, regional endpoints, data endpoints (home region first),
-// storage; or the declared hosts in the order given.
+// storage; or the declared hosts in the order given. For a registry it is
+// RegistryPullHosts with what the facts know of its private endpoints and
+// cloud.
+func (f *Facts) PullHosts() []PullHost {
+	if f.Registry == nil {
+		return declaredHosts(f.Declared)
+	}
+	return RegistryPullHosts(f.Registry, f.RegistryHasPrivateEndpoints(), f.RegistryCloud())
+}
+
+// RegistryPullHosts returns every hostname a pull from r touches, in chain
+// order: the login server, regional endpoints, data endpoints (home region
+// first), storage. It is the one list both the verification checks and
+// pullpath_registry_endpoints shows; privateEndpoints says whether any
+// private endpoint connects to the registry.
 //
 // Regional endpoints are opt-in: RegionalEndpointHosts holds names only
 // while the registry enables them (gather's completeRegistryHosts drops
@@ -62,12 +76,10 @@ type PullHost struct {
 // server's 307 redirect points there). Without data endpoints and without
 // private endpoints, layers come from *.blob.core.windows.net, whose exact
 // account name Resource Manager does not reveal.
-func (f *Facts) PullHosts() []PullHost {
-	if f.Registry == nil {
-		return declaredHosts(f.Declared)
+func RegistryPullHosts(r *Registry, privateEndpoints bool, cloud Cloud) []PullHost {
+	if r == nil {
+		return nil
 	}
-	r := f.Registry
-	cloud := f.RegistryCloud()
 	login := NormalizeHost(r.LoginServer)
 	hosts := []PullHost{{Name: login, Kind: HostLogin}}
 
@@ -79,7 +91,7 @@ func (f *Facts) PullHosts() []PullHost {
 		hosts = append(hosts, PullHost{Name: h, Kind: HostRegional, Region: RegionOf(h)})
 	}
 
-	if !r.DataEndpointEnabled && !f.RegistryHasPrivateEndpoints() {
+	if !r.DataEndpointEnabled && !privateEndpoints {
 		return append(hosts, PullHost{Name: "*." + cloud.BlobSuffix, Kind: HostBlob})
 	}
 	name := RegistryLabel(login)
@@ -98,6 +110,28 @@ func (f *Facts) PullHosts() []PullHost {
 		}
 	}
 	return hosts
+}
+
+// Cloud is the cloud whose registry suffix the login server carries (the
+// public cloud for any other).
+func (r *Registry) Cloud() Cloud {
+	login := NormalizeHost(r.LoginServer)
+	for _, c := range Clouds[1:] {
+		if strings.HasSuffix(login, "."+c.RegistrySuffix) {
+			return c
+		}
+	}
+	return PublicCloud
+}
+
+// Regions are the registry's home region and its replicas' regions, in the
+// form hostnames use (westeurope), sorted, without duplicates or empties.
+func (r *Registry) Regions() []string {
+	out := []string{NormalizeRegion(r.Location)}
+	for _, rep := range r.Replicas {
+		out = append(out, NormalizeRegion(rep.Location))
+	}
+	return sortedUnique(out)
 }
 
 // RegistryHasPrivateEndpoints reports whether any private endpoint points
@@ -150,7 +184,7 @@ func RegionOf(host string) string {
 // NormalizeRegion turns an ARM location ("West Europe" or "westeurope")
 // into the form hostnames use.
 func NormalizeRegion(location string) string {
-	return strings.ToLower(strings.ReplaceAll(location, " ", ""))
+	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(location), " ", ""))
 }
 
 // NormalizeHost is a hostname as DNS compares it: lower case, no trailing dot.
@@ -218,11 +252,7 @@ func (f *Facts) PublicServiceTags(h PullHost) []string {
 		if !r.ReplicasKnown || NormalizeRegion(r.Location) == "" {
 			return nil
 		}
-		out := []string{NormalizeRegion(r.Location)}
-		for _, rep := range r.Replicas {
-			out = append(out, NormalizeRegion(rep.Location))
-		}
-		return sortedUnique(out)
+		return r.Regions()
 	}
 	tags := func(base string, regions []string) []string {
 		var out []string

@@ -98,6 +98,16 @@ func (id ResourceID) Parent() ResourceID {
 	return ResourceID("/" + strings.Join(segs[:len(segs)-2], "/"))
 }
 
+// IsTopLevel reports whether the id is that of a resource of the given
+// namespace and type directly under a resource group or subscription
+// (…/providers/{namespace}/{type}/{name}), compared case-insensitively.
+func (id ResourceID) IsTopLevel(namespace, typ string) bool {
+	segs := strings.Split(strings.Trim(string(id), "/"), "/")
+	n := len(segs)
+	return n >= 6 && strings.EqualFold(segs[0], "subscriptions") && segs[n-1] != "" &&
+		strings.EqualFold(segs[n-4], "providers") && strings.EqualFold(segs[n-3], namespace) && strings.EqualFold(segs[n-2], typ)
+}
+
 // Subscription is the subscription id in the id, or "".
 func (id ResourceID) Subscription() string { return id.segmentAfter("subscriptions") }
 

@@ -2,6 +2,7 @@ package model
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 )
 
@@ -207,6 +208,53 @@ func (s *Subnet) IPConfigurationOwners(kind string) []ResourceID {
 		}
 	}
 	return out
+}
+
+// RouteServerIDs are the Azure Route Servers (Microsoft.Network/virtualHubs)
+// whose ip configurations the VNet's RouteServerSubnet lists
+// (…/virtualHubs/{h}/ipConfigurations/{c}), once each and in order: the
+// Route Servers of the VNet, found at no extra read. Nil for a nil VNet.
+func (v *VNet) RouteServerIDs() []ResourceID {
+	if v == nil {
+		return nil
+	}
+	var out []ResourceID
+	for _, s := range v.Subnets {
+		if s == nil || !strings.EqualFold(s.Name, RouteServerSubnetName) {
+			continue
+		}
+		for _, hub := range s.IPConfigurationOwners("ipConfigurations") {
+			if hub.IsTopLevel("Microsoft.Network", "virtualHubs") && !slices.ContainsFunc(out, hub.Equal) {
+				out = append(out, hub)
+			}
+		}
+	}
+	return out
+}
+
+// PeeringTo returns the VNet's peering whose remote VNet is remote, or nil.
+func (v *VNet) PeeringTo(remote ResourceID) *Peering {
+	if v == nil {
+		return nil
+	}
+	for _, p := range v.Peerings {
+		if p != nil && p.RemoteVNetID.Equal(remote) {
+			return p
+		}
+	}
+	return nil
+}
+
+// PeeringBack is the other side of p, a peering of the VNet local: the
+// peering of p's remote VNet whose remote is local. remoteKnown is false
+// when the remote VNet was not read (the other side is then unknown, never
+// missing); rev is nil when the remote VNet has no peering back.
+func (n *Network) PeeringBack(local ResourceID, p *Peering) (rev *Peering, remoteKnown bool) {
+	remote := n.VNet(p.RemoteVNetID)
+	if remote == nil {
+		return nil, false
+	}
+	return remote.PeeringTo(local), true
 }
 
 // RouteTablePoliciesApply reports whether user-defined routes can invalidate

@@ -422,7 +422,7 @@ func (c *ctx) subscriptionFor(ch *change) (string, error) {
 	if c.plan.Config != nil {
 		if pc := c.providerConfig(ch); pc != nil {
 			if e, ok := pc.Expressions["subscription_id"]; ok && e != nil && e.ExpressionData != nil {
-				if s, ok := e.ConstantValue.(string); ok && isGUID(s) {
+				if s, ok := e.ConstantValue.(string); ok && ids.IsGUID(s) {
 					return s, nil
 				}
 			}
@@ -433,7 +433,7 @@ func (c *ctx) subscriptionFor(ch *change) (string, error) {
 			return s, nil
 		}
 	}
-	if isGUID(c.opts.DefaultSubscriptionID) {
+	if ids.IsGUID(c.opts.DefaultSubscriptionID) {
 		return c.opts.DefaultSubscriptionID, nil
 	}
 	if len(c.subs) > 1 {
@@ -446,10 +446,6 @@ func (c *ctx) subscriptionFor(ch *change) (string, error) {
 	}
 	return "", fmt.Errorf("its ARM id is known only after apply and the plan shows no subscription: set the provider's subscription_id to the subscription this plan deploys to")
 }
-
-var guidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func isGUID(s string) bool { return guidRe.MatchString(s) }
 
 // maxIDLength bounds the ARM ids translation builds.
 const maxIDLength = 2048

@@ -145,7 +145,7 @@ func (d *registryEndpointsDataSource) Read(ctx context.Context, req datasource.R
 
 	m.ID = types.StringValue(string(reg.ID))
 	m.LoginServer = types.StringValue(reg.LoginServer)
-	m.Location = stringOrNull(normRegion(reg.Location))
+	m.Location = stringOrNull(model.NormalizeRegion(reg.Location))
 	m.PublicNetworkAccess = stringOrNull(reg.PublicNetworkAccess)
 	m.DataEndpointEnabled = types.BoolValue(reg.DataEndpointEnabled)
 	m.Endpoints = nil

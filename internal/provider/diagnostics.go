@@ -15,7 +15,6 @@ import (
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
-	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -30,10 +29,7 @@ func gapOf(id model.ResourceID, err error, gaps model.Gaps) model.Gap {
 		g, ok = gaps.Lookup(id)
 	}
 	if !ok {
-		return azure.Gap(id, ids.ReadPermission(string(id)), err)
-	}
-	if g.Permission == "" {
-		g.Permission = ids.ReadPermission(string(g.ResourceID))
+		return azure.Gap(id, "", err)
 	}
 	return g
 }
@@ -83,9 +79,6 @@ func describeReadFailure(id model.ResourceID, err error, gap model.Gap, timeout 
 				"Credentials and permissions are irrelevant here: no answer came back.", label, id, gap.Detail)
 	case model.GapPermissionDenied:
 		perm := gap.Permission
-		if perm == "" {
-			perm = ids.ReadPermission(string(id))
-		}
 		if gap.Snapshot {
 			return fmt.Sprintf("Permission denied reading the %s", what),
 				fmt.Sprintf("The snapshot (snapshot_file) records that reading the %s (%s) was refused (%s): the identity that "+
@@ -138,9 +131,6 @@ func gapWarning(subject string, gap model.Gap, consequence string) diag.Diagnost
 	switch gap.Kind {
 	case model.GapPermissionDenied:
 		perm := gap.Permission
-		if perm == "" {
-			perm = ids.ReadPermission(string(gap.ResourceID))
-		}
 		why = fmt.Sprintf("the read was refused (%s); the provider's identity needs %s there (%s)", gap.Detail, perm, roleHint(perm))
 	case model.GapNotFound:
 		why = fmt.Sprintf("it does not exist or is not visible to the provider's identity (%s)", gap.Detail)

@@ -186,7 +186,7 @@ func TestRegistryEndpoints(t *testing.T) {
 			pes: []*model.PrivateEndpoint{pe},
 			want: []ep{
 				{"contosoreg.azurecr.io", "login", "westeurope", "10.0.2.5"},
-				{"CONTOSOREG.northeurope.data.azurecr.io", "data", "northeurope", "10.0.2.7,10.0.2.8"},
+				{"contosoreg.northeurope.data.azurecr.io", "data", "northeurope", "10.0.2.7,10.0.2.8"},
 				{"contosoreg.westeurope.data.azurecr.io", "data", "westeurope", "10.0.2.6"},
 			},
 		},
@@ -251,24 +251,5 @@ func TestPrivateEndpointToModel(t *testing.T) {
 	m = privateEndpointToModel(conn, pe)
 	if m.SubnetID.ValueString() != "snet" || !slices.Equal(m.FQDNs, []string{"a", "b"}) {
 		t.Errorf("read private endpoint: %+v", m)
-	}
-}
-
-func TestHostHelpers(t *testing.T) {
-	for host, want := range map[string]string{
-		"r.westeurope.data.azurecr.io": "westeurope", "r.eastus.geo.azurecr.io": "eastus", "r.azurecr.io": "", "x": "",
-	} {
-		if got := hostRegion(host); got != want {
-			t.Errorf("hostRegion(%q) = %q, want %q", host, got, want)
-		}
-	}
-	if !isDataHost("r.westeurope.data.azurecr.cn.") || isDataHost("r.azurecr.io") || isDataHost("data.azurecr.io") {
-		t.Error("isDataHost")
-	}
-	if blobSuffix("azurecr.cn") != "blob.core.chinacloudapi.cn" || blobSuffix("azurecr.io") != "blob.core.windows.net" {
-		t.Error("blobSuffix")
-	}
-	if normRegion(" West Europe ") != "westeurope" {
-		t.Error("normRegion")
 	}
 }

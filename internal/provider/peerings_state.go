@@ -32,10 +32,8 @@ func reversePeering(p *model.Peering, remote *model.VNet, gap *model.Gap) (statu
 	if remote == nil {
 		return reverseUnreadable, nil, fmt.Sprintf("The remote virtual network %s was not read.", p.RemoteVNetID)
 	}
-	for _, rp := range remote.Peerings {
-		if rp != nil && rp.RemoteVNetID.Equal(p.VNetID) {
-			return reversePresent, rp, ""
-		}
+	if rp := remote.PeeringTo(p.VNetID); rp != nil {
+		return reversePresent, rp, ""
 	}
 	return reverseMissing, nil, fmt.Sprintf("The remote virtual network %s has no peering back to %s: the peering cannot connect until one is created there.",
 		remote.ID, p.VNetID.Name())

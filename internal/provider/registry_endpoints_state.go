@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -38,70 +37,48 @@ type endpoint struct {
 // registryEndpoints lists every hostname a pull from reg touches, with the
 // private addresses its private endpoints serve for each (customDnsConfigs).
 //
-// Data endpoints are the registry's dataEndpointHostNames, plus any
-// *.data.* FQDN a private endpoint serves (ACR always uses data endpoints
-// behind a private endpoint), plus, for a region with private endpoints but
-// no name known, the documented <reg>.<region>.data.<suffix> form. Without
-// data endpoints and private endpoints layers come from the registry's
-// storage account, whose exact host ARM does not reveal.
+// The hostnames are model.RegistryPullHosts, the list the verification
+// checks: the login server, the regional endpoints the registry enables, a
+// data endpoint per region of the registry and its replicas (the names the
+// registry lists, and the documented <reg>.<region>.data.<suffix> form)
+// when it has data endpoints or private endpoints, else its storage, whose
+// exact host ARM does not reveal (one entry per region, for its service tag).
 func registryEndpoints(reg *model.Registry, pes []*model.PrivateEndpoint) []endpoint {
 	addrs := fqdnAddresses(pes)
-	suffix := registrySuffix(reg.LoginServer)
-	regions := registryRegions(reg)
-	var out []endpoint
-	seen := map[string]bool{}
-	add := func(e endpoint) {
-		k := strings.ToLower(e.Host)
-		if e.Host == "" || seen[k] {
-			return
-		}
-		seen[k] = true
-		e.PrivateAddresses = addrs[k]
-		out = append(out, e)
-	}
-
-	add(endpoint{Host: reg.LoginServer, Kind: endpointLogin, Region: normRegion(reg.Location),
-		Note: "Login server: token exchange and manifests; answers layer requests with a 307 redirect to a data endpoint (or storage)."})
-	for _, h := range reg.RegionalEndpointHosts {
-		add(endpoint{Host: h, Kind: endpointRegional, Region: hostRegion(h),
-			Note: "Regional login endpoint of one replica."})
-	}
-
 	hasPE := len(reg.PrivateEndpointConnections) > 0 || len(pes) > 0
-	dataHosts := slices.Clone(reg.DataEndpointHosts)
-	for _, pe := range pes {
-		for _, c := range pe.DNSConfigs {
-			if isDataHost(c.FQDN) {
-				dataHosts = append(dataHosts, strings.TrimSuffix(c.FQDN, "."))
+	listed := map[string]bool{}
+	for _, h := range reg.DataEndpointHosts {
+		listed[model.NormalizeHost(h)] = true
+	}
+	for k := range addrs {
+		listed[k] = true
+	}
+	var out []endpoint
+	for _, h := range model.RegistryPullHosts(reg, hasPE, reg.Cloud()) {
+		e := endpoint{Host: h.Name, Region: h.Region, PrivateAddresses: addrs[h.Name]}
+		switch h.Kind {
+		case model.HostLogin:
+			e.Kind, e.Region = endpointLogin, model.NormalizeRegion(reg.Location)
+			e.Note = "Login server: token exchange and manifests; answers layer requests with a 307 redirect to a data endpoint (or storage)."
+		case model.HostRegional:
+			e.Kind, e.Note = endpointRegional, "Regional login endpoint of one replica."
+		case model.HostData:
+			e.Kind = endpointData
+			e.Note = "Data endpoint: layer downloads after the login server's redirect; needs the same private DNS and route as the login server."
+			if !listed[h.Name] {
+				e.Note = "Data endpoint of this region, derived from the registry's name and replicas (Azure did not list it): private endpoints always use data endpoints."
 			}
-		}
-	}
-	for _, h := range dataHosts {
-		add(endpoint{Host: h, Kind: endpointData, Region: hostRegion(h),
-			Note: "Data endpoint: layer downloads after the login server's redirect; needs the same private DNS and route as the login server."})
-	}
-	if (reg.DataEndpointEnabled || hasPE) && suffix != "" {
-		covered := map[string]bool{}
-		for _, h := range dataHosts {
-			covered[hostRegion(h)] = true
-		}
-		for _, r := range regions {
-			if covered[r] {
-				continue
+		case model.HostBlob:
+			for _, r := range reg.Regions() {
+				out = append(out, endpoint{Host: h.Name, Kind: endpointStorage, Region: r,
+					Note: "Without data endpoints layers come from the registry's storage account in this region, a " + h.Name +
+						" host that Azure Resource Manager does not name: allow HTTPS to " + h.Name + " (service tag Storage." + r + ")."})
 			}
-			h := strings.ToLower(reg.Name) + "." + r + ".data." + suffix
-			add(endpoint{Host: h, Kind: endpointData, Region: r,
-				Note: "Data endpoint of this region, derived from the registry's name and replicas (Azure did not list it): private endpoints always use data endpoints."})
+			continue
+		default:
+			continue
 		}
-	}
-
-	if !reg.DataEndpointEnabled && len(dataHosts) == 0 && !hasPE {
-		host := "*." + blobSuffix(suffix)
-		for _, r := range regions {
-			out = append(out, endpoint{Host: host, Kind: endpointStorage, Region: r, PrivateAddresses: nil,
-				Note: "Without data endpoints layers come from the registry's storage account in this region, a " + host +
-					" host that Azure Resource Manager does not name: allow HTTPS to " + host + " (service tag Storage." + r + ")."})
-		}
+		out = append(out, e)
 	}
 
 	sort.SliceStable(out, func(i, j int) bool {
@@ -118,8 +95,8 @@ func registryEndpoints(reg *model.Registry, pes []*model.PrivateEndpoint) []endp
 
 func kindOrder(kind string) int { return slices.Index(EndpointKinds, kind) }
 
-// fqdnAddresses maps each FQDN (lower case, no trailing dot) served by the
-// private endpoints to its addresses, sorted and without duplicates.
+// fqdnAddresses maps each FQDN (as model.NormalizeHost writes it) served by
+// the private endpoints to its addresses, sorted and without duplicates.
 func fqdnAddresses(pes []*model.PrivateEndpoint) map[string][]netip.Addr {
 	out := map[string][]netip.Addr{}
 	for _, pe := range pes {
@@ -127,7 +104,7 @@ func fqdnAddresses(pes []*model.PrivateEndpoint) map[string][]netip.Addr {
 			continue
 		}
 		for _, c := range pe.DNSConfigs {
-			k := strings.ToLower(strings.TrimSuffix(c.FQDN, "."))
+			k := model.NormalizeHost(c.FQDN)
 			for _, a := range c.Addresses {
 				if !slices.Contains(out[k], a) {
 					out[k] = append(out[k], a)
@@ -139,70 +116,6 @@ func fqdnAddresses(pes []*model.PrivateEndpoint) map[string][]netip.Addr {
 		slices.SortFunc(out[k], func(a, b netip.Addr) int { return a.Compare(b) })
 	}
 	return out
-}
-
-// registryRegions is the registry's home region and its replicas' regions,
-// normalised (westeurope), home first, without duplicates.
-func registryRegions(reg *model.Registry) []string {
-	var out []string
-	for _, l := range append([]string{reg.Location}, replicaLocations(reg)...) {
-		r := normRegion(l)
-		if r != "" && !slices.Contains(out, r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func replicaLocations(reg *model.Registry) []string {
-	out := make([]string, 0, len(reg.Replicas))
-	for _, r := range reg.Replicas {
-		out = append(out, r.Location)
-	}
-	return out
-}
-
-// normRegion turns "West Europe" into "westeurope", the form hostnames use.
-func normRegion(s string) string {
-	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
-}
-
-// registrySuffix is the DNS suffix of the login server: azurecr.io (or
-// azurecr.us, azurecr.cn).
-func registrySuffix(loginServer string) string {
-	_, rest, ok := strings.Cut(strings.ToLower(loginServer), ".")
-	if !ok {
-		return ""
-	}
-	return rest
-}
-
-// blobSuffix is the storage host suffix of the registry's cloud.
-func blobSuffix(registrySuffix string) string {
-	switch {
-	case strings.HasSuffix(registrySuffix, ".us"):
-		return "blob.core.usgovcloudapi.net"
-	case strings.HasSuffix(registrySuffix, ".cn"):
-		return "blob.core.chinacloudapi.cn"
-	default:
-		return "blob.core.windows.net"
-	}
-}
-
-// isDataHost reports a <reg>.<region>.data.<suffix> name.
-func isDataHost(fqdn string) bool {
-	labels := strings.Split(strings.ToLower(strings.TrimSuffix(fqdn, ".")), ".")
-	return len(labels) >= 4 && labels[2] == "data"
-}
-
-// hostRegion is the region label of <reg>.<region>.data.… and
-// <reg>.<region>.geo.… hosts, or "".
-func hostRegion(host string) string {
-	labels := strings.Split(strings.ToLower(host), ".")
-	if len(labels) >= 4 && (labels[2] == "data" || labels[2] == "geo") {
-		return labels[1]
-	}
-	return ""
 }
 
 // endpointModel is one element of pullpath_registry_endpoints.endpoints.

@@ -54,7 +54,7 @@ func TestVerificationTargetDiagnostics(t *testing.T) {
 			Gap: &model.Gap{ResourceID: registry, Kind: model.GapUnreachable, Detail: "cannot reach management.azure.com: no network route or proxy (dial tcp: lookup management.azure.com: no such host)"}},
 			path.Root("registry_id"), "Cannot reach Azure Resource Manager",
 			[]string{"container registry otherreg", "no such host", "HTTPS_PROXY", "firewall"}, []string{"credential", "retries"}},
-		{"second node subnet's VNet refused", bySubnets, false, &gather.TargetError{ID: vnet, Named: subnets[1], Gap: &model.Gap{ResourceID: vnet, Kind: model.GapPermissionDenied, Detail: "HTTP 403"}},
+		{"second node subnet's VNet refused", bySubnets, false, &gather.TargetError{ID: vnet, Named: subnets[1], Gap: &model.Gap{ResourceID: vnet, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read", Detail: "HTTP 403"}},
 			path.Root("node_subnet_ids").AtListIndex(1), "Permission denied reading the virtual network",
 			[]string{"To read the subnet vnet-spoke/b, the provider reads its virtual network.", "Microsoft.Network/virtualNetworks/read"}, nil},
 		{"pool typo", byCluster, false, &gather.PoolNotFoundError{Cluster: &model.Cluster{ID: cluster, Name: "aks1"}, Name: "sysstem", Pools: []string{"system", "user"}},

@@ -217,7 +217,7 @@ func transitivityCause(net *model.Network, c *Computed, r *model.Route, dst neti
 		if middle == nil || middle.ID.Equal(target.ID) {
 			continue
 		}
-		if peeringTo(middle, target.ID) != nil {
+		if middle.PeeringTo(target.ID) != nil {
 			return newFinding(model.RouteNotTransitive, resourceToRoute(c), c.SubnetID, r,
 				"%s is in %s, which is peered with %s but not with %s; peering is not transitive and no UDR sends the traffic through an appliance in %s, so %s %s it.",
 				dst, target.Name, middle.Name, c.vnet.Name, middle.Name, routeLabel(*r), verb), true

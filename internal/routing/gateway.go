@@ -59,7 +59,7 @@ func gatewayLinks(net *model.Network, vnet *model.VNet) ([]gatewayLink, []scoped
 	}
 	gaps := unreadGateways(net, vnet.ID, own, "")
 	for _, p := range vnet.Peerings {
-		reverse, remoteKnown := reversePeering(net, vnet.ID, p)
+		reverse, remoteKnown := net.PeeringBack(vnet.ID, p)
 		hubGateways := gatewaysOf(net, p.RemoteVNetID)
 		transit := p.Connected() && p.UseRemoteGateways && reverse != nil && reverse.Connected() && reverse.AllowGatewayTransit
 		if p.UseRemoteGateways && p.Connected() && !remoteKnown && !model.IsHubVNet(p.RemoteVNetID) {

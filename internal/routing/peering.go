@@ -50,32 +50,6 @@ func peeringNextHop(p *model.Peering) string {
 	return model.NextHopVNetPeering
 }
 
-// reversePeering is the remote side of p (the peering on the remote VNet
-// that points back at local), nil when the remote VNet has none or was not
-// read; remoteKnown says which.
-func reversePeering(net *model.Network, local model.ResourceID, p *model.Peering) (reverse *model.Peering, remoteKnown bool) {
-	remote := net.VNet(p.RemoteVNetID)
-	if remote == nil {
-		return nil, false
-	}
-	for _, rp := range remote.Peerings {
-		if rp.RemoteVNetID.Equal(local) {
-			return rp, true
-		}
-	}
-	return nil, true
-}
-
-// peeringTo returns vnet's peering whose remote VNet is remote, or nil.
-func peeringTo(vnet *model.VNet, remote model.ResourceID) *model.Peering {
-	for _, p := range vnet.Peerings {
-		if p.RemoteVNetID.Equal(remote) {
-			return p
-		}
-	}
-	return nil
-}
-
 // peeringRoutes are the VNetPeering / VNetGlobalPeering system routes of a
 // subnet of vnet: one per synced remote prefix of every usable peering that
 // connects the subnet. A subnet peering (peerCompleteVnets false) connects

@@ -360,7 +360,7 @@ func (e *Engine) checkPrivateEndpointReplyPeering(res *Result) {
 	if err != nil {
 		return // the forward trace already carries what is missing
 	}
-	reverse := peeringTo(back.vnet, nodeVNet)
+	reverse := back.vnet.PeeringTo(nodeVNet)
 	if reverse == nil {
 		return // the forward crossing found the missing side
 	}

@@ -29,23 +29,6 @@ type routeServerLink struct {
 	rs *model.RouteServer
 }
 
-// routeServerIDsOf are the Route Servers a VNet's RouteServerSubnet names
-// (…/virtualHubs/{h}/ipConfigurations/{c}).
-func routeServerIDsOf(vnet *model.VNet) []model.ResourceID {
-	var out []model.ResourceID
-	for _, s := range vnet.Subnets {
-		if !strings.EqualFold(s.Name, model.RouteServerSubnetName) {
-			continue
-		}
-		for _, hub := range s.IPConfigurationOwners("ipConfigurations") {
-			if strings.Contains(strings.ToLower(string(hub)), "/providers/microsoft.network/virtualhubs/") {
-				out = append(out, hub)
-			}
-		}
-	}
-	return out
-}
-
 // routeServerLinks lists the Route Servers whose routes reach vnet: its own
 // and, through gateway transit, those of peered VNets. A Route Server a
 // subnet names but that was not read is a gap for every destination BGP
@@ -54,7 +37,7 @@ func routeServerLinks(net *model.Network, vnet *model.VNet) ([]routeServerLink, 
 	var links []routeServerLink
 	var gaps []scopedGap
 	add := func(v *model.VNet, via string) {
-		for _, id := range routeServerIDsOf(v) {
+		for _, id := range v.RouteServerIDs() {
 			rs := net.RouteServer(id)
 			if rs == nil {
 				gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
@@ -66,7 +49,7 @@ func routeServerLinks(net *model.Network, vnet *model.VNet) ([]routeServerLink, 
 	}
 	add(vnet, "")
 	for _, p := range vnet.Peerings {
-		reverse, _ := reversePeering(net, vnet.ID, p)
+		reverse, _ := net.PeeringBack(vnet.ID, p)
 		transit := p.Connected() && p.UseRemoteGateways && reverse != nil && reverse.Connected() && reverse.AllowGatewayTransit
 		if remote := net.VNet(p.RemoteVNetID); remote != nil && transit {
 			add(remote, fmt.Sprintf(" (reached through peering %s)", p.Name))

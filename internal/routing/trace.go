@@ -356,7 +356,7 @@ func (w *walker) viaPrivateEndpointRoute(c *Computed, r *model.Route) {
 	target := c.vnet
 	if pe := net.PrivateEndpoint(r.OriginID); pe != nil {
 		if peVNet := vnetOfSubnet(net, pe.SubnetID); !peVNet.Equal(c.vnet.ID) {
-			p := peeringTo(c.vnet, peVNet)
+			p := c.vnet.PeeringTo(peVNet)
 			if p == nil {
 				w.hop(c.SubnetID, r, "peering not found")
 				w.gaps = appendGap(w.gaps, model.Gap{ResourceID: peVNet, Kind: model.GapNotFound,
@@ -385,7 +385,7 @@ func (w *walker) crossPeering(c *Computed, r *model.Route, p *model.Peering) (*m
 		w.fail(notConnected(c, r, p, w.dst))
 		return nil, false
 	}
-	reverse, remoteKnown := reversePeering(net, c.vnet.ID, p)
+	reverse, remoteKnown := net.PeeringBack(c.vnet.ID, p)
 	if !remoteKnown {
 		w.hop(c.SubnetID, r, "into "+p.RemoteVNetID.Name()+" (not read)")
 		w.gaps = appendGap(w.gaps, gapFor(net, p.RemoteVNetID, model.GapNotFound, "the peered VNet "+p.RemoteVNetID.Name()+" was not read"))

@@ -87,7 +87,7 @@ func TestTraceRules(t *testing.T) {
 			setup: func(h *hubSpoke) {
 				_, app, _ := withSpoke2(h)
 				viaNVA(h, app)
-				peeringTo(h.hub, rid("rg-spoke2", "virtualNetworks", "vnet-spoke2")).AllowForwardedTraffic = false
+				h.hub.PeeringTo(rid("rg-spoke2", "virtualNetworks", "vnet-spoke2")).AllowForwardedTraffic = false
 				h.hubToSpoke.AllowForwardedTraffic = false
 			}},
 		// Appliances.

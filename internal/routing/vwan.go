@@ -196,7 +196,7 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 	if fwIP, ok := hubFirewallIP(net, hub); ok && r.NextHopIP.Unmap() == fwIP {
 		return w.viaAppliance(c, r)
 	}
-	p := peeringTo(c.vnet, hub.HubVNetID)
+	p := c.vnet.PeeringTo(hub.HubVNetID)
 	if p == nil || hub.HubVNetID.IsZero() {
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (no peering to its VNet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapNotFound,

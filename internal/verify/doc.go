@@ -27,16 +27,21 @@
 //  2. paths.go: one verification run, pool by pool and host by host, in
 //     chain order.
 //  3. resolver.go and dns.go: the DNS servers a node uses (precedence and
-//     kind of each) and what they answer; resolver_platform_dns.go: the
-//     security groups on queries to Azure DNS; resolver_firewall.go: an
-//     Azure Firewall's DNS proxy as a DNS server; resolve.go turns that
+//     kind of each) and what they answer; dnsservers.go: the one
+//     classification of a DNS server's kind (ClassifyDNSServer, also used
+//     by pullpath_vnet_dns); resolver_platform_dns.go: the security
+//     groups on queries to Azure DNS; resolver_firewall.go: an Azure
+//     Firewall's DNS proxy as a DNS server; zonesearch.go: when "no linked
+//     zone holds the name" is known (the Resource Graph search covered
+//     every subscription) and when it is unverified; resolve.go turns that
 //     into the address a path goes to.
 //  4. tracer.go, tracer_routing.go and tracer_security.go: the route
 //     engine (package routing) and network security groups (package
 //     security) behind the Tracer interface; tracer_firewall.go: every
 //     Azure Firewall a flow crosses decides it (ROUTE_FIREWALL_DENIED on a
 //     private path) and, by what it does to the source address, its
-//     return path.
+//     return path; space_memo.go: what the VirtualNetwork service tag
+//     means per VNet, computed once per verification.
 //  5. endpoint.go (private endpoints, public access, data endpoint
 //     coverage), tls.go (the name the node uses), identity.go (the pull
 //     role of the kubelet identity).

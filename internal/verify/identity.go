@@ -11,9 +11,6 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
-// roleAssignRead is the permission that lists role assignments.
-const roleAssignRead = "Microsoft.Authorization/roleAssignments/read"
-
 // identityFindings checks step 4 of the chain for a pool's login path: the
 // kubelet identity must hold a role that lets it pull, assigned at the
 // registry or above it (resource group, subscription, management group),
@@ -50,9 +47,6 @@ func (r *run) identityFindings(pc *poolCtx, h model.PullHost) []model.Finding {
 	}
 	if gap := r.f.RoleAssignmentsGap; gap != nil {
 		g := *gap
-		if g.Kind == model.GapPermissionDenied && g.Permission == "" {
-			g.Permission = roleAssignRead
-		}
 		r.used[g.ResourceID.Key()] = true
 		return []model.Finding{gapFinding(g, pc.pool.Name, h.Name, "the role assignments of registry "+reg.Name+", which decide whether "+who+" may pull")}
 	}

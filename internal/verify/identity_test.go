@@ -70,7 +70,7 @@ func TestPullIdentity(t *testing.T) {
 		{"role assignments unreadable: EVIDENCE_PERMISSION_DENIED",
 			[]func(*model.Facts){func(f *model.Facts) {
 				f.RoleAssignments = nil
-				f.RoleAssignmentsGap = &model.Gap{ResourceID: registryID + "/providers/Microsoft.Authorization/roleAssignments", Kind: model.GapPermissionDenied}
+				f.RoleAssignmentsGap = &model.Gap{ResourceID: registryID + "/providers/Microsoft.Authorization/roleAssignments", Kind: model.GapPermissionDenied, Permission: "Microsoft.Authorization/roleAssignments/read"}
 			}}, []model.Code{model.EvidencePermissionDenied}},
 		{"anonymous pull needs no role", []func(*model.Facts){func(f *model.Facts) { f.RoleAssignments = nil; f.Registry.AnonymousPullEnabled = true }}, nil},
 		{"nodes given as subnets have no identity to check", []func(*model.Facts){func(f *model.Facts) { f.RoleAssignments = nil; f.Cluster = nil }}, nil},
@@ -121,7 +121,7 @@ func TestIdentityMessages(t *testing.T) {
 	requireContains(t, a.Remediation, model.RoleAcrRepositoryReader, "will not help")
 
 	f = baselineFacts()
-	f.RoleAssignmentsGap = &model.Gap{ResourceID: registryID + "/providers/Microsoft.Authorization/roleAssignments", Kind: model.GapPermissionDenied}
+	f.RoleAssignmentsGap = &model.Gap{ResourceID: registryID + "/providers/Microsoft.Authorization/roleAssignments", Kind: model.GapPermissionDenied, Permission: "Microsoft.Authorization/roleAssignments/read"}
 	res = verifyFake(t, f, nil)
 	e := findingsWith(res, model.EvidencePermissionDenied)
 	if len(e) != 2 || res.Verdict != model.Unverified {

@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"sort"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
 	"github.com/pullpath/terraform-provider-pullpath/internal/security"
@@ -473,11 +472,7 @@ func computedWhy(set *model.RouteSet) string {
 }
 
 // nodeGapFinding is the evidence finding of a gap for pullpath_node_routes
-// (pool and destination may be empty). A refused read without a recorded
-// permission names the read action of the resource's type.
+// (pool and destination may be empty).
 func nodeGapFinding(gap model.Gap, pool, dest, what string) model.Finding {
-	if gap.Permission == "" {
-		gap.Permission = ids.ReadPermission(string(gap.ResourceID))
-	}
 	return networkPathWords.gapFinding(gap, pool, dest, what)
 }

@@ -533,10 +533,10 @@ func TestRouteSetComputedFinding(t *testing.T) {
 }
 
 // The evidence findings of node_routes speak of the network path and name
-// actions and listings; a refused read without a recorded permission names
-// the read action of the resource's type.
+// actions and listings, and the permission the gap records (azure.Gap
+// records one for every read).
 func TestNodeGapFinding(t *testing.T) {
-	f := nodeGapFinding(model.Gap{ResourceID: spokeID, Kind: model.GapPermissionDenied, Detail: "HTTP 403 AuthorizationFailed"},
+	f := nodeGapFinding(model.Gap{ResourceID: spokeID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read", Detail: "HTTP 403 AuthorizationFailed"},
 		"system", "10.0.2.5", "the routes of subnet vnet-spoke/snet-aks")
 	if f.Code != model.EvidencePermissionDenied ||
 		f.Message != "Reading virtual network vnet-spoke ("+string(spokeID)+") was refused (HTTP 403 AuthorizationFailed): the identity running the "+

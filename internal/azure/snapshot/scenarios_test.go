@@ -10,15 +10,16 @@ import (
 	"testing"
 )
 
-// TestScenarioSnapshots replays every scenario snapshot of the shared test
-// corpus: each resource by its id and each action must be served. It runs
-// when PULLPATH_SCENARIOS names the scenarios directory (the corpus lives
-// outside this module); with -v it also lists the ids the snapshots refer
-// to but do not contain, which the provider will see as 404.
+// TestScenarioSnapshots replays every scenario snapshot of the provider's
+// scenarios (internal/provider/testdata/scenarios/*/snapshot.json, or the
+// directory PULLPATH_SCENARIOS names): each resource by its id and each
+// action must be served. With -v it also lists the ids the snapshots refer
+// to but do not contain, which the provider will see as 404. The scenarios
+// derived by edits (derive.json) are replayed by the provider's tests.
 func TestScenarioSnapshots(t *testing.T) {
 	dir := os.Getenv("PULLPATH_SCENARIOS")
 	if dir == "" {
-		t.Skip("set PULLPATH_SCENARIOS to the scenarios directory to run")
+		dir = filepath.Join("..", "..", "provider", "testdata", "scenarios")
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*", "snapshot.json"))
 	if err != nil || len(files) == 0 {
