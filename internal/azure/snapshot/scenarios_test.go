@@ -13,7 +13,7 @@ import (
 // TestScenarioSnapshots replays every scenario snapshot of the provider's
 // scenarios (internal/provider/testdata/scenarios/*/snapshot.json, or the
 // directory PULLPATH_SCENARIOS names): each resource by its id and each
-// action must be served. With -v it also lists the ids the snapshots refer
+// action must be served, or answered with the fault the snapshot gives it. With -v it also lists the ids the snapshots refer
 // to but do not contain, which the provider will see as 404. The scenarios
 // derived by edits (derive.json) are replayed by the provider's tests.
 func TestScenarioSnapshots(t *testing.T) {
@@ -35,8 +35,23 @@ func TestScenarioSnapshots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			faultOf := func(method, id string) (Fault, bool) {
+				for k, f := range s.Faults {
+					if strings.EqualFold(k, method+" "+id) {
+						return f, true
+					}
+				}
+				return Fault{}, false
+			}
 			for _, res := range s.Resources {
 				status, _, body := send(t, r, http.MethodGet, res.ID)
+				if f, ok := faultOf(http.MethodGet, res.ID); ok {
+					// The scenario says this read fails: the fault answers.
+					if status != f.Status {
+						t.Errorf("GET %s: %d, want the scenario's fault %d", res.ID, status, f.Status)
+					}
+					continue
+				}
 				if status != http.StatusOK || !strings.EqualFold(idOf(t, body), res.ID) {
 					t.Errorf("GET %s: %d", res.ID, status)
 				}
