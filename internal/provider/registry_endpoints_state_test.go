@@ -25,7 +25,6 @@ func TestRegistryEndpointsAreTheVerifiedHosts(t *testing.T) {
 	type variant struct {
 		cloud                 model.Cloud
 		dataEndpoints, pe     bool
-		peOnlyInNetwork       bool
 		replicas              []string
 		regional, listUpper   bool
 		listOnlySomeDataHosts bool
