@@ -291,11 +291,19 @@ overhead() {
 	echo "  how the chain was derived              $chain_method"
 	echo "  stats.duration_ms                      ${d} ms with latency, ${d0} ms without"
 	echo "  latency overhead                       $((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${chain[0]}:.2f}')") × chain (target ≤ 1.2)"
+	# The target prices a read action at A ms in all, where the simulation
+	# (and critpath) charge L + A: the same chain priced so is shorter by
+	# L per action, and the ratio against it the stricter one.
+	local posts priced
+	posts="$(grep -o 'POST ' <<<"${chain[1]}" | wc -l)"
+	priced=$((chain[0] - posts * L))
+	echo "  against the chain priced as the target  $((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${priced}:.2f}')") × ${priced} ms (${posts} action(s) at ${A} ms, the other reads at ${L} ms; target ≤ 1.2)"
 	echo "  plan wall time                         ${wall} ms with latency, ${wall0} ms without"
 	echo "  provider CPU time                      ${cpu} ms with latency, ${cpu0} ms without"
 	echo "  provider peak RSS                      $((rss / 1024)) MB with latency, $((rss0 / 1024)) MB without"
 	echo "  requests                               ${req} sent for ${distinct} distinct reads by the three data sources (verification: $(out "$name" 'o["stats"]["arm_requests"]'))"
 	row "$title: latency overhead" "$((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${chain[0]}:.2f}')") × chain of ${chain[0]} ms (duration_ms ${d} − ${d0}; wall ${wall} ms; CPU ${cpu} ms)" "≤ 1.2 × chain"
+	row "$title: latency overhead against the chain priced as the target (an action ${A} ms in all)" "$((d - d0)) ms = $(python3 -c "print(f'{($d-$d0)/${priced}:.2f}')") × ${priced} ms" "≤ 1.2 × chain"
 	row "$title: chain (critpath, from the facts)" "${chain[1]}" ""
 	row "$title: requests / distinct reads" "${req} / ${distinct} (verification alone: $(out "$name" 'o["stats"]["arm_requests"]'))" "equal"
 	LAST_RSS="$rss"

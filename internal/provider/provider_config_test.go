@@ -253,7 +253,7 @@ func TestDescribeReadFailure(t *testing.T) {
 			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapNotFound, Detail: "HTTP 404"}},
 			"Permission denied reading the virtual network", []string{"needs Custom/action", "HTTP 403 X"}},
 		{"a recorded gap when the error carries none", errors.New("refused"),
-			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapPermissionDenied, Detail: "HTTP 403 Y"}},
+			model.Gaps{id.Key(): {ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read", Detail: "HTTP 403 Y"}},
 			"Permission denied reading the virtual network", []string{"needs Microsoft.Network/virtualNetworks/read", "HTTP 403 Y"}},
 		{"404", readErr(model.GapNotFound, "Microsoft.Network/virtualNetworks/read", "HTTP 404 ResourceNotFound"), nil,
 			"The virtual network does not exist", []string{"Azure has no virtual network", "name (vnet-spoke)", "HTTP 404 ResourceNotFound"}},

@@ -64,6 +64,10 @@ type scenarioExpect struct {
 	// findings of other codes must not be accepted. Absent means no
 	// finding is accepted.
 	Accepted []string `json:"accepted"`
+	// FaultsOffPath lists faults of the snapshot ("GET /path") on reads no
+	// path of the verdict uses: such a failed read must not be a finding at
+	// all (TestScenarioFaultsAreEvidence checks both ways).
+	FaultsOffPath []string `json:"faults_off_path"`
 }
 
 // acceptedOf is a finding's code, severity and whether it is accepted.
