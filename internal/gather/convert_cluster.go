@@ -237,13 +237,15 @@ func replicaFromSDK(r *armcontainerregistry.Replication) model.Replica {
 }
 
 // registryRawFields are properties of a registry that the pinned SDK
-// version does not model (regional endpoints, a newer feature), read from
+// version does not model (regional endpoints and the endpoint protocol,
+// newer features), read from
 // the raw answer.
 type registryRawFields struct {
 	Properties struct {
 		RoleAssignmentMode        string   `json:"roleAssignmentMode"`
 		RegionalEndpoints         string   `json:"regionalEndpoints"`
 		RegionalEndpointHostNames []string `json:"regionalEndpointHostNames"`
+		EndpointProtocol          string   `json:"endpointProtocol"`
 	} `json:"properties"`
 }
 
@@ -261,6 +263,7 @@ func completeRegistryHosts(reg *model.Registry, raw registryRawFields) {
 	if reg.RoleAssignmentMode == "" {
 		reg.RoleAssignmentMode = raw.Properties.RoleAssignmentMode
 	}
+	reg.EndpointProtocol = raw.Properties.EndpointProtocol
 	name, suffix, ok := strings.Cut(strings.ToLower(reg.LoginServer), ".")
 	if !ok {
 		name, suffix = strings.ToLower(reg.Name), "azurecr.io"

@@ -38,3 +38,17 @@ func TestForwardingRuleCovers(t *testing.T) {
 		t.Errorf("wildcard domain %q", d)
 	}
 }
+
+func TestRegistryDualStackEndpoints(t *testing.T) {
+	for _, tc := range []struct {
+		protocol string
+		want     bool
+	}{{"", false}, {"IPv4", false}, {"IPv4AndIPv6", true}, {" ipv4andipv6 ", true}, {"IPv6", false}} {
+		if got := (&Registry{EndpointProtocol: tc.protocol}).DualStackEndpoints(); got != tc.want {
+			t.Errorf("endpointProtocol %q: dual stack = %v, want %v", tc.protocol, got, tc.want)
+		}
+	}
+	if (*Registry)(nil).DualStackEndpoints() {
+		t.Error("no registry is dual-stack")
+	}
+}

@@ -32,6 +32,10 @@ type Registry struct {
 	// IPRules are networkRuleSet.ipRules: the public address ranges the
 	// registry admits when the default action is Deny.
 	IPRules []netip.Prefix
+	// EndpointProtocol is properties.endpointProtocol: IPv4 (the default,
+	// also when the answer does not say) or IPv4AndIPv6 (dual-stack public
+	// endpoints).
+	EndpointProtocol string
 	// PrivateEndpointConnections as the registry sees them.
 	PrivateEndpointConnections []RegistryPEConnection
 	// RoleAssignmentMode is LegacyRegistryPermissions or
@@ -72,3 +76,10 @@ func (r *Registry) IPRulesApply() bool {
 
 // ABAC reports whether the registry uses ABAC repository permissions.
 func (r *Registry) ABAC() bool { return r.RoleAssignmentMode == "AbacRepositoryPermissions" }
+
+// DualStackEndpoints reports whether the registry's public endpoints answer
+// over IPv6 too (endpointProtocol IPv4AndIPv6); otherwise they are IPv4
+// only, and a client reaches them over IPv4 whatever else it has.
+func (r *Registry) DualStackEndpoints() bool {
+	return r != nil && strings.EqualFold(strings.TrimSpace(r.EndpointProtocol), "IPv4AndIPv6")
+}

@@ -444,6 +444,28 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 	if len(evidence) > 0 {
 		return evidence
 	}
+	// The registry's public endpoints are IPv4 unless it enables dual-stack
+	// endpoints, so an IPv6 way out never carries a pull to them; its IP
+	// rules take IPv4 ranges only, so whether a dual-stack registry admits
+	// an IPv6 client under default action Deny is not documented.
+	var v4 []egressAddr
+	var v6 []string
+	for _, a := range addrs {
+		if a.prefix.Addr().Unmap().Is4() {
+			v4 = append(v4, a)
+		} else {
+			v6 = append(v6, prefixWord(a.prefix))
+		}
+	}
+	if len(v6) > 0 && unknown == "" {
+		switch {
+		case reg.DualStackEndpoints():
+			unknown = fmt.Sprintf("registry %s enables dual-stack endpoints (endpointProtocol IPv4AndIPv6) and the nodes may leave over IPv6 from %s, which IP rules (IPv4 ranges only) cannot name", reg.Name, strings.Join(v6, ", "))
+		case len(v4) == 0:
+			unknown = fmt.Sprintf("the nodes leave only through IPv6 addresses (%s), and registry %s's endpoints are IPv4 only", strings.Join(v6, ", "), reg.Name)
+		}
+	}
+	addrs = v4
 	if len(addrs) == 0 && unknown == "" {
 		unknown = "no public address of it is known"
 	}
