@@ -2,15 +2,12 @@ package gather
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/netip"
 	"sort"
 	"strings"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
-	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/resourcegraph/armresourcegraph"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -72,43 +69,16 @@ func (r *Reader) HubConnectionsOf(ctx context.Context, vnets []model.ResourceID)
 		query := hubConnectionQuery(keys)
 		// Zone links the plan changes do not change this answer.
 		ctx := azure.WithLinkFreeQuery(ctx)
-		opts := &armresourcegraph.QueryRequestOptions{
-			ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
-			Top:          to.Ptr[int32](graphPageSize),
-		}
 		out := map[string]model.ResourceID{}
-		for page := 0; ; page++ {
-			if page == maxGraphPages {
-				return nil, fmt.Errorf("the Resource Graph query for Virtual WAN hub connections returned more than %d pages", maxGraphPages)
-			}
-			release, err := r.acquire(ctx)
-			if err != nil {
-				return nil, err
-			}
-			resp, err := client.Resources(ctx, armresourcegraph.QueryRequest{Query: &query, Options: opts}, nil)
-			release()
-			if err != nil {
-				return nil, err
-			}
-			rows, err := graphRows(resp.Data)
-			if err != nil {
-				return nil, err
-			}
-			for _, row := range rows {
-				if vnet, hub, ok := hubConnectionRow(row, want); ok {
-					if have, dup := out[vnet]; !dup || hub.Key() < have.Key() {
-						out[vnet] = hub
-					}
+		err = r.graphQuery(ctx, client, query, "Virtual WAN hub connections", func(row map[string]any) {
+			if vnet, hub, ok := hubConnectionRow(row, want); ok {
+				if have, dup := out[vnet]; !dup || hub.Key() < have.Key() {
+					out[vnet] = hub
 				}
 			}
-			next := str(resp.SkipToken)
-			if next == "" {
-				if resp.ResultTruncated != nil && *resp.ResultTruncated == armresourcegraph.ResultTruncatedTrue {
-					return nil, errors.New("the Resource Graph query for Virtual WAN hub connections returned a truncated result")
-				}
-				break
-			}
-			opts.SkipToken = &next
+		})
+		if err != nil {
+			return nil, err
 		}
 		return out, nil
 	})

@@ -109,44 +109,57 @@ func (r *Reader) zoneLinks(ctx context.Context, q model.ZoneLinkQuery) (graphLin
 			return nil, err
 		}
 		ctx := azure.WithZoneLinkQuery(ctx, q)
-		opts := &armresourcegraph.QueryRequestOptions{
-			ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
-			Top:          to.Ptr[int32](graphPageSize),
-		}
 		var links graphLinks
-		for page := 0; ; page++ {
-			if page == maxGraphPages {
-				return nil, fmt.Errorf("the Resource Graph query for private DNS zone links returned more than %d pages", maxGraphPages)
+		err = r.graphQuery(ctx, client, query, "private DNS zone links", func(row map[string]any) {
+			if l, ok := linkRow(row, q); ok {
+				links = append(links, l)
 			}
-			release, err := r.acquireAction(ctx)
-			if err != nil {
-				return nil, err
-			}
-			resp, err := client.Resources(ctx, armresourcegraph.QueryRequest{Query: &query, Options: opts}, nil)
-			release()
-			if err != nil {
-				return nil, err
-			}
-			rows, err := graphRows(resp.Data)
-			if err != nil {
-				return nil, err
-			}
-			for _, row := range rows {
-				if l, ok := linkRow(row, q); ok {
-					links = append(links, l)
-				}
-			}
-			next := str(resp.SkipToken)
-			if next == "" {
-				if resp.ResultTruncated != nil && *resp.ResultTruncated == armresourcegraph.ResultTruncatedTrue {
-					return nil, errors.New("the Resource Graph query for private DNS zone links returned a truncated result")
-				}
-				break
-			}
-			opts.SkipToken = &next
+		})
+		if err != nil {
+			return nil, err
 		}
 		return links, nil
 	})
+}
+
+// graphQuery sends a Resource Graph query and calls each for every row of
+// every page, taking a read action's request slot per page. A result cut
+// short (more than maxGraphPages pages, or truncated) is an error, never a
+// partial answer; what names the query's subject in that error.
+func (r *Reader) graphQuery(ctx context.Context, client *armresourcegraph.Client, query, what string, each func(map[string]any)) error {
+	opts := &armresourcegraph.QueryRequestOptions{
+		ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray),
+		Top:          to.Ptr[int32](graphPageSize),
+	}
+	for page := 0; ; page++ {
+		if page == maxGraphPages {
+			return fmt.Errorf("the Resource Graph query for %s returned more than %d pages", what, maxGraphPages)
+		}
+		release, err := r.acquireAction(ctx)
+		if err != nil {
+			return err
+		}
+		resp, err := client.Resources(ctx, armresourcegraph.QueryRequest{Query: &query, Options: opts}, nil)
+		release()
+		if err != nil {
+			return err
+		}
+		rows, err := graphRows(resp.Data)
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			each(row)
+		}
+		next := str(resp.SkipToken)
+		if next == "" {
+			if resp.ResultTruncated != nil && *resp.ResultTruncated == armresourcegraph.ResultTruncatedTrue {
+				return fmt.Errorf("the Resource Graph query for %s returned a truncated result", what)
+			}
+			return nil
+		}
+		opts.SkipToken = &next
+	}
 }
 
 // graphRows reads a Resource Graph result: objectArray (a list of objects)
