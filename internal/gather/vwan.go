@@ -113,24 +113,11 @@ func hubConnectionRow(row map[string]any, want map[string]bool) (string, model.R
 // …/routingIntent).
 func (r *Reader) VirtualHub(ctx context.Context, id model.ResourceID) (*model.VirtualHub, error) {
 	return once(r, memoKey("virtualhub", id), func() (*model.VirtualHub, error) {
-		a, err := parseTyped(id, "Microsoft.Network", "virtualHubs")
-		if err != nil {
-			return nil, r.fail(id, permVirtualHubRead, err)
-		}
-		f, err := r.clients.Network(a.SubscriptionID)
-		if err != nil {
-			return nil, r.fail(id, permVirtualHubRead, err)
-		}
-		release, err := r.acquire(ctx)
+		raw, f, a, err := r.virtualHubGet(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		resp, err := f.NewVirtualHubsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-		release()
-		if err != nil {
-			return nil, r.fail(id, permVirtualHubRead, err)
-		}
-		hub, err := virtualHubFromSDK(&resp.VirtualHub)
+		hub, err := virtualHubFromSDK(raw)
 		if err != nil {
 			return nil, r.fail(id, permVirtualHubRead, err)
 		}

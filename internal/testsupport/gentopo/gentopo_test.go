@@ -21,9 +21,9 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
-// verifyTopology gathers the facts of a generated topology over the
-// snapshot replay and verifies them.
-func verifyTopology(t *testing.T, o gentopo.Options) (model.Facts, verify.Result, *snapshot.Replay) {
+// replayReader generates a topology and returns it with a gather.Reader
+// over its snapshot replay (no retries, a fake credential).
+func replayReader(t *testing.T, o gentopo.Options) (*gentopo.Topology, *gather.Reader, *snapshot.Replay) {
 	t.Helper()
 	topo, err := gentopo.Generate(o)
 	if err != nil {
@@ -42,6 +42,14 @@ func verifyTopology(t *testing.T, o gentopo.Options) (model.Facts, verify.Result
 		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
 		Retry:      policy.RetryOptions{MaxRetries: -1},
 	}))
+	return topo, r, replay
+}
+
+// verifyTopology gathers the facts of a generated topology over the
+// snapshot replay and verifies them.
+func verifyTopology(t *testing.T, o gentopo.Options) (model.Facts, verify.Result, *snapshot.Replay) {
+	t.Helper()
+	topo, r, replay := replayReader(t, o)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	f, err := r.VerificationFacts(ctx, gather.VerificationRequest{
@@ -158,23 +166,7 @@ func TestPerformanceTopologiesSendNoRequestTwice(t *testing.T) {
 	er.Gateway, er.Pools = gentopo.GatewayExpressRoute, 27
 	for name, o := range map[string]gentopo.Options{"benchmark": gentopo.Defaults(), "expressroute": er} {
 		t.Run(name, func(t *testing.T) {
-			topo, err := gentopo.Generate(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := snapshot.Parse(topo.Snapshot)
-			if err != nil {
-				t.Fatal(err)
-			}
-			replay, err := snapshot.NewReplay(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := gather.New(azure.NewClients(azure.Options{
-				Transport:  replay,
-				Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
-				Retry:      policy.RetryOptions{MaxRetries: -1},
-			}))
+			topo, r, replay := replayReader(t, o)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			f, err := r.VerificationFacts(ctx, gather.VerificationRequest{
