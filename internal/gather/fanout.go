@@ -63,14 +63,6 @@ func all(ctx context.Context, r *Reader, tasks ...func(context.Context)) {
 	eachIndex(ctx, r, len(tasks), func(ctx context.Context, i int) { tasks[i](ctx) })
 }
 
-// All runs independent tasks of a caller above gather (a data source that
-// alternates reading and evaluating) the way the Reader runs its own: all
-// of them concurrently within the Reader's width, returning when all have
-// returned, a panic re-raised in the caller.
-func (r *Reader) All(ctx context.Context, tasks ...func(context.Context)) {
-	all(ctx, r, tasks...)
-}
-
 // eachIndex calls fn(ctx, i) for i in [0, n) on at most r.concurrency()
 // goroutines, which take the indices in order; see the rules above.
 func eachIndex(ctx context.Context, r *Reader, n int, fn func(context.Context, int)) {

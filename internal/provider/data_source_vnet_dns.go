@@ -6,7 +6,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -17,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
@@ -153,20 +153,15 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 
-	// Rulesets and the classification of each server are independent reads.
-	var rulesets []*model.Ruleset
-	var rulesetErr error
 	var nics []*model.NIC
 	if nic != nil {
 		nics = []*model.NIC{nic}
 	}
 	effective := model.NodeDNSServers(nil, nics, vnet)
-	var evidence verify.DNSEvidence
-	var warnings diag.Diagnostics
-	r.All(ctx,
-		func(ctx context.Context) { rulesets, rulesetErr = r.Rulesets(ctx, vnet.ID) },
-		func(ctx context.Context) { evidence, warnings = dnsEvidence(ctx, r, vnet, effective.Servers) })
-	resp.Diagnostics.Append(warnings...)
+	read := r.VNetDNS(ctx, vnet, effective.Servers)
+	resp.Diagnostics.Append(dnsLookupWarnings(read.Failed)...)
+	evidence := dnsEvidence(read)
+	rulesets, rulesetErr := read.Rulesets, read.RulesetsErr
 
 	m.ID = types.StringValue(string(vnet.ID))
 	m.DNSServers = addrStrings(vnet.DNSServers)
@@ -196,88 +191,32 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// dnsLookups are the reads classifying DNS servers takes (gather.Reader).
-type dnsLookups interface {
-	VNet(ctx context.Context, id model.ResourceID) (*model.VNet, error)
-	Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*model.Resolver, error)
-	NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error)
+// dnsEvidence is what classification (verify.ClassifyDNSServer) looks at,
+// from what was read.
+func dnsEvidence(read gather.VNetDNS) verify.DNSEvidence {
+	return verify.DNSEvidence{VNets: read.VNets, Resolvers: read.Resolvers, NICs: read.NICs, LookupGaps: read.LookupGaps}
 }
 
-// dnsEvidence reads what classification (verify.ClassifyDNSServer) needs,
-// for exactly the servers that need it: for an address inside a known VNet
-// (the VNet or one it peers with), that VNet's resolver inbound endpoints
-// and, failing those, the NIC holding the address. Azure DNS and addresses
-// outside every known VNet cost no read. Failed reads are warnings, and
-// the address stays unknown, never external. The reader's errors carry
-// their gaps (gather.ReadError), which the warnings and notes report.
-func dnsEvidence(ctx context.Context, r dnsLookups, vnet *model.VNet, servers []netip.Addr) (verify.DNSEvidence, diag.Diagnostics) {
+// dnsLookupWarnings are the warnings of the lookups that failed: each names
+// what could not be read, and the server it concerns is reported as
+// unknown, never external.
+func dnsLookupWarnings(failed []gather.DNSLookupFailure) diag.Diagnostics {
 	var diags diag.Diagnostics
-	ev := verify.DNSEvidence{VNets: verify.DNSVNets([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}}
-
-	// Which known VNet holds each server that needs a look, holders in the
-	// order of the servers.
-	var holders []model.ResourceID
-	seen := map[string]bool{}
-	var pending []netip.Addr
-	for _, a := range servers {
-		if a == model.AzureDNS {
-			continue
-		}
-		if v, ok := ev.VNetHolding(a); ok {
-			if !seen[v.ID.Key()] {
-				seen[v.ID.Key()] = true
-				holders = append(holders, v.ID)
-			}
-			pending = append(pending, a)
-		}
-	}
-	if len(pending) == 0 {
-		return ev, diags
-	}
-
-	// Resolvers of the holding VNets (a resolver's inbound endpoint has no
-	// NIC that the provider could find, so resolvers come first).
-	for _, id := range holders {
-		resolvers, err := r.Resolvers(ctx, id)
-		if err != nil {
-			diags.Append(gapWarning("the DNS private resolvers of "+id.Name(), gapOf(id, err, nil),
+	for _, f := range failed {
+		switch f.Lookup {
+		case gather.LookupResolvers:
+			diags.Append(gapWarning("the DNS private resolvers of "+f.VNetID.Name(), f.Gap,
 				"A DNS server address in that virtual network may be a resolver inbound endpoint the provider cannot see; it is reported as unknown or vm."))
-		}
-		ev.Resolvers = append(ev.Resolvers, resolvers...)
-	}
-
-	// NICs holding the remaining addresses.
-	for _, a := range pending {
-		if s := verify.ClassifyDNSServer(a, ev); s.Kind == verify.DNSServerResolverInbound {
-			continue
-		}
-		holder, _ := ev.VNetHolding(a)
-		hv := vnet
-		if !holder.ID.Equal(vnet.ID) {
-			var err error
-			hv, err = r.VNet(ctx, holder.ID)
-			if err != nil {
-				gap := gapOf(holder.ID, err, nil)
-				ev.LookupGaps[a] = gap
-				diags.Append(gapWarning("the peered virtual network "+holder.ID.Name(), gap,
-					fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", a)))
-				continue
-			}
-		}
-		nic, err := r.NICByAddress(ctx, hv, a)
-		switch {
-		case nic != nil:
-			ev.NICs = append(ev.NICs, nic)
-		case err != nil:
-			// The gap of the first network interface that could not be read.
-			gap := gapOf(hv.ID, err, nil)
-			ev.LookupGaps[a] = gap
+		case gather.LookupPeeredVNet:
+			diags.Append(gapWarning("the peered virtual network "+f.VNetID.Name(), f.Gap,
+				fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", f.Addr)))
+		default:
 			diags.AddWarning("Could not look up a DNS server's network interface",
 				fmt.Sprintf("Some network interfaces in %s could not be read while looking for the one holding the DNS server address %s (%s). "+
-					"The server is reported as unknown.", hv.ID.Name(), a, gapSummary(gap)))
+					"The server is reported as unknown.", f.VNetID.Name(), f.Addr, gapSummary(f.Gap)))
 		}
 	}
-	return ev, diags
+	return diags
 }
 
 // nicOutsideVNet explains a NIC that is attached to another VNet than the

@@ -36,58 +36,11 @@ const (
 	DNSServerExternal
 )
 
-// DNSVNet is a VNet whose address space classification can place a server
-// in: a VNet that was read, or one a read VNet peers with (its space then
-// as the peering last saw it).
-type DNSVNet struct {
-	ID   model.ResourceID
-	Name string
-	// Space is the VNet's address space.
-	Space []netip.Prefix
-	// Peered is true when the VNet was not read itself and its space comes
-	// from a peering of a read VNet.
-	Peered bool
-}
-
-// DNSVNets are the VNets classification knows, given the VNets that were
-// read, in that order: each read VNet with its own address space, then each
-// VNet a read VNet peers with that is not among them, with the space the
-// peering shows (remoteVirtualNetworkAddressSpace, else the synced
-// remoteAddressSpace).
-func DNSVNets(read []*model.VNet) []DNSVNet {
-	var out []DNSVNet
-	seen := map[string]bool{}
-	for _, v := range read {
-		if v == nil || seen[v.ID.Key()] {
-			continue
-		}
-		seen[v.ID.Key()] = true
-		out = append(out, DNSVNet{ID: v.ID, Name: v.Name, Space: v.AddressSpace})
-	}
-	for _, v := range read {
-		if v == nil {
-			continue
-		}
-		for _, p := range v.Peerings {
-			if p == nil || p.RemoteVNetID.IsZero() || seen[p.RemoteVNetID.Key()] {
-				continue
-			}
-			seen[p.RemoteVNetID.Key()] = true
-			space := p.RemoteCurrentAddressSpace
-			if len(space) == 0 {
-				space = p.RemoteAddressSpace
-			}
-			out = append(out, DNSVNet{ID: p.RemoteVNetID, Name: p.RemoteVNetID.Name(), Space: space, Peered: true})
-		}
-	}
-	return out
-}
-
 // DNSEvidence is what classification looks at. Order matters where two
 // candidates hold the same address: the first one wins.
 type DNSEvidence struct {
-	// VNets are the known VNets (DNSVNets).
-	VNets []DNSVNet
+	// VNets are the known VNets (model.KnownVNetsOf).
+	VNets model.KnownVNets
 	// Resolvers are the DNS private resolvers whose inbound endpoints were
 	// read.
 	Resolvers []*model.Resolver
@@ -110,7 +63,7 @@ func DNSEvidenceOf(f *model.Facts) DNSEvidence {
 			vnets = append(vnets, v)
 		}
 		sort.Slice(vnets, func(i, j int) bool { return vnets[i].ID.Key() < vnets[j].ID.Key() })
-		ev.VNets = DNSVNets(vnets)
+		ev.VNets = model.KnownVNetsOf(vnets)
 		for _, nic := range f.Network.NICs {
 			ev.NICs = append(ev.NICs, nic)
 		}
@@ -123,24 +76,12 @@ func DNSEvidenceOf(f *model.Facts) DNSEvidence {
 	return ev
 }
 
-// VNetHolding returns the first known VNet whose space holds a.
-func (ev DNSEvidence) VNetHolding(a netip.Addr) (DNSVNet, bool) {
-	for _, v := range ev.VNets {
-		for _, p := range v.Space {
-			if p.Contains(a) {
-				return v, true
-			}
-		}
-	}
-	return DNSVNet{}, false
-}
-
 // DNSServer is one classified DNS server address.
 type DNSServer struct {
 	Addr netip.Addr
 	Kind DNSServerKind
 	// VNet is the known VNet whose space holds the address (InVNet).
-	VNet   DNSVNet
+	VNet   model.KnownVNet
 	InVNet bool
 	// Resolver and Endpoint are the resolver and its inbound endpoint
 	// (DNSServerResolverInbound).
@@ -170,16 +111,14 @@ func ClassifyDNSServer(a netip.Addr, ev DNSEvidence) DNSServer {
 		out.Kind = DNSServerAzure
 		return out
 	}
-	out.VNet, out.InVNet = ev.VNetHolding(a)
+	out.VNet, out.InVNet = ev.VNets.Holding(a)
 	for _, rs := range ev.Resolvers {
 		if rs == nil {
 			continue
 		}
-		for _, in := range rs.Inbound {
-			if in.Address == a {
-				out.Kind, out.Resolver, out.Endpoint = DNSServerResolverInbound, rs, in
-				return out
-			}
+		if in, ok := rs.InboundAt(a); ok {
+			out.Kind, out.Resolver, out.Endpoint = DNSServerResolverInbound, rs, in
+			return out
 		}
 	}
 	for _, nic := range ev.NICs {

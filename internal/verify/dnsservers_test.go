@@ -5,7 +5,6 @@ package verify
 
 import (
 	"net/netip"
-	"strings"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -28,7 +27,7 @@ func TestClassifyDNSServer(t *testing.T) {
 		PrivateEndpointID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-acr"), PrivateIPs: ips("10.0.2.5")}
 	lookupGap := model.Gap{Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/networkInterfaces/read"}
 	ev := DNSEvidence{
-		VNets: []DNSVNet{
+		VNets: model.KnownVNets{
 			{ID: clsSpoke, Name: "vnet-spoke", Space: pfxs("10.1.0.0/16")},
 			{ID: clsHub, Name: "vnet-hub", Space: pfxs("10.0.0.0/16"), Peered: true},
 		},
@@ -88,58 +87,6 @@ func TestClassifyDNSServer(t *testing.T) {
 			}
 		})
 	}
-}
-
-// Known VNets: the read ones with their own space, first; then the VNets
-// they peer with, with the space the peering shows.
-func TestDNSVNets(t *testing.T) {
-	vnet := &model.VNet{ID: clsSpoke, Name: "vnet-spoke", AddressSpace: pfxs("10.1.0.0/16"), Peerings: []*model.Peering{
-		// Remote read: its own space wins over the peering's copy.
-		{RemoteVNetID: clsHub, RemoteAddressSpace: pfxs("10.0.0.0/16")},
-		// Remote not read: the current space from the peering, else the synced one.
-		{RemoteVNetID: "/subscriptions/x/resourceGroups/r/providers/Microsoft.Network/virtualNetworks/a",
-			RemoteAddressSpace: pfxs("10.2.0.0/16"), RemoteCurrentAddressSpace: pfxs("10.2.0.0/15")},
-		{RemoteVNetID: "/subscriptions/x/resourceGroups/r/providers/Microsoft.Network/virtualNetworks/b",
-			RemoteAddressSpace: pfxs("10.4.0.0/16")},
-		// A second peering to the hub, and a peering without remote, add nothing.
-		{RemoteVNetID: model.ResourceID(strings.ToUpper(string(clsHub)))},
-		nil,
-		{},
-	}}
-	hub := &model.VNet{ID: clsHub, Name: "vnet-hub", AddressSpace: pfxs("10.0.0.0/16", "172.16.0.0/24")}
-
-	got := DNSVNets([]*model.VNet{vnet, nil, hub})
-	want := []struct {
-		name, space string
-		peered      bool
-	}{
-		{"vnet-spoke", "[10.1.0.0/16]", false},
-		{"vnet-hub", "[10.0.0.0/16 172.16.0.0/24]", false},
-		{"a", "[10.2.0.0/15]", true},
-		{"b", "[10.4.0.0/16]", true},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d vnets, want %d: %+v", len(got), len(want), got)
-	}
-	for i, w := range want {
-		if got[i].Name != w.name || fmtPrefixes(got[i].Space) != w.space || got[i].Peered != w.peered {
-			t.Errorf("vnet %d = %s %s peered %v, want %+v", i, got[i].Name, fmtPrefixes(got[i].Space), got[i].Peered, w)
-		}
-	}
-
-	// Alone, the spoke knows the hub from its peering.
-	got = DNSVNets([]*model.VNet{vnet})
-	if len(got) != 4 || got[1].ID != clsHub || !got[1].Peered || fmtPrefixes(got[1].Space) != "[10.0.0.0/16]" {
-		t.Errorf("spoke alone: %+v", got)
-	}
-}
-
-func fmtPrefixes(ps []netip.Prefix) string {
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = p.String()
-	}
-	return "[" + strings.Join(s, " ") + "]"
 }
 
 // The evidence of a verification is ordered by id, so that overlapping

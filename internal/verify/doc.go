@@ -29,7 +29,9 @@
 //  3. resolver.go and dns.go: the DNS servers a node uses (precedence and
 //     kind of each) and what they answer; dnsservers.go: the one
 //     classification of a DNS server's kind (ClassifyDNSServer, also used
-//     by pullpath_vnet_dns); resolver_platform_dns.go: the security
+//     by pullpath_vnet_dns over what gather's Reader.VNetDNS reads; which
+//     known VNet holds an address is model.KnownVNets');
+//     resolver_platform_dns.go: the security
 //     groups on queries to Azure DNS; resolver_firewall.go: an Azure
 //     Firewall's DNS proxy as a DNS server; zonesearch.go: when "no linked
 //     zone holds the name" is known (the Resource Graph search covered

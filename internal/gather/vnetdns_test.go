@@ -1,0 +1,335 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gather
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
+)
+
+func addrList(s ...string) []netip.Addr {
+	out := make([]netip.Addr, len(s))
+	for i, a := range s {
+		out[i] = ip(a)
+	}
+	return out
+}
+
+// dnsFixture is a spoke peered with a hub that holds a DNS private
+// resolver, a DNS server VM, a NIC attached to no VM, a private endpoint,
+// and a NIC that cannot be read; the spoke also peers with a VNet that
+// cannot be read.
+type dnsFixture struct {
+	spoke, hub                     *model.VNet
+	far                            model.ResourceID
+	resolver                       *model.Resolver
+	ruleset                        *model.Ruleset
+	vmNIC, bareNIC, peNIC, nodeNIC *model.NIC
+	lockedAddr                     netip.Addr
+	lockedGap                      model.Gap
+}
+
+func newDNSFixture() dnsFixture {
+	rg := func(group, rest string) model.ResourceID {
+		return model.ResourceID(sub + "/resourceGroups/" + group + "/providers/" + rest)
+	}
+	var f dnsFixture
+	f.far = rg("rg-far", "Microsoft.Network/virtualNetworks/vnet-far")
+	f.hub = &model.VNet{ID: vnetHub, Name: "vnet-hub", AddressSpace: []netip.Prefix{pfx("10.0.0.0/16")},
+		Subnets: []*model.Subnet{{ID: vnetHub + "/subnets/snet-dns", VNetID: vnetHub, Prefixes: []netip.Prefix{pfx("10.0.1.0/24")}}}}
+	f.spoke = &model.VNet{ID: vnetSpoke, Name: "vnet-spoke", AddressSpace: []netip.Prefix{pfx("10.1.0.0/16")}, Peerings: []*model.Peering{
+		{RemoteVNetID: vnetHub, RemoteAddressSpace: []netip.Prefix{pfx("10.0.0.0/16")}},
+		{RemoteVNetID: f.far, RemoteAddressSpace: []netip.Prefix{pfx("10.3.0.0/16")}},
+	}}
+	f.resolver = &model.Resolver{ID: rg("rg-hub", "Microsoft.Network/dnsResolvers/dnsr-hub"), Name: "dnsr-hub", VNetID: vnetHub,
+		Inbound: []model.ResolverEndpoint{{ID: rg("rg-hub", "Microsoft.Network/dnsResolvers/dnsr-hub/inboundEndpoints/in-hub"), Name: "in-hub", Address: ip("10.0.3.4")}}}
+	f.ruleset = &model.Ruleset{ID: rg("rg-hub", "Microsoft.Network/dnsForwardingRulesets/rs-hub"), Name: "rs-hub", LinkedVNets: []model.ResourceID{vnetSpoke}}
+	nic := func(group, name, subnet, addr string) *model.NIC {
+		return &model.NIC{ID: rg(group, "Microsoft.Network/networkInterfaces/"+name), Name: name, SubnetID: model.ResourceID(subnet), PrivateIPs: addrList(addr)}
+	}
+	f.vmNIC = nic("rg-hub", "nic-vm-dns", string(vnetHub)+"/subnets/snet-dns", "10.0.1.10")
+	f.vmNIC.VMID = rg("rg-hub", "Microsoft.Compute/virtualMachines/vm-dns")
+	f.bareNIC = nic("rg-hub", "nic-bare", string(vnetHub)+"/subnets/snet-dns", "10.0.1.11")
+	f.peNIC = nic("rg-hub", "pe-acr.nic", string(vnetHub)+"/subnets/snet-pe", "10.0.2.5")
+	f.peNIC.PrivateEndpointID = rg("rg-hub", "Microsoft.Network/privateEndpoints/pe-acr")
+	f.nodeNIC = nic("rg-spoke", "nic-node", string(vnetSpoke)+"/subnets/snet-aks", "10.1.0.4")
+	f.lockedAddr = ip("10.0.1.12")
+	f.lockedGap = model.Gap{ResourceID: rg("rg-hub", "Microsoft.Network/networkInterfaces/nic-locked"), Kind: model.GapPermissionDenied,
+		Permission: "Microsoft.Network/networkInterfaces/read", Detail: "HTTP 403 AuthorizationFailed"}
+	return f
+}
+
+// facts is what the verification gathers from the same resources: the VNets
+// it could read, the resolvers and NICs it found, the lookup that failed.
+func (f dnsFixture) facts(spoke *model.VNet) *model.Facts {
+	facts := &model.Facts{Network: model.NewNetwork(), DNS: model.NewDNS()}
+	facts.Network.AddVNet(spoke)
+	facts.Network.AddVNet(f.hub)
+	for _, n := range []*model.NIC{f.vmNIC, f.bareNIC, f.peNIC, f.nodeNIC} {
+		facts.Network.NICs[n.ID.Key()] = n
+	}
+	facts.Network.AddAddressGap(f.lockedAddr, f.lockedGap)
+	facts.DNS.Resolvers[f.resolver.ID.Key()] = f.resolver
+	return facts
+}
+
+// fixtureReads answers VNetDNS's reads from the same resources, as the
+// Reader does: an unreadable resource is a ReadError with its gap.
+type fixtureReads struct {
+	f     dnsFixture
+	vnets map[string]*model.VNet
+}
+
+func (r fixtureReads) VNet(_ context.Context, id model.ResourceID) (*model.VNet, error) {
+	if v := r.vnets[id.Key()]; v != nil {
+		return v, nil
+	}
+	return nil, &ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"}, Err: errors.New("HTTP 403")}
+}
+
+func (r fixtureReads) Resolvers(_ context.Context, vnetID model.ResourceID) ([]*model.Resolver, error) {
+	if r.f.resolver.VNetID.Equal(vnetID) {
+		return []*model.Resolver{r.f.resolver}, nil
+	}
+	return nil, nil
+}
+
+func (r fixtureReads) NICByAddress(_ context.Context, vnet *model.VNet, a netip.Addr) (*model.NIC, error) {
+	if a == r.f.lockedAddr && vnet.ID.Equal(vnetHub) {
+		return nil, errors.Join(&ReadError{Gap: r.f.lockedGap, Err: errors.New("HTTP 403")})
+	}
+	for _, n := range []*model.NIC{r.f.vmNIC, r.f.bareNIC, r.f.peNIC, r.f.nodeNIC} {
+		if strings.HasPrefix(n.SubnetID.Key(), vnet.ID.Key()+"/subnets/") && slices.Contains(n.PrivateIPs, a) {
+			return n, nil
+		}
+	}
+	return nil, nil
+}
+
+func (r fixtureReads) Rulesets(_ context.Context, vnetID model.ResourceID) ([]*model.Ruleset, error) {
+	if slices.ContainsFunc(r.f.ruleset.LinkedVNets, vnetID.Equal) {
+		return []*model.Ruleset{r.f.ruleset}, nil
+	}
+	return nil, nil
+}
+
+// evidence is what classification looks at, from what VNetDNS read.
+func evidence(d VNetDNS) verify.DNSEvidence {
+	return verify.DNSEvidence{VNets: d.VNets, Resolvers: d.Resolvers, NICs: d.NICs, LookupGaps: d.LookupGaps}
+}
+
+// The same NIC and VNet facts, read by VNetDNS (pullpath_vnet_dns) and
+// gathered by the verification, give the same applied servers, from the
+// same source, and the same classification of each server.
+func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
+	every := addrList("10.0.3.4", "10.0.1.10", "10.0.1.11", "10.0.2.5", "10.0.1.99", "10.0.1.12", "10.3.0.5", "192.168.1.10", "168.63.129.16")
+	tests := []struct {
+		name      string
+		vnetDNS   []netip.Addr
+		nicDNS    []netip.Addr // the node NIC's own servers; nil: no NIC asked about
+		withNIC   bool
+		want      []verify.DNSServerKind
+		wantFrom  model.DNSSource
+		wantAzure bool
+	}{
+		{name: "azure-provided dns", want: []verify.DNSServerKind{verify.DNSServerAzure}, wantFrom: model.DNSFromAzureDefault, wantAzure: true},
+		{name: "every kind of server on the vnet", vnetDNS: every, wantFrom: model.DNSFromVNet, wantAzure: true, want: []verify.DNSServerKind{
+			verify.DNSServerResolverInbound, verify.DNSServerNIC, verify.DNSServerNIC, verify.DNSServerNIC,
+			verify.DNSServerUnidentified, verify.DNSServerUnidentified, verify.DNSServerUnidentified,
+			verify.DNSServerExternal, verify.DNSServerAzure}},
+		{name: "the nic's servers override the vnet's", vnetDNS: addrList("10.0.3.4"), nicDNS: addrList("10.0.1.10", "192.168.1.10"), withNIC: true,
+			wantFrom: model.DNSFromNIC, want: []verify.DNSServerKind{verify.DNSServerNIC, verify.DNSServerExternal}},
+		{name: "a nic without servers defers to the vnet", vnetDNS: addrList("10.0.3.4"), withNIC: true,
+			wantFrom: model.DNSFromVNet, want: []verify.DNSServerKind{verify.DNSServerResolverInbound}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newDNSFixture()
+			spoke := *f.spoke
+			spoke.DNSServers = tt.vnetDNS
+			var nics []*model.NIC
+			if tt.withNIC {
+				f.nodeNIC.DNSServers = tt.nicDNS
+				nics = []*model.NIC{f.nodeNIC}
+			}
+
+			// pullpath_vnet_dns.
+			applied := model.NodeDNSServers(nil, nics, &spoke)
+			reads := fixtureReads{f: f, vnets: map[string]*model.VNet{spoke.ID.Key(): &spoke, vnetHub.Key(): f.hub}}
+			read := vnetDNS(t.Context(), New(nil), reads, &spoke, applied.Servers)
+			ev := evidence(read)
+
+			// The verification of a pool on the spoke with that node NIC.
+			facts := f.facts(&spoke)
+			pooled := model.PoolDNSServers(&model.NodePool{NICs: nics}, &spoke, facts.Network)
+			vev := verify.DNSEvidenceOf(facts)
+
+			if !slices.Equal(applied.Servers, pooled.Servers) || applied.Source != pooled.Source {
+				t.Fatalf("applied servers: pullpath_vnet_dns %v (%d), verification %v (%d)", applied.Servers, applied.Source, pooled.Servers, pooled.Source)
+			}
+			if applied.Source != tt.wantFrom || applied.UsesAzureDNS() != tt.wantAzure || len(applied.Servers) != len(tt.want) {
+				t.Fatalf("applied %v from %d", applied.Servers, applied.Source)
+			}
+			for i, a := range applied.Servers {
+				got, want := verify.ClassifyDNSServer(a, ev), verify.ClassifyDNSServer(a, vev)
+				if got.Kind != tt.want[i] || want.Kind != tt.want[i] {
+					t.Errorf("%s: kind %d (pullpath_vnet_dns) and %d (verification), want %d", a, got.Kind, want.Kind, tt.want[i])
+				}
+				if got.InVNet != want.InVNet || !got.VNet.ID.Equal(want.VNet.ID) {
+					t.Errorf("%s: vnet %q and %q", a, got.VNet.ID, want.VNet.ID)
+				}
+				if nicID(got) != nicID(want) || resolverID(got) != resolverID(want) {
+					t.Errorf("%s: nic %q / %q, resolver %q / %q", a, nicID(got), nicID(want), resolverID(got), resolverID(want))
+				}
+				if a == f.lockedAddr && (got.Gap == nil || want.Gap == nil || *got.Gap != *want.Gap) {
+					t.Errorf("%s: the failed lookup must be the same gap: %+v / %+v", a, got.Gap, want.Gap)
+				}
+			}
+			// The rulesets linked to the VNet are read beside the servers.
+			if len(read.Rulesets) != 1 || read.Rulesets[0] != f.ruleset || read.RulesetsErr != nil {
+				t.Errorf("rulesets %+v, %v", read.Rulesets, read.RulesetsErr)
+			}
+		})
+	}
+}
+
+func nicID(s verify.DNSServer) model.ResourceID {
+	if s.NIC == nil {
+		return ""
+	}
+	return s.NIC.ID
+}
+
+func resolverID(s verify.DNSServer) model.ResourceID {
+	if s.Resolver == nil {
+		return ""
+	}
+	return s.Endpoint.ID
+}
+
+// Lookups that fail are named with their gap, resolvers first, then each
+// server's, in the order of the servers; the servers they concern stay
+// unidentified, never external.
+func TestVNetDNSLookupFailures(t *testing.T) {
+	f := newDNSFixture()
+	reads := fixtureReads{f: f, vnets: map[string]*model.VNet{vnetSpoke.Key(): f.spoke, vnetHub.Key(): f.hub}}
+	read := vnetDNS(t.Context(), New(nil), reads, f.spoke, addrList("10.0.1.12", "10.3.0.5", "168.63.129.16", "192.168.1.10"))
+	if len(read.Failed) != 2 {
+		t.Fatalf("want two failed lookups, got %+v", read.Failed)
+	}
+	if got := read.Failed[0]; got.Lookup != LookupNIC || got.Addr != f.lockedAddr || !got.VNetID.Equal(vnetHub) || got.Gap != f.lockedGap {
+		t.Errorf("NIC lookup: %+v", got)
+	}
+	if got := read.Failed[1]; got.Lookup != LookupPeeredVNet || got.Addr != ip("10.3.0.5") || !got.VNetID.Equal(f.far) ||
+		got.Gap.Permission != "Microsoft.Network/virtualNetworks/read" || !got.Gap.ResourceID.Equal(f.far) {
+		t.Errorf("peered VNet: %+v", got)
+	}
+	for _, a := range addrList("10.0.1.12", "10.3.0.5") {
+		if s := verify.ClassifyDNSServer(a, evidence(read)); s.Kind != verify.DNSServerUnidentified || s.Gap == nil {
+			t.Errorf("%s: %+v", a, s)
+		}
+	}
+
+	// A failed resolver list is named too, and what it returned is kept.
+	failing := failingResolvers{fixtureReads: reads}
+	read = vnetDNS(t.Context(), New(nil), failing, f.spoke, addrList("10.0.3.4"))
+	if len(read.Failed) != 2 || read.Failed[0].Lookup != LookupResolvers || !read.Failed[0].VNetID.Equal(vnetHub) ||
+		read.Failed[0].Gap.Permission != permListDNSResolvers {
+		t.Fatalf("resolver list: %+v", read.Failed)
+	}
+	// Without the resolver, the address is looked up as a NIC, and found by none.
+	if s := verify.ClassifyDNSServer(ip("10.0.3.4"), evidence(read)); s.Kind != verify.DNSServerUnidentified {
+		t.Errorf("10.0.3.4 without its resolver: %+v", s)
+	}
+
+	// Azure DNS and addresses outside every known VNet cost no read but
+	// the rulesets'.
+	read = vnetDNS(t.Context(), New(nil), noServerReads{fixtureReads: reads}, f.spoke, addrList("168.63.129.16", "192.168.1.10"))
+	if len(read.Failed) != 0 || len(read.Resolvers)+len(read.NICs) != 0 || len(read.Rulesets) != 1 {
+		t.Errorf("no lookups expected: %+v", read)
+	}
+}
+
+// failingResolvers cannot list the resolvers of a VNet, and its NIC
+// lookups find nothing.
+type failingResolvers struct{ fixtureReads }
+
+func (failingResolvers) Resolvers(_ context.Context, vnetID model.ResourceID) ([]*model.Resolver, error) {
+	return nil, &ReadError{Gap: model.Gap{ResourceID: vnetID, Kind: model.GapPermissionDenied, Permission: permListDNSResolvers}, Err: errors.New("HTTP 403")}
+}
+
+func (failingResolvers) NICByAddress(_ context.Context, vnet *model.VNet, _ netip.Addr) (*model.NIC, error) {
+	return nil, &ReadError{Gap: model.Gap{ResourceID: vnet.ID, Kind: model.GapPermissionDenied, Permission: permNICRead}, Err: errors.New("HTTP 403")}
+}
+
+// noServerReads panics on any read but the rulesets'.
+type noServerReads struct{ fixtureReads }
+
+func (noServerReads) VNet(context.Context, model.ResourceID) (*model.VNet, error) {
+	panic("unexpected VNet read")
+}
+func (noServerReads) Resolvers(context.Context, model.ResourceID) ([]*model.Resolver, error) {
+	panic("unexpected resolver read")
+}
+func (noServerReads) NICByAddress(context.Context, *model.VNet, netip.Addr) (*model.NIC, error) {
+	panic("unexpected NIC read")
+}
+
+// The servers' NIC lookups run concurrently, as many at a time as the
+// Reader's width allows and no more; the result keeps the servers' order.
+func TestVNetDNSLookupsRunConcurrently(t *testing.T) {
+	servers := addrList("10.0.1.10", "10.0.1.11", "10.0.1.99", "10.0.2.5")
+	for _, width := range []int{1, 2, 4} {
+		f := newDNSFixture()
+		spoke := *f.spoke
+		reads := &barrierReads{fixtureReads: fixtureReads{f: f, vnets: map[string]*model.VNet{spoke.ID.Key(): &spoke, vnetHub.Key(): f.hub}},
+			want: width, arrived: make(chan struct{})}
+		r := New(nil)
+		r.SetConcurrency(width)
+		read := vnetDNS(t.Context(), r, reads, &spoke, servers)
+		if reads.max != width {
+			t.Errorf("width %d: %d NIC lookups at most at a time", width, reads.max)
+		}
+		if len(read.NICs) != 3 || read.NICs[0] != f.vmNIC || read.NICs[1] != f.bareNIC || read.NICs[2] != f.peNIC {
+			t.Errorf("width %d: NICs out of the servers' order: %+v", width, read.NICs)
+		}
+	}
+}
+
+// barrierReads holds each NIC lookup until want of them are in flight (or
+// a second has passed), and records how many were at most.
+type barrierReads struct {
+	fixtureReads
+	want    int
+	mu      sync.Mutex
+	in, max int
+	arrived chan struct{}
+	closed  bool
+}
+
+func (b *barrierReads) NICByAddress(ctx context.Context, vnet *model.VNet, a netip.Addr) (*model.NIC, error) {
+	b.mu.Lock()
+	b.in++
+	b.max = max(b.max, b.in)
+	if b.in >= b.want && !b.closed {
+		b.closed = true
+		close(b.arrived)
+	}
+	b.mu.Unlock()
+	select {
+	case <-b.arrived:
+	case <-time.After(time.Second):
+	}
+	defer func() { b.mu.Lock(); b.in--; b.mu.Unlock() }()
+	return b.fixtureReads.NICByAddress(ctx, vnet, a)
+}
