@@ -57,7 +57,8 @@
 //     firewall_tls.go: what TLS inspection by an allowing rule does to
 //     the registry's certificate.
 //  7. evidence.go: reads that failed, and the conclusions they leave
-//     unverified.
+//     unverified; blame.go: reads that failed only in a verification the
+//     what-if blame compared with (WithBlameGaps).
 //  8. accept.go: the accept blocks of the verification, applied to the
 //     findings before any verdict (accepted findings decide none; expired
 //     and unused blocks are reported); summary.go and summary_paths.go:

@@ -18,6 +18,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/pipeline"
+	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
@@ -50,6 +51,14 @@ func ReaderCheck(newReader func() *gather.Reader, q gather.VerificationRequest) 
 //     that disappears without change A is caused by A. A finding that no
 //     single change removes needs several together and names every change
 //     the reads met.
+//
+// A read that fails only in a compared verification (2 or 3) leaves it
+// incomplete on the pools its evidence findings concern: those findings
+// are reported in the result (verify.WithBlameGaps, EVIDENCE_*, so the
+// verdict is at least unverified) and the result's findings on those
+// pools are blamed on no change, since whether the plan causes them is not
+// concluded. A resource the plan creates being absent where its change is
+// left out is no failed read.
 //
 // The names go into Finding.PlannedChange (", "-joined, sorted) and the
 // summary is rendered again. The facts returned are those of the result
@@ -111,28 +120,30 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 			}
 		}
 	}
+	// Reads that failed only in a compared verification: what it says
+	// about their node pools is incomplete.
+	gaps := blameGaps{result: keys(res.Findings), created: createdBy(plan), seen: map[string]bool{}}
+	gaps.add(before, "")
 	var caused []int
 	for _, i := range open {
-		if !before[key(res.Findings[i])] {
+		if !before.has(res.Findings[i]) {
 			caused = append(caused, i)
 		}
 	}
-	if len(caused) == 0 {
-		return res, f, nil
-	}
 	blame := map[int][]string{}
-	if len(changes) == 1 {
+	if len(caused) > 0 && len(changes) == 1 {
 		for _, i := range caused {
 			blame[i] = changes
 		}
-	} else {
+	} else if len(caused) > 0 {
 		for _, c := range changes {
 			without, _, err := present(overlay.WithoutPlannedChanges(ctx, c), check)
 			if err != nil {
 				return verify.Result{}, f, err
 			}
+			gaps.add(without, c)
 			for _, i := range caused {
-				if !without[key(res.Findings[i])] {
+				if !without.has(res.Findings[i]) {
 					blame[i] = append(blame[i], c)
 				}
 			}
@@ -144,26 +155,107 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 		}
 	}
 	for i, cs := range blame {
+		if gaps.incomplete(res.Findings[i].NodePool) {
+			continue // not concluded: the comparison lacks evidence on its pool
+		}
 		sort.Strings(cs)
 		res.Findings[i].PlannedChange = strings.Join(cs, ", ")
 	}
-	res.Summary = verify.Summarize(f, res)
+	if len(gaps.list) > 0 {
+		return verify.WithBlameGaps(f, res, gaps.list), f, nil
+	}
+	if len(blame) > 0 {
+		res.Summary = verify.Summarize(f, res)
+	}
 	return res, f, nil
 }
 
-// present verifies the facts read with ctx and returns the keys of the
-// findings, and the pools whose computed routes the effective routes
-// contradicted (COVERAGE_MODEL_DRIFT) or whose effective routes could not
-// be read.
-func present(ctx context.Context, check Check) (map[string]bool, map[string]model.PlanDrift, error) {
+// compared is a verification the result is compared with: the keys of its
+// findings and its evidence findings.
+type compared struct {
+	keys     map[string]bool
+	evidence []model.Finding
+}
+
+// has reports whether the compared verification has the finding.
+func (c compared) has(fd model.Finding) bool { return c.keys[key(fd)] }
+
+// blameGaps collects the evidence findings of compared verifications that
+// the result does not have: reads only a compared verification made, which
+// failed. Each leaves what that verification says about its node pool
+// (every pool when it names none) incomplete, so the blame of the
+// result's findings on that pool is not concluded (docs/design/what-if.md,
+// "Blame"), and each is reported in the result (verify.WithBlameGaps).
+//
+// A resource the plan creates being absent where its change is left out
+// is what leaving it out means, not a failed read: it is no gap.
+type blameGaps struct {
+	result  map[string]bool // keys of the result's findings
+	created map[string]bool // keys of the resources the plan creates
+	seen    map[string]bool
+	list    []verify.BlameGap
+	pools   map[string]bool // node pools left incomplete; "" for all
+}
+
+func (g *blameGaps) add(c compared, without string) {
+	for _, fd := range c.evidence {
+		k := key(fd)
+		if g.result[k] || g.seen[k] || (fd.Code == model.EvidenceNotFound && g.created[fd.ResourceID.Key()]) {
+			continue
+		}
+		g.seen[k] = true
+		g.list = append(g.list, verify.BlameGap{Finding: fd, Without: without})
+		if g.pools == nil {
+			g.pools = map[string]bool{}
+		}
+		g.pools[fd.NodePool] = true
+	}
+}
+
+// incomplete reports whether a compared verification lacks evidence on
+// the node pool ("": a finding of no pool, which every pool's evidence
+// concerns).
+func (g *blameGaps) incomplete(pool string) bool {
+	return g.pools[""] || g.pools[pool] || (pool == "" && len(g.pools) > 0)
+}
+
+// createdBy are the keys of the resources the plan puts.
+func createdBy(o *overlay.Overlay) map[string]bool {
+	out := map[string]bool{}
+	if p := o.Plan(); p != nil {
+		for _, op := range p.Ops {
+			if op.Kind == planned.OpPut {
+				out[model.ResourceID(op.ID).Key()] = true
+			}
+		}
+	}
+	return out
+}
+
+// keys are the keys of the findings.
+func keys(fds []model.Finding) map[string]bool {
+	out := make(map[string]bool, len(fds))
+	for _, fd := range fds {
+		out[key(fd)] = true
+	}
+	return out
+}
+
+// present verifies the facts read with ctx and returns its findings (their
+// keys and its evidence findings), and the pools whose computed routes the
+// effective routes contradicted (COVERAGE_MODEL_DRIFT) or whose effective
+// routes could not be read.
+func present(ctx context.Context, check Check) (compared, map[string]model.PlanDrift, error) {
 	res, f, err := check(ctx, nil)
 	if err != nil {
-		return nil, nil, err
+		return compared{}, nil, err
 	}
-	out := map[string]bool{}
+	out := compared{keys: keys(res.Findings)}
 	drift := map[string]model.PlanDrift{}
 	for _, fd := range res.Findings {
-		out[key(fd)] = true
+		if fd.Condition == model.ConditionEvidence {
+			out.evidence = append(out.evidence, fd)
+		}
 		if fd.Code == model.CoverageModelDrift && fd.NodePool != "" {
 			if _, seen := drift[fd.NodePool]; !seen {
 				drift[fd.NodePool] = model.PlanDrift{Why: fd.Message}

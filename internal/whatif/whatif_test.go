@@ -29,7 +29,33 @@ const (
 // the given scenario folders' plan.json files ("" for no plan).
 func run(t *testing.T, folders ...string) verify.Result {
 	t.Helper()
+	return runWith(t, nil, folders...)
+}
+
+// runWith is run with baseline_ok's snapshot changed by edit (nil: as it
+// is).
+func runWith(t *testing.T, edit func(snap map[string]any), folders ...string) verify.Result {
+	t.Helper()
 	cfg := azure.Config{SnapshotFile: filepath.Join(scenarios, "baseline_ok", "snapshot.json")}
+	if edit != nil {
+		raw, err := os.ReadFile(cfg.SnapshotFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap map[string]any
+		if err := json.Unmarshal(raw, &snap); err != nil {
+			t.Fatal(err)
+		}
+		edit(snap)
+		out, err := json.Marshal(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.SnapshotFile = filepath.Join(t.TempDir(), "snapshot.json")
+		if err := os.WriteFile(cfg.SnapshotFile, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var o *overlay.Overlay
 	var opts []azure.SessionOption
 	if len(folders) > 0 {
@@ -143,6 +169,61 @@ func TestUnrelatedPlanBlamesNothing(t *testing.T) {
 	for c, b := range blame(t, res) {
 		if b != "" {
 			t.Errorf("%s blamed on %q by an unrelated plan", c, b)
+		}
+	}
+}
+
+// fault makes a snapshot refuse a read (403).
+func fault(read string) func(map[string]any) {
+	return func(snap map[string]any) {
+		faults, _ := snap["faults"].(map[string]any)
+		if faults == nil {
+			faults = map[string]any{}
+			snap["faults"] = faults
+		}
+		faults[read] = map[string]any{"status": 403}
+	}
+}
+
+// A read that fails only while verifying the network without the plan is
+// reported in the result, on the node pools and hosts whose comparison it
+// left incomplete, and the findings of those pools are blamed on no
+// change: whether the plan causes them is not concluded.
+func TestFailedComparisonReadIsEvidence(t *testing.T) {
+	const records = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/ALL"
+	res := runWith(t, fault("GET "+records), "plan_zone_link_deleted")
+	if res.Verdict != model.Unreachable {
+		t.Errorf("verdict %s: the plan still breaks the pull", res.Verdict)
+	}
+	compared := map[string]bool{}
+	for _, f := range res.Findings {
+		switch {
+		case f.Code == model.DNSZoneNotLinked && f.PlannedChange != "":
+			t.Errorf("%s on %s blamed on %q, though the network without the plan could not be verified there", f.Code, f.NodePool, f.PlannedChange)
+		case f.Code == model.EvidencePermissionDenied && strings.EqualFold(string(f.ResourceID), records) &&
+			strings.Contains(f.Message, "verified as it is now, without the plan") && strings.Contains(f.Message, "is therefore not concluded"):
+			compared[f.NodePool+" "+f.Endpoint] = true
+		}
+	}
+	for _, want := range []string{"system contosoreg.azurecr.io", "user contosoreg.westeurope.data.azurecr.io"} {
+		if !compared[want] {
+			t.Errorf("no evidence finding names the failed read of the comparison on %s; findings: %+v", want, res.Findings)
+		}
+	}
+
+	// The same read refused to nothing: the change is named (the control).
+	if got := blame(t, run(t, "plan_zone_link_deleted"))[model.DNSZoneNotLinked]; got != "azurerm_private_dns_zone_virtual_network_link.spoke" {
+		t.Errorf("DNS_ZONE_NOT_LINKED blamed on %q", got)
+	}
+}
+
+// A resource the plan creates is absent when its change is left out: that
+// is no failed read, and the blame is concluded as without it.
+func TestLeftOutCreateIsNoEvidence(t *testing.T) {
+	res := run(t, "plan_udr_endpoint_blackhole")
+	for _, f := range res.Findings {
+		if f.Condition == model.ConditionEvidence {
+			t.Errorf("%s on %s: %s", f.Code, f.ResourceID, f.Message)
 		}
 	}
 }
