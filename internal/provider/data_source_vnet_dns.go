@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
@@ -136,6 +138,13 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := r.VNet(ctx, vnetID)
+	if err == nil {
+		// The VNet's DNS servers are what this data source reports: when
+		// planned_changes_file leaves them unknown, so is its answer.
+		if g, unknown := vnet.Unknown.Of(model.FactDNSServers); unknown {
+			err = &gather.ReadError{Gap: g, Err: errors.New(g.Detail)}
+		}
+	}
 	if err != nil {
 		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), vnetID, err, r.Gaps(), run.timeout))
 		return
