@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
@@ -48,6 +49,65 @@ type PlannedValueUnknownError struct {
 	// Members are the unknown values, as dotted paths, or what is unknown
 	// in words.
 	Members []string
+	// Values are the unknown members one by one, each with the resource
+	// whose body holds it (the resource read, or a child it embeds: a
+	// subnet of a VNet) and the change that leaves it unknown; empty when
+	// the answer as a whole is unknown (a list, an action).
+	Values []PlannedUnknownValue
+}
+
+// PlannedUnknownValue is one member of a planned resource that is known
+// only after apply.
+type PlannedUnknownValue struct {
+	// ID is the resource whose body holds the member: the resource read,
+	// or an embedded child of it.
+	ID string
+	// Member is the dotted path into that resource's body
+	// (properties.dhcpOptions.dnsServers).
+	Member string
+	// Address is the planned change that leaves it unknown.
+	Address string
+}
+
+// knownPart receives the unknown values of one read made with
+// [WithKnownPart].
+type knownPart struct {
+	mu      sync.Mutex
+	unknown *PlannedValueUnknownError
+}
+
+type knownPartKey struct{}
+
+// WithKnownPart returns ctx for one read that accepts a partly unknown
+// answer: a resource the planned changes leave partly unknown until apply
+// is answered with what is known (the unknown members left out of the
+// body) instead of failing with [PlannedValueUnknownError], and unknown
+// gives that error, with its Values, after the read (nil when nothing was
+// unknown). The caller must then treat each unknown value as unknown, or
+// the whole answer as the error (what a read without this context gets).
+// Only a GET of one resource is answered so; lists and actions fail as
+// without it.
+func WithKnownPart(ctx context.Context) (_ context.Context, unknown func() *PlannedValueUnknownError) {
+	k := &knownPart{}
+	return context.WithValue(ctx, knownPartKey{}, k), func() *PlannedValueUnknownError {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		return k.unknown
+	}
+}
+
+// AcceptKnownPart reports whether the read of ctx accepts a partly unknown
+// answer ([WithKnownPart]) and, when it does, records what is unknown: the
+// answering policy (the what-if overlay) then answers with the known part.
+func AcceptKnownPart(ctx context.Context, unknown *PlannedValueUnknownError) bool {
+	k, _ := ctx.Value(knownPartKey{}).(*knownPart)
+	if k == nil || unknown == nil || len(unknown.Values) == 0 {
+		return false
+	}
+	k.mu.Lock()
+	k.unknown = unknown
+	k.mu.Unlock()
+	return true
 }
 
 func (e *PlannedValueUnknownError) Error() string {

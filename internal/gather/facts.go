@@ -718,7 +718,15 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		if vnet == nil {
 			continue
 		}
-		for _, a := range model.PoolDNSServers(p, vnet, n).Servers {
+		dns := model.PoolDNSServers(p, vnet, n)
+		if dns.Unknown != nil {
+			// The VNet's DNS servers are known only after apply (they may
+			// be none): what Azure DNS answers from it is read, so that
+			// the reads stay those of the network without the plan, and a
+			// failed one is named.
+			azureVNets[vnet.ID.Key()] = vnet.ID
+		}
+		for _, a := range dns.Servers {
 			if a == model.AzureDNS {
 				azureVNets[vnet.ID.Key()] = vnet.ID
 			} else {

@@ -58,15 +58,29 @@ func (r *Reader) VNets(ctx context.Context, ids []model.ResourceID) (out []*mode
 }
 
 // vnetGet is the memoised GET of a virtual network, without Peering.Global.
+// Under planned_changes_file, the facts of the VNet and its subnets the
+// plan leaves unknown are marked so (VNet.Unknown, Subnet.Unknown; see
+// plannedFacts); a member no fact stands for makes the whole VNet unknown.
 func (r *Reader) vnetGet(ctx context.Context, id model.ResourceID) (*model.VNet, error) {
 	return read(r, "vnet-get", id, permVNetRead, func() (*model.VNet, error) {
+		ctx, unknown := azure.WithKnownPart(ctx)
 		resp, err := networkGet(ctx, r, id, "virtualNetworks", func(f *armnetwork.ClientFactory, rg, name string) (armnetwork.VirtualNetworksClientGetResponse, error) {
 			return f.NewVirtualNetworksClient().Get(ctx, rg, name, nil)
 		})
 		if err != nil {
 			return nil, err
 		}
-		return vnetFromSDK(&resp.VirtualNetwork)
+		v, err := vnetFromSDK(&resp.VirtualNetwork)
+		if err != nil {
+			if u := unknown(); u != nil {
+				return nil, u
+			}
+			return nil, err
+		}
+		if err := markVNetUnknown(v, unknown()); err != nil {
+			return nil, err
+		}
+		return v, nil
 	})
 }
 

@@ -147,6 +147,9 @@ type VNet struct {
 	DNSServers []netip.Addr
 	Subnets    []*Subnet
 	Peerings   []*Peering
+	// Unknown are the facts of the VNet itself a planned change leaves
+	// unknown until apply (FactDNSServers); a subnet's are the subnet's.
+	Unknown UnknownFacts
 }
 
 // Subnet is a subnet of a virtual network.
@@ -182,6 +185,9 @@ type Subnet struct {
 	// private subnet): VMs without a NAT gateway, a load balancer outbound
 	// rule or a public IP of their own have no way to public addresses.
 	DefaultOutboundAccessDisabled bool
+	// Unknown are the facts of the subnet a planned change leaves unknown
+	// until apply (FactPrivateEndpointNetworkPolicies).
+	Unknown UnknownFacts
 }
 
 // IPConfigurationOwners returns, once each and in order, the resources

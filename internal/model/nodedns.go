@@ -31,6 +31,11 @@ type NodeDNS struct {
 	Source  DNSSource
 	// NIC is the network interface whose own servers apply (DNSFromNIC).
 	NIC *NIC
+	// Unknown is set when the servers are the VNet's and a planned change
+	// leaves them unknown until apply (VNet.Unknown, FactDNSServers):
+	// Servers is then empty, and nothing that depends on them can be
+	// concluded.
+	Unknown *Gap
 }
 
 // NodeDNSServers applies Azure's precedence for a node's DNS servers: the
@@ -38,6 +43,8 @@ type NodeDNS struct {
 // sets servers of its own, else the VNet's dhcpOptions.dnsServers, else
 // Azure-provided DNS (168.63.129.16). A NIC or VNet that sets none defers
 // to the next. docs/design/azure-behaviour.md (D1) gives Azure's sources.
+// When the VNet's servers decide and a planned change leaves them unknown,
+// the answer is Unknown, with no servers.
 //
 // Servers is a copy: callers may change it without changing the model.
 func NodeDNSServers(scaleSet []netip.Addr, nics []*NIC, vnet *VNet) NodeDNS {
@@ -49,10 +56,20 @@ func NodeDNSServers(scaleSet []netip.Addr, nics []*NIC, vnet *VNet) NodeDNS {
 			return NodeDNS{Servers: slices.Clone(nic.DNSServers), Source: DNSFromNIC, NIC: nic}
 		}
 	}
+	if g, unknown := vnetDNSUnknown(vnet); unknown {
+		return NodeDNS{Source: DNSFromVNet, Unknown: &g}
+	}
 	if vnet != nil && len(vnet.DNSServers) > 0 {
 		return NodeDNS{Servers: slices.Clone(vnet.DNSServers), Source: DNSFromVNet}
 	}
 	return NodeDNS{Servers: []netip.Addr{AzureDNS}, Source: DNSFromAzureDefault}
+}
+
+func vnetDNSUnknown(vnet *VNet) (Gap, bool) {
+	if vnet == nil {
+		return Gap{}, false
+	}
+	return vnet.Unknown.Of(FactDNSServers)
 }
 
 // PoolDNSServers are the DNS servers the nodes of a pool use

@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -136,6 +137,13 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 
 	vnetID := model.ResourceID(m.VirtualNetworkID.ValueString())
 	vnet, err := r.VNet(ctx, vnetID)
+	if err == nil {
+		// The VNet's DNS servers are what this data source reports: when
+		// planned_changes_file leaves them unknown, so is its answer.
+		if g, unknown := vnet.Unknown.Of(model.FactDNSServers); unknown {
+			err = &gather.ReadError{Gap: g, Err: errors.New(g.Detail)}
+		}
+	}
 	if err != nil {
 		resp.Diagnostics.Append(readFailure(path.Root("virtual_network_id"), vnetID, err, r.Gaps(), run.timeout))
 		return

@@ -72,6 +72,15 @@ func describeReadFailure(id model.ResourceID, err error, gap model.Gap, timeout 
 				label, id, timeout)
 	}
 	switch gap.Kind {
+	case model.GapPlannedUnknown:
+		change := gap.Planned
+		if change == "" {
+			change = "the planned change"
+		}
+		return fmt.Sprintf("A value of the %s is known only after apply", what),
+			fmt.Sprintf("After the planned changes (planned_changes_file), the %s (%s) holds a value this data source reports that is known only after apply: %s. "+
+				"Read it again after %s is applied, or give the value literally in the configuration instead of from a resource created in the same plan. "+
+				"Granting permissions or planning again will not help: the value does not exist before apply.", label, id, gap.Detail, change)
 	case model.GapUnreachable:
 		return "Cannot reach Azure Resource Manager",
 			fmt.Sprintf("Reading the %s (%s) got no answer: %s. Check that this machine can resolve and reach Azure Resource Manager "+

@@ -261,6 +261,9 @@ func TestDescribeReadFailure(t *testing.T) {
 			"Could not read the virtual network", []string{"kept failing after retries", "HTTP 429 TooManyRequests"}},
 		{"an error from outside the reader", errors.New("connection reset"), nil,
 			"Could not read the virtual network", []string{"kept failing after retries", "connection reset"}},
+		{"known only after apply", &gather.ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapPlannedUnknown, Planned: "azurerm_virtual_network.spoke",
+			Detail: "properties.dhcpOptions.dnsServers is known only after apply (planned change azurerm_virtual_network.spoke)"}, Err: errors.New("unknown")}, nil,
+			"A value of the virtual network is known only after apply", []string{"properties.dhcpOptions.dnsServers", "after azurerm_virtual_network.spoke is applied", "planned_changes_file"}},
 		{"timeout", fmt.Errorf("reading: %w", context.DeadlineExceeded), nil,
 			"Timed out reading the virtual network", []string{"(2m0s)", "timeouts { read"}},
 	}

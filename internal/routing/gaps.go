@@ -116,3 +116,10 @@ func appendGap(gaps []model.Gap, g model.Gap) []model.Gap {
 	}
 	return append(gaps, g)
 }
+
+// unknownFact reports whether a planned change leaves fact f of an object
+// unknown until apply (model.UnknownFacts).
+func unknownFact(u model.UnknownFacts, f model.Fact) bool {
+	_, ok := u.Of(f)
+	return ok
+}

@@ -132,6 +132,11 @@ func privateEndpointRoutes(net *model.Network, vnet *model.VNet, sub *model.Subn
 						gaps = append(gaps, scopedGap{gap: gapFor(net, pe.SubnetID, model.GapNotFound,
 							fmt.Sprintf("the subnet of private endpoint %s was not read: whether route %s invalidates its /32 route is unknown", pe.Name, u.Name)),
 							scope: []netip.Prefix{r.Prefix}})
+					case unknownFact(peSubnet.Unknown, model.FactPrivateEndpointNetworkPolicies):
+						// Whether the route invalidates the /32 route is
+						// known only after apply.
+						g, _ := peSubnet.Unknown.Of(model.FactPrivateEndpointNetworkPolicies)
+						gaps = append(gaps, scopedGap{gap: g, scope: []netip.Prefix{r.Prefix}})
 					case peSubnet.RouteTablePoliciesApply():
 						r.State = model.RouteStateInvalid
 						r.Origin += fmt.Sprintf(" (invalidated by %s: %s applies route-table policies)", u.Origin, peSubnet.Name)

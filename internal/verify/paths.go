@@ -150,6 +150,14 @@ func (r *run) newPoolCtx(pool *model.NodePool) *poolCtx {
 	case pc.vnet == nil:
 		pc.blocked = true
 		pc.shared = append(pc.shared, r.evidence(pool.Name, "", pc.subnet.VNetID, "the node VNet (its DNS servers, address space and peerings)"))
+	default:
+		// Every path of the pool starts by resolving names through the
+		// pool's DNS servers: when the plan leaves them unknown (the node
+		// VNet's, for nodes whose NICs set none), no path can be followed.
+		if dns := model.PoolDNSServers(pool, pc.vnet, r.f.Network); dns.Unknown != nil {
+			pc.blocked = true
+			pc.shared = append(pc.shared, gapFinding(*dns.Unknown, pool.Name, "", "the DNS servers of node VNet "+pc.vnet.Name+", which the nodes of the pool resolve every name through"))
+		}
 	}
 	return pc
 }

@@ -4,6 +4,7 @@
 package verify
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -186,6 +187,83 @@ func TestPlanOffPath(t *testing.T) {
 			requireContains(t, got[0].Message, tc.mentions...)
 			if tc.notInText != "" && strings.Contains(got[0].Message, tc.notInText) {
 				t.Errorf("message %q says %q", got[0].Message, tc.notInText)
+			}
+		})
+	}
+}
+
+// An unknown fact makes unverified exactly the paths that read it: the
+// node VNet's DNS servers every path of its pools (unless the nodes' NICs
+// set their own), a peered VNet's none; a subnet's private endpoint network
+// policies only a path to an endpoint in it whose security group they
+// would decide.
+func TestPlannedUnknownFact(t *testing.T) {
+	gap := func(id model.ResourceID, address, member string) model.Gap {
+		return model.Gap{ResourceID: id, Kind: model.GapPlannedUnknown, Planned: address, Detail: member + " is known only after apply (planned change " + address + ")"}
+	}
+	dnsUnknown := func(vnet model.ResourceID) func(f model.Facts) {
+		return func(f model.Facts) {
+			v := f.Network.VNet(vnet)
+			v.DNSServers = nil
+			v.Unknown = model.UnknownFacts{model.FactDNSServers: gap(vnet, "azurerm_virtual_network.x", "properties.dhcpOptions.dnsServers")}
+		}
+	}
+	peUnknown := func(f model.Facts) {
+		s := f.Network.Subnet(peSubnetID)
+		s.PrivateEndpointNetworkPolicies = ""
+		s.Unknown = model.UnknownFacts{model.FactPrivateEndpointNetworkPolicies: gap(peSubnetID, "azurerm_subnet.pe", "properties.privateEndpointNetworkPolicies")}
+	}
+	denyAtPE := func(f model.Facts) {
+		withNSG(f, peSubnetID, nsgPEID, secRule("DenySpokeHttps", 100, "Inbound", "Deny", "Tcp", "10.1.0.0/16", "*", "443"))
+	}
+	cases := []struct {
+		name    string
+		edit    func(f model.Facts)
+		verdict model.Verdict
+		change  string
+	}{
+		{"the node VNet's DNS servers: every path unverified", dnsUnknown(spokeID), model.Unverified, "azurerm_virtual_network.x"},
+		{"a peered VNet's DNS servers: read by no path (negative)", dnsUnknown(hubID), model.Reachable, ""},
+		{"the node VNet's, with the servers set on the scale set's NICs (negative)", func(f model.Facts) {
+			dnsUnknown(spokeID)(f)
+			for _, p := range f.Pools {
+				p.DNSServers = []netip.Addr{model.AzureDNS}
+			}
+		}, model.Reachable, ""},
+		{"the endpoint subnet's policies with a security group there: unverified", func(f model.Facts) { denyAtPE(f); peUnknown(f) }, model.Unverified, "azurerm_subnet.pe"},
+		{"the endpoint subnet's policies without a security group (negative)", peUnknown, model.Reachable, ""},
+		{"the node subnet's policies: it holds no endpoint (negative)", func(f model.Facts) {
+			s := f.Network.Subnet(aksSubnetID)
+			s.Unknown = model.UnknownFacts{model.FactPrivateEndpointNetworkPolicies: gap(aksSubnetID, "azurerm_subnet.aks", "properties.privateEndpointNetworkPolicies")}
+		}, model.Reachable, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := baselineFacts()
+			c.edit(f)
+			res := Run(f)
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: %+v", res.Verdict, c.verdict, res.Findings)
+			}
+			got := findingsWith(res, model.CoveragePlannedUnknown)
+			if c.change == "" {
+				if len(got) > 0 {
+					t.Errorf("an unknown fact no path reads was reported: %+v", got)
+				}
+				return
+			}
+			if len(got) == 0 {
+				t.Fatalf("no COVERAGE_PLANNED_VALUE_UNKNOWN: %+v", res.Findings)
+			}
+			for _, fd := range got {
+				if fd.PlannedChange != c.change {
+					t.Errorf("finding names %q, want %q: %s", fd.PlannedChange, c.change, fd.Message)
+				}
+			}
+			for _, p := range res.Paths {
+				if p.Verdict == model.Reachable && c.name == "the node VNet's DNS servers: every path unverified" {
+					t.Errorf("path %s → %s reachable with its DNS servers unknown", p.NodePool, p.Host)
+				}
 			}
 		})
 	}

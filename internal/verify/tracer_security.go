@@ -243,8 +243,15 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	inFlow.Source = src
 	switch a.Kind {
 	case routing.ArrivalPrivateEndpoint:
-		if dsub != nil && dsub.SecurityGroupPoliciesApply() {
-			add(&inGroups, dsub.NSGID, security.LevelSubnet, dspace)
+		if dsub != nil {
+			if g, unknown := dsub.Unknown.Of(model.FactPrivateEndpointNetworkPolicies); unknown && !dsub.NSGID.IsZero() {
+				// Whether the subnet's security group applies to the
+				// private endpoint is known only after apply.
+				out.Gaps = append(out.Gaps, g)
+				ok = false
+			} else if dsub.SecurityGroupPoliciesApply() {
+				add(&inGroups, dsub.NSGID, security.LevelSubnet, dspace)
+			}
 		}
 		if pe := n.PrivateEndpoint(a.PrivateEndpointID); pe != nil {
 			for _, id := range pe.NICIDs {

@@ -491,3 +491,80 @@ func TestOverlayEmbedsClassicFirewallCollections(t *testing.T) {
 		t.Errorf("firewall after the plan: %s", b)
 	}
 }
+
+// A read made with azure.WithKnownPart gets the known part of a resource
+// the plan leaves partly unknown: the unknown members left out (never the
+// value before the plan), and the unknown values one by one, a child's by
+// the child's id. A read without it, and a list, still fail as a whole.
+func TestOverlayKnownPartNamesEachUnknownValue(t *testing.T) {
+	vnetBody := map[string]any{"id": ovVNet, "name": "vnet-spoke", "properties": map[string]any{
+		"addressSpace": map[string]any{"addressPrefixes": []any{"10.1.0.0/16"}},
+		"dhcpOptions":  map[string]any{"dnsServers": []any{"10.9.9.9"}}}}
+	ops := []planned.Op{
+		{Address: "azurerm_virtual_network.spoke", Type: "azurerm_virtual_network", Kind: planned.OpPut, ID: ovVNet, Body: vnetBody,
+			Unknown: []string{"properties.dhcpOptions.dnsServers"}},
+		{Address: "azurerm_subnet.batch", Type: "azurerm_subnet", Kind: planned.OpPut, ID: ovVNet + "/subnets/batch",
+			Body: map[string]any{"id": ovVNet + "/subnets/batch", "name": "batch", "properties": map[string]any{
+				"addressPrefix": "10.1.16.0/24", "privateEndpointNetworkPolicies": "Enabled"}},
+			Unknown: []string{"properties.privateEndpointNetworkPolicies"}},
+	}
+	arm := newMapARM()
+	arm.bodies[strings.ToLower(ovRG+"/providers/Microsoft.Network/virtualNetworks")] = `{"value":[` + arm.bodies[strings.ToLower(ovVNet)] + `]}`
+	cl, _ := overlayClients(t, arm, ops...)
+	f, _ := cl.Network(ovSub)
+
+	ctx, unknown := azure.WithKnownPart(context.Background())
+	resp, err := f.NewVirtualNetworksClient().Get(ctx, "rg-net", "vnet-spoke", nil)
+	if err != nil {
+		t.Fatalf("read with the known part: %v", err)
+	}
+	p := resp.Properties
+	if p.DhcpOptions != nil && len(p.DhcpOptions.DNSServers) > 0 {
+		t.Errorf("the unknown DNS servers were answered: %v", p.DhcpOptions.DNSServers)
+	}
+	if len(p.AddressSpace.AddressPrefixes) != 1 || *p.AddressSpace.AddressPrefixes[0] != "10.1.0.0/16" {
+		t.Errorf("the known address space is missing: %+v", p.AddressSpace)
+	}
+	var batch *armSubnet
+	for _, s := range p.Subnets {
+		if *s.Name == "batch" {
+			batch = &armSubnet{policies: (*string)(s.Properties.PrivateEndpointNetworkPolicies), prefix: s.Properties.AddressPrefix}
+		}
+	}
+	if batch == nil || batch.policies != nil || batch.prefix == nil || *batch.prefix != "10.1.16.0/24" {
+		t.Errorf("subnet batch: %+v, want its prefix without its unknown policies", batch)
+	}
+	u := unknown()
+	want := []azure.PlannedUnknownValue{
+		{ID: ovVNet, Member: "properties.dhcpOptions.dnsServers", Address: "azurerm_virtual_network.spoke"},
+		{ID: ovVNet + "/subnets/batch", Member: "properties.privateEndpointNetworkPolicies", Address: "azurerm_subnet.batch"},
+	}
+	if u == nil || !slices.Equal(u.Values, want) {
+		t.Errorf("unknown values = %+v, want %+v", u, want)
+	}
+
+	// Without the known part: the whole VNet is unknown, as before.
+	_, err = f.NewVirtualNetworksClient().Get(context.Background(), "rg-net", "vnet-spoke", nil)
+	var whole *azure.PlannedValueUnknownError
+	if !errors.As(err, &whole) || whole.Address != "azurerm_subnet.batch, azurerm_virtual_network.spoke" {
+		t.Errorf("read without the known part: err = %v, want the whole VNet unknown naming both changes", err)
+	}
+	// A list is unknown as a whole, with or without it.
+	ctx2, unknown2 := azure.WithKnownPart(context.Background())
+	if _, err := f.NewVirtualNetworksClient().NewListPager("rg-net", nil).NextPage(ctx2); !errors.As(err, &whole) {
+		t.Errorf("list with the known part: err = %v, want azure.PlannedValueUnknownError", err)
+	}
+	if unknown2() != nil {
+		t.Errorf("a list reported a known part: %+v", unknown2())
+	}
+	// A resource the plan leaves fully known reports nothing.
+	cl3, _ := overlayClients(t, newMapARM(), planned.Op{Address: "azurerm_virtual_network.spoke", Kind: planned.OpPut, ID: ovVNet, Body: vnetBody})
+	f3, _ := cl3.Network(ovSub)
+	ctx3, unknown3 := azure.WithKnownPart(context.Background())
+	resp3, err := f3.NewVirtualNetworksClient().Get(ctx3, "rg-net", "vnet-spoke", nil)
+	if err != nil || unknown3() != nil || len(resp3.Properties.DhcpOptions.DNSServers) != 1 {
+		t.Errorf("known VNet: %v, unknown %+v", err, unknown3())
+	}
+}
+
+type armSubnet struct{ policies, prefix *string }

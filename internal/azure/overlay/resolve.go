@@ -82,10 +82,17 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 	out := resolved{body: base}
 	var unknown []string
 	var unknownAt []string
-	note := func(op planned.Op) {
+	var values []azure.PlannedUnknownValue
+	// note records an op that shaped the answer; own: an op on id itself,
+	// whose unknown members are id's values (a child's are its own, in
+	// the child's resolved.unknown).
+	note := func(op planned.Op, own bool) {
 		out.served = append(out.served, op)
 		for _, u := range op.Unknown {
 			unknown = append(unknown, u)
+			if own {
+				values = append(values, azure.PlannedUnknownValue{ID: id.id(), Member: u, Address: op.Address})
+			}
 			if !slices.Contains(unknownAt, op.Address) {
 				unknownAt = append(unknownAt, op.Address)
 			}
@@ -95,10 +102,10 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 		switch op.Kind {
 		case planned.OpPut:
 			out.body = cloneMap(op.Body)
-			unknown, unknownAt = nil, nil
+			unknown, unknownAt, values = nil, nil, nil
 		case planned.OpDelete:
 			out.body = nil
-			unknown, unknownAt = nil, nil
+			unknown, unknownAt, values = nil, nil, nil
 		case planned.OpCreateUnnamed:
 			// A resource of unknown name: which item it is, and so what
 			// the collection or the parent holds, is known after apply.
@@ -115,7 +122,7 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 				out.body = merged
 			}
 		}
-		note(op)
+		note(op, true)
 	}
 	if out.body != nil && id.typ() == peeringType {
 		completePeering(id, before, out.body, fetch)
@@ -155,12 +162,15 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 					}
 				}
 				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
+				// The child's ops shaped the parent's answer; what they
+				// leave unknown is the child's (c.unknown), by its id.
 				for _, op := range c.served {
-					note(op)
+					note(op, false)
 				}
 				if c.unknown != nil {
 					unknown = append(unknown, c.unknown.Members...)
 					unknownAt = append(unknownAt, c.unknown.Address)
+					values = append(values, c.unknown.Values...)
 				}
 				switch {
 				case c.body == nil && idx >= 0:
@@ -176,9 +186,35 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 	}
 	if out.body != nil && len(unknown) > 0 {
 		slices.Sort(unknownAt)
-		out.unknown = &azure.PlannedValueUnknownError{ID: id.id(), Address: strings.Join(slices.Compact(unknownAt), ", "), Members: slices.Compact(unknown)}
+		out.unknown = &azure.PlannedValueUnknownError{ID: id.id(), Address: strings.Join(slices.Compact(unknownAt), ", "), Members: slices.Compact(unknown), Values: values}
+		// The body holds only what is known: an unknown member is left
+		// out (a child's were left out of the child's body), never
+		// answered with the value it has before the plan.
+		for _, v := range values {
+			if strings.EqualFold(v.ID, id.id()) {
+				deleteMember(out.body, v.Member)
+			}
+		}
 	}
 	return out
+}
+
+// deleteMember removes the member at a dotted path
+// (properties.dhcpOptions.dnsServers) from body, when it is there.
+func deleteMember(body map[string]any, member string) {
+	keys := strings.Split(member, ".")
+	m := body
+	for i, k := range keys {
+		if i == len(keys)-1 {
+			delete(m, k)
+			return
+		}
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return
+		}
+		m = next
+	}
 }
 
 const peeringType = "microsoft.network/virtualnetworks/virtualnetworkpeerings"
@@ -283,6 +319,11 @@ func (o *Overlay) get(req *policy.Request, p armPath, ops []planned.Op) (*http.R
 	ctx := req.Raw().Context()
 	noteServed(ctx, r.served)
 	if r.unknown != nil {
+		if r.body != nil && azure.AcceptKnownPart(ctx, r.unknown) {
+			// The read takes the known part and the unknown values apart
+			// (azure.WithKnownPart).
+			return jsonResponse(req.Raw(), r.body)
+		}
 		return nil, r.unknown
 	}
 	if r.body == nil {
