@@ -27,6 +27,11 @@
 #      read that names what it reads, not after the reads the provider
 #      chose to make first) and printed with how it was derived;
 #
+#      5. a Virtual WAN topology: the spokes connected to a secured Virtual
+#         WAN hub with routing intent (private and Internet traffic through
+#         the hub's Azure Firewall), the registry's private endpoint in a
+#         shared-services spoke, the same pools and subnets (gentopo -vwan);
+#
 #      3. pullpath_node_routes with its default arguments on topology 1:
 #         plan wall time and provider peak RSS;
 #      4. a fleet: 10 clusters sharing one hub, one pullpath_verification
@@ -40,6 +45,7 @@
 #   BENCH_E2E=0 scripts/bench.sh         # (a) only
 #   BENCH_GO=0 scripts/bench.sh          # (b) only
 #   BENCH_SERIAL=1 scripts/bench.sh      # (b) 1. also with max_concurrent_reads = 1
+#   BENCH_ONLY=vwan BENCH_GO=0 scripts/bench.sh   # (b) 5. only (the Virtual WAN topology)
 #   BENCH=Lookup BENCHTIME=5x COUNT=6 scripts/bench.sh   # (a) filtered, for benchstat
 #   LATENCY_MS=50 ACTION_LATENCY_MS=2000 POOLS=20 SUBNETS=5 SPOKES=3 \
 #     REPLICAS=4 BGP_ROUTES=10000 ER_POOLS=27 FLEET=10 scripts/bench.sh   # (b) sizes (the defaults)
@@ -265,7 +271,7 @@ PY
 replay() { python3 -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1])][-1]; print(d["requests"], d["distinct"])' "$tmp/$1.stats"; }
 
 # How critpath derives the chain (internal/testsupport/critpath).
-chain_method="critpath, from the facts gathered without latency: each read after the read whose answer names what it reads (cluster → node subnets' VNets → peers → gateway → its actions; scale sets → NIC lists; zone lists → zones); whether a read is needed is no dependency (the node VNets' rulesets follow the cluster, the Resource Graph zone search by the registry's domain needs nothing read); evidence read in a later round counts only when the verdict reached it"
+chain_method="critpath, from the facts gathered without latency: each read after the read whose answer names what it reads (cluster → node subnets' VNets → peers → gateway → its actions; a peering to a Virtual WAN hub's VNet → the Resource Graph hub connection search → the hub, its connections, route tables and routing intent → the hub's effective routes; scale sets → NIC lists; zone lists → zones); whether a read is needed is no dependency (the node VNets' rulesets follow the cluster, the Resource Graph zone search by the registry's domain needs nothing read); evidence read in a later round counts only when the verdict reached it"
 
 # overhead TITLE NAME GENFLAGS...: topology NAME with and without latency,
 # its chain, the verification's overhead against it.
@@ -312,6 +318,7 @@ overhead() {
 echo "sizes: ${POOLS:-20} pools, ${SUBNETS:-5} subnets, ${SPOKES:-3} spokes, ${REPLICAS:-4} replicas, ${BGP_ROUTES:-10000} learned routes;" \
 	"latency ${L} ms per read, ${A} ms per action"
 
+if [[ -z "${BENCH_ONLY:-}" ]]; then
 banner "(b) 1. benchmark topology (VPN gateway)"
 overhead "benchmark topology" bench -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}"
 row "pullpath_verification provider peak RSS (benchmark topology)" "$((LAST_RSS / 1024)) MB (VmHWM)" "≤ 100 MB"
@@ -346,5 +353,11 @@ echo "  requests           ${req} sent for ${distinct} distinct resources and ac
 	"the blocks' arm_requests add up to $(out fleet 'sum(o["requests"])')"
 echo "  plan wall time     ${wall} ms, provider CPU ${cpu} ms, peak RSS $((rss / 1024)) MB"
 row "fleet of ${FLEET:-10} clusters on one hub: requests / distinct reads" "${req} / ${distinct} (plan ${wall} ms wall, ${cpu} ms CPU, $((rss / 1024)) MB)" "equal"
+fi
+
+if [[ -z "${BENCH_ONLY:-}" || "${BENCH_ONLY}" == vwan ]]; then
+	banner "(b) 5. Virtual WAN topology (secured hub, routing intent, shared-services private endpoint)"
+	overhead "Virtual WAN topology" vwan -vwan -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}"
+fi
 
 print_summary

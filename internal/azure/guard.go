@@ -68,6 +68,10 @@ var readActions = []AllowedAction{
 		"Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action", WhatIfBGPOfOwner},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/bgpConnections/{connectionName}/learnedRoutes",
 		"Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action", WhatIfBGPOfOwner},
+	// The effective routes of a Virtual WAN hub's route table: computed by
+	// Azure from the hub's routing as it is.
+	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/effectiveRoutes",
+		"Microsoft.Network/virtualHubs/effectiveRoutes/action", WhatIfStaleWithRouting},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/networkWatchers/{networkWatcherName}/nextHop",
 		"Microsoft.Network/networkWatchers/nextHop/action", WhatIfStaleWithRouting},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsResolvers",

@@ -162,6 +162,9 @@ func TestGuardPathShapes(t *testing.T) {
 		{"other case", "POST", strings.ToLower(nic) + "/EFFECTIVEROUTETABLE", true},
 		{"query ignored", "POST", nic + "/effectiveRouteTable?api-version=2024-05-01&x=/listKeys", true},
 		{"getAdvertisedRoutes with peer", "POST", gw + "/getAdvertisedRoutes?peer=10.0.0.1", true},
+		{"hub effectiveRoutes", "POST", "/subscriptions/" + replaySub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu/effectiveRoutes", true},
+		{"hub inboundRoutes", "POST", "/subscriptions/" + replaySub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu/inboundRoutes", false},
+		{"hub effectiveRoutes under a child", "POST", "/subscriptions/" + replaySub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu/hubRouteTables/defaultRouteTable/effectiveRoutes", false},
 		{"longer action name", "POST", nic + "/effectiveRouteTableX", false},
 		{"extra segment", "POST", nic + "/effectiveRouteTable/start", false},
 		{"trailing slash", "POST", nic + "/effectiveRouteTable/", false},
@@ -318,8 +321,8 @@ func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { retur
 // custom role built from it grants exactly these reads.
 func TestReadActionsData(t *testing.T) {
 	list := ReadActions()
-	if len(list) != 10 {
-		t.Fatalf("%d allowed actions, want 10", len(list))
+	if len(list) != 11 {
+		t.Fatalf("%d allowed actions, want 11", len(list))
 	}
 	for _, a := range list {
 		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")

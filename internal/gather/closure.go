@@ -183,6 +183,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	// firewalls, whose rules are pending until a path crosses one.
 	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
 	r.includeHubFirewalls(ctx, n, hubs)
+	markHubEffectiveRoutes(n, hubs)
 
 	// 3. Appliances behind VirtualAppliance next hops and behind the routes
 	// Route Servers learned from them, by address in the VNet of the

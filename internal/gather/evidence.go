@@ -28,9 +28,10 @@ type evidenceReader func(r *Reader, ctx context.Context, n *model.Network, mu *s
 
 // evidenceReaders read each kind of pending evidence.
 var evidenceReaders = map[model.EvidenceKind]evidenceReader{
-	model.EvidenceAdvertisedRoutes: (*Reader).readAdvertisedRoutes,
-	model.EvidenceApplianceNIC:     (*Reader).readApplianceNIC,
-	model.EvidenceFirewallRules:    (*Reader).readFirewallRules,
+	model.EvidenceAdvertisedRoutes:   (*Reader).readAdvertisedRoutes,
+	model.EvidenceApplianceNIC:       (*Reader).readApplianceNIC,
+	model.EvidenceFirewallRules:      (*Reader).readFirewallRules,
+	model.EvidenceHubEffectiveRoutes: (*Reader).readHubEffectiveRoutes,
 }
 
 // ReadEvidence reads the evidence an evaluation needs that is pending in n

@@ -20,6 +20,7 @@ const (
 	permHubConnectionRead        = "Microsoft.Network/virtualHubs/hubVirtualNetworkConnections/read"
 	permHubRouteTableRead        = "Microsoft.Network/virtualHubs/hubRouteTables/read"
 	permRoutingIntentRead        = "Microsoft.Network/virtualHubs/routingIntent/read"
+	permHubEffectiveRoutes       = "Microsoft.Network/virtualHubs/effectiveRoutes/action"
 	permRouteServerPeerRead      = "Microsoft.Network/virtualHubs/bgpConnections/read"
 	permRouteServerLearnedRoutes = "Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"
 	permConnectionRead           = "Microsoft.Network/connections/read"
@@ -84,6 +85,7 @@ var Permissions = map[string]string{
 	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                       permHubConnectionRead,
 	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                   permHubRouteTableRead,
 	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                     permRoutingIntentRead,
+	"VirtualHubsClient.BeginGetEffectiveVirtualHubRoutes (POST …/virtualHubs/{h}/effectiveRoutes)":                               permHubEffectiveRoutes,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
 	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,

@@ -35,7 +35,7 @@ var resourceKinds = map[string]resourceKind{
 	"microsoft.network/virtualnetworkgateways":                                    {"virtual network gateway", "virtual network gateways"},
 	"microsoft.network/connections":                                               {"gateway connection", "gateway connections"},
 	"microsoft.network/localnetworkgateways":                                      {"local network gateway", "local network gateways"},
-	"microsoft.network/virtualhubs":                                               {"virtual hub (Route Server)", "virtual hubs (Route Servers)"},
+	"microsoft.network/virtualhubs":                                               {"virtual hub", "virtual hubs"},
 	"microsoft.network/virtualhubs/bgpconnections":                                {"BGP peer", "BGP peers"},
 	"microsoft.network/virtualhubs/hubvirtualnetworkconnections":                  {"hub connection", "hub connections"},
 	"microsoft.network/virtualhubs/hubroutetables":                                {"hub route table", "hub route tables"},
@@ -73,6 +73,7 @@ var resourceKinds = map[string]resourceKind{
 // of network interface nic-1".
 var readActions = map[string]string{
 	"effectiveroutetable":       "the effective routes",
+	"effectiveroutes":           "the effective routes",
 	"getlearnedroutes":          "the learned routes",
 	"getadvertisedroutes":       "the advertised routes",
 	"getbgppeerstatus":          "the BGP peer status",
@@ -130,13 +131,20 @@ func (id ResourceID) Label() string {
 		if len(names) == 0 {
 			return listingAt(full, segs)
 		}
-		if words, isAction := readActions[strings.ToLower(last)]; isAction {
-			return words + " of " + parent.Label()
+		of := parent.Label()
+		if hub := hubWords(full, names); hub != "" && len(names) == 1 {
+			of = hub
 		}
-		return "the " + kindWords(full).many + " of " + parent.Label()
+		if words, isAction := readActions[strings.ToLower(last)]; isAction {
+			return words + " of " + of
+		}
+		return "the " + kindWords(full).many + " of " + of
 	}
 	name := names[len(names)-1]
 	k := kindWords(full)
+	if hub := hubWords(full, names); hub != "" {
+		return hub
+	}
 	switch strings.ToLower(full) {
 	case "microsoft.network/virtualnetworks/subnets":
 		return k.one + " " + names[0] + "/" + name
@@ -144,6 +152,37 @@ func (id ResourceID) Label() string {
 		return k.one + " " + name + " of " + kindWords(full[:strings.LastIndexByte(full, '/')]).one + " " + names[0]
 	}
 	return k.one + " " + name
+}
+
+// hubWords names a virtualHubs resource by what its child says it is. The
+// type serves two services: a Virtual WAN hub (a hub with a virtualWan:
+// connections, hub route tables, routing intent, effective routes) and an
+// Azure Route Server (BGP connections to appliances). A hub's own id does
+// not say which, so it is "virtual hub <name>"; below it, "hub connection
+// c of Virtual WAN hub h", "BGP peer p of Route Server rs", "the hub route
+// tables of Virtual WAN hub h". It returns "" for every other type.
+func hubWords(full string, names []string) string {
+	types := strings.Split(strings.ToLower(full), "/")
+	if len(types) < 3 || types[0] != "microsoft.network" || types[1] != "virtualhubs" || len(names) == 0 {
+		return ""
+	}
+	hub := names[0]
+	var of string
+	switch types[2] {
+	case "hubvirtualnetworkconnections", "hubroutetables", "routingintent", "effectiveroutes":
+		of = "Virtual WAN hub " + hub
+	case "bgpconnections":
+		of = "Route Server " + hub
+	default:
+		return ""
+	}
+	if len(names) == 1 {
+		return of // a listing or an action: the caller words it
+	}
+	if len(types) == 3 && len(names) == 2 {
+		return kindWords(strings.Join(types, "/")).one + " " + names[1] + " of " + of
+	}
+	return ""
 }
 
 // listingAt names a listing of a top-level type at its scope: "the virtual

@@ -21,6 +21,16 @@ func TestLabel(t *testing.T) {
 		sub + "/providers/Microsoft.Network/locations/westeurope/serviceTags":                                        "the service tags of westeurope",
 		"/providers/Microsoft.ResourceGraph/resources":                                                               "an Azure Resource Graph query",
 		rg + "/providers/Microsoft.Contoso/widgets/w1":                                                               "widgets w1",
+		// A virtual hub is a Virtual WAN hub or a Route Server: its
+		// children say which; its own id does not.
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu":                                         "virtual hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu/hubVirtualNetworkConnections":            "the hub connections of Virtual WAN hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu/hubVirtualNetworkConnections/conn-spoke": "hub connection conn-spoke of Virtual WAN hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu/hubRouteTables/defaultRouteTable":        "hub route table defaultRouteTable of Virtual WAN hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu/routingIntent":                           "the routing intents of Virtual WAN hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/hub-weu/effectiveRoutes":                         "the effective routes of Virtual WAN hub hub-weu",
+		rg + "/providers/Microsoft.Network/virtualHubs/rs-hub/bgpConnections":                           "the BGP peers of Route Server rs-hub",
+		rg + "/providers/Microsoft.Network/virtualHubs/rs-hub/bgpConnections/nva1/learnedRoutes":        "the learned routes of BGP peer nva1 of Route Server rs-hub",
 		"":          "an unnamed resource",
 		"not-an-id": "not-an-id",
 	} {

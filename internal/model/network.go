@@ -38,6 +38,10 @@ type Network struct {
 	// connected to (vwan.go), with their connections, route tables and
 	// routing intent.
 	VirtualHubs map[string]*VirtualHub
+	// HubEffectiveRoutes are what Azure reports as the effective routes of
+	// a Virtual WAN hub's default route table, by hub id key; read only
+	// for paths that use the hub (vwan_effective.go).
+	HubEffectiveRoutes map[string]*HubEffectiveRoutes
 	// SpeculativeReads are resources read before it is known whether a
 	// conclusion needs them (which way a flow to a public address leaves,
 	// and through which public IPs, is known only once its route is

@@ -23,9 +23,15 @@ type Drift struct {
 // Finding is the COVERAGE_MODEL_DRIFT finding for the drift; resource is
 // the NIC whose table was compared.
 func (d Drift) Finding(nic model.ResourceID) Finding {
-	return newFinding(model.CoverageModelDrift, nic, "", nil,
-		"for %s the effective routes of %s select %s, but the routes computed from configuration select %s; computed verdicts for this pool's scale-set or zero-node instances may be wrong.",
-		d.Destination, nic.Name(), DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound))
+	return d.finding(nic, "the effective routes of "+nic.Name(), "computed verdicts for this pool's scale-set or zero-node instances may be wrong")
+}
+
+// finding is the COVERAGE_MODEL_DRIFT finding on resource: whose are the
+// real routes, and what the disagreement puts in doubt.
+func (d Drift) finding(resource model.ResourceID, whose, doubt string) Finding {
+	return newFinding(model.CoverageModelDrift, resource, "", nil,
+		"for %s %s select %s, but the routes computed from configuration select %s; %s.",
+		d.Destination, whose, DescribeSelection(d.Real, d.RealFound), DescribeSelection(d.Computed, d.ComputedFound), doubt)
 }
 
 // DescribeSelection names the route a table selects, "route <prefix> <next hop

@@ -134,7 +134,7 @@ func (e *Engine) TraceFrom(fromSubnetID model.ResourceID, src, dst netip.Addr) R
 		res.Verdict = model.Unverified
 		return res
 	}
-	fwd := &walker{e: e, src: res.Source, dst: dst}
+	fwd := &walker{e: e, src: res.Source, dst: dst, hubCheck: true}
 	fwd.run(fromSubnetID)
 	res.Hops, res.Arrival, res.Appliances = fwd.hops, fwd.arrival, fwd.appliances
 	res.Findings, res.Gaps, res.Suspected = fwd.findings, fwd.gaps, fwd.suspected
@@ -196,6 +196,9 @@ type walker struct {
 	// drift is the first hop's disagreement between the real and the
 	// computed routes, when there is one.
 	drift *Drift
+	// hubCheck: the first hop is checked against the effective routes of
+	// the Virtual WAN hub its VNet is connected to (vwan_effective.go).
+	hubCheck bool
 	// crossed is the peering the current route crosses, once
 	// crossPeering has looked at it: the next hop records it as a step.
 	crossed *model.Peering
@@ -247,6 +250,13 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	}
 	w.uncertain = len(hopGaps) > 0
 	i := c.Table.LookupIndex(w.dst)
+	hubCheck := w.hubCheck
+	w.hubCheck = false
+	if i < 0 && hubCheck {
+		if next, ok, done := w.hubFirstHop(c, model.Route{}, false); done {
+			return next, ok
+		}
+	}
 	if i < 0 {
 		w.hop(subnetID, nil, "no route: dropped")
 		w.fail(newFinding(model.RouteBlackhole, resourceToRoute(c), subnetID, nil,
@@ -254,6 +264,11 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 		return "", false
 	}
 	r := c.Table.Route(i)
+	if hubCheck {
+		if next, ok, done := w.hubFirstHop(c, r, true); done {
+			return next, ok
+		}
+	}
 	return w.follow(c, &r, w.diagnoseDrop)
 }
 

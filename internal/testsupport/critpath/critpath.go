@@ -26,6 +26,12 @@
 // gateway's advertised routes, an appliance's NIC) is read in a later
 // round by design, and counts only when the verdict reached it (Needs, as
 // evaluation reports it), after what showed the path needs it.
+//
+// A Virtual WAN hub's VNet (HV_…) is never read: the VNet read that shows
+// a peering to it names the VNet whose hub connection Azure Resource Graph
+// is asked for; the connection names the hub, whose connections, route
+// tables and routing intent need only its id; the connections name the
+// other VNets connected to the hub, the hub its Azure Firewall (vwan.go).
 package critpath
 
 import (
@@ -192,8 +198,8 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			}
 			for _, p := range v.Peerings {
 				r := p.RemoteVNetID
-				if r.IsZero() || n.VNet(r) == nil || vnetRead[r.Key()] != nil {
-					continue
+				if r.IsZero() || n.VNet(r) == nil || vnetRead[r.Key()] != nil || n.HubByVNet(r) != nil {
+					continue // a hub's VNet is never read: hubs below
 				}
 				vnetRead[r.Key()] = g.add(short(r), false, vnetRead[id.Key()])
 				next = append(next, r)
@@ -201,6 +207,7 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 		}
 		level = next
 	}
+	hubs := virtualHubs(g, n, vnetRead)
 	for _, key := range slices.Sorted(maps.Keys(n.VNets)) {
 		v := n.VNets[key]
 		at := vnetRead[key]
@@ -351,6 +358,8 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			}
 		}
 	}
+
+	hubEvidence(g, f, hubs, needs)
 
 	var last *Read
 	for _, key := range slices.Sorted(maps.Keys(g.reads)) {

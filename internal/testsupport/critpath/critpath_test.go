@@ -90,3 +90,30 @@ func TestChainFollowsTheFacts(t *testing.T) {
 		}
 	}
 }
+
+// On Virtual WAN the node VNet's peering to the hub's VNet (HV_…) names no
+// VNet the provider reads: the chain goes from the node VNet to the
+// Resource Graph search for its hub connection, which names the hub; its
+// connections (with its route tables and routing intent) decide the
+// routes; the verdict reached the hub's effective routes, which follow
+// them. The hub's VNet is never on the chain, and without the need the
+// effective routes are not either.
+func TestChainThroughAVirtualWANHub(t *testing.T) {
+	o := gentopo.Options{Pools: 5, Subnets: 2, Spokes: 2, Replicas: 2, DNSZones: 1, Seed: 1, VirtualWAN: true}
+	c, f := measure(t, o)
+	want := time.Duration(2*readMS+(readMS+actionMS)+readMS+(readMS+actionMS)) * time.Millisecond
+	s := c.String()
+	if c.Total != want || len(c.Reads) != 5 || !strings.HasPrefix(c.Reads[0].What, "managedClusters/") ||
+		!strings.HasPrefix(c.Reads[1].What, "virtualNetworks/vnet-spoke") || !strings.Contains(c.Reads[2].What, "ResourceGraph/resources (hub connections") ||
+		!strings.HasPrefix(c.Reads[3].What, "virtualHubs/hub-bench/") || c.Reads[4].What != "virtualHubs/hub-bench/effectiveRoutes" {
+		t.Errorf("chain %s, want cluster → spoke → hub connection search → hub child → effectiveRoutes = %s", s, want)
+	}
+	if strings.Contains(s, "HV_") && !strings.Contains(s, "peered with HV_") {
+		t.Errorf("the hub's VNet is read on the chain: %s", s)
+	}
+	lat := critpath.Latency{Read: readMS * time.Millisecond, Action: actionMS * time.Millisecond}
+	without := critpath.Of(f, nil, lat)
+	if strings.Contains(without.String(), "effectiveRoutes") || without.Total >= c.Total {
+		t.Errorf("without the need: %s", without)
+	}
+}

@@ -48,6 +48,13 @@ type Options struct {
 	// Clusters is the number of AKS clusters sharing the hub (0 means 1):
 	// each has Pools pools on Subnets subnets in Spokes spokes of its own.
 	Clusters int
+	// VirtualWAN connects the spokes to a secured Virtual WAN hub instead
+	// of peering them with the hub VNet (vwan.go): the hub VNet becomes a
+	// shared-services spoke holding the registry's private endpoint, every
+	// VNet has a hub connection, routing intent sends private and Internet
+	// traffic through the hub's Azure Firewall, and there is no gateway
+	// (BGPRoutes and Gateway are ignored).
+	VirtualWAN bool
 }
 
 // Hub gateway types.
@@ -98,6 +105,13 @@ type Topology struct {
 	// Resources and Actions count the entries written.
 	Resources, Actions int
 }
+
+const (
+	// The Virtual WAN hub (VirtualWAN): its VNet is Microsoft's.
+	vwanRG    = sub + "/resourceGroups/rg-vwan"
+	hvID      = "/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-bench_1/providers/Microsoft.Network/virtualNetworks/HV_hub-bench_1"
+	hubPrefix = "10.100.0.0/23"
+)
 
 const (
 	sub        = "/subscriptions/00000000-0000-0000-0000-0000000000b1"
@@ -272,6 +286,10 @@ func Generate(o Options) (*Topology, error) {
 	allVNets := []string{hubID}
 	for _, sp := range spokes {
 		allVNets = append(allVNets, sp.id)
+		if o.VirtualWAN {
+			sp.peerToHub = g.peering(sp.id, "RemoteVnetToHubPeering_"+g.guid(), hvID, hubPrefix, false, false)
+			continue
+		}
 		hubPeerings = append(hubPeerings, g.peering(hubID, "hub-to-"+sp.name, sp.id, sp.prefix, true, false))
 		sp.peerToHub = g.peering(sp.id, sp.name+"-to-hub", hubID, "10.0.0.0/16", false, true)
 	}
@@ -283,12 +301,26 @@ func Generate(o Options) (*Topology, error) {
 		g.subnetBody(hubID, "GatewaySubnet", "10.0.0.0/27", arr{ref(gwID + "/ipConfigurations/default")}, nil),
 		g.subnetBody(hubID, "snet-pe", "10.0.2.0/24", peIPConfs, arr{ref(peID)}),
 	}
+	if o.VirtualWAN {
+		// The shared-services spoke: the private endpoint only.
+		hubSubnets = hubSubnets[1:]
+		hubPeerings = arr{g.peering(hubID, "RemoteVnetToHubPeering_"+g.guid(), hvID, hubPrefix, false, false)}
+	}
 	g.add(g.vnet(hubID, "vnet-hub", "10.0.0.0/16", hubSubnets, hubPeerings))
+	if o.VirtualWAN {
+		prefixes := map[string]string{hubID: "10.0.0.0/16"}
+		for _, sp := range spokes {
+			prefixes[sp.id] = sp.prefix
+		}
+		g.virtualWAN(allVNets, prefixes)
+	}
 
 	// Gateway; for a VPN gateway its local network gateway and BGP
 	// connection, for an ExpressRoute gateway its circuit connection; the
 	// BGP actions.
-	if o.Gateway == GatewayExpressRoute {
+	switch {
+	case o.VirtualWAN:
+	case o.Gateway == GatewayExpressRoute:
 		g.add(g.erGateway(gwID))
 		g.add(obj{"name": "cn-er", "id": hubRG + "/providers/Microsoft.Network/connections/cn-er", "etag": g.etag(),
 			"type": "Microsoft.Network/connections", "location": location, "tags": obj{}, "properties": obj{
@@ -296,7 +328,7 @@ func Generate(o Options) (*Topology, error) {
 				"peer":           ref(sub + "/resourceGroups/rg-connectivity/providers/Microsoft.Network/expressRouteCircuits/er-onprem"),
 				"connectionType": "ExpressRoute", "routingWeight": 0, "enableBgp": false, "expressRouteGatewayBypass": false,
 				"ingressBytesTransferred": 0, "egressBytesTransferred": 0}})
-	} else {
+	default:
 		g.add(g.gateway(gwID))
 		lgwID := hubRG + "/providers/Microsoft.Network/localNetworkGateways/lgw-onprem"
 		g.add(obj{"name": "lgw-onprem", "id": lgwID, "etag": g.etag(), "type": "Microsoft.Network/localNetworkGateways",
@@ -312,25 +344,9 @@ func Generate(o Options) (*Topology, error) {
 				"trafficSelectorPolicies": arr{}, "expressRouteGatewayBypass": false, "connectionStatus": "Connected",
 				"ingressBytesTransferred": 48213377, "egressBytesTransferred": 51200984}})
 	}
-	learned := arr{obj{"localAddress": gwAddr, "network": "10.0.0.0/16", "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768}}
-	for _, sp := range spokes {
-		learned = append(learned, obj{"localAddress": gwAddr, "network": sp.prefix, "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768})
+	if !o.VirtualWAN {
+		g.bgpActions(gwID, spokes)
 	}
-	// On-premises prefixes: /24s in 10.128.0.0/9 (32768 of them), clear
-	// of the hub (10.0/16) and the spokes (10.1–10.100/16).
-	for i := 0; i < o.BGPRoutes; i++ {
-		learned = append(learned, obj{"localAddress": gwAddr, "network": fmt.Sprintf("10.%d.%d.0/24", 128+i/256, i%256),
-			"nextHop": onpremPeer, "sourcePeer": onpremPeer, "origin": "EBgp", "asPath": "65010", "weight": 32768})
-	}
-	g.action(gwID+"/getLearnedRoutes", obj{"value": learned})
-	g.action(gwID+"/getBgpPeerStatus", obj{"value": arr{obj{"localAddress": gwAddr, "neighbor": onpremPeer, "asn": 65010,
-		"state": "Connected", "connectedDuration": "12.03:14:55.1234567", "routesReceived": o.BGPRoutes,
-		"messagesSent": 28211, "messagesReceived": 28190}}})
-	adv := arr{obj{"localAddress": gwAddr, "network": "10.0.0.0/16", "nextHop": gwAddr, "origin": "Igp", "asPath": "65515", "weight": 0}}
-	for _, sp := range spokes {
-		adv = append(adv, obj{"localAddress": gwAddr, "network": sp.prefix, "nextHop": gwAddr, "origin": "Igp", "asPath": "65515", "weight": 0})
-	}
-	g.action(gwID+"/getAdvertisedRoutes", obj{"value": adv})
 
 	// Role definitions.
 	for _, d := range []struct {
@@ -553,6 +569,33 @@ func Generate(o Options) (*Topology, error) {
 		t.ClusterIDs = append(t.ClusterIDs, cl.id)
 	}
 	return t, nil
+}
+
+// bgpActions are the hub gateway's BGP actions: what it learned (the hub,
+// the spokes and BGPRoutes on-premises prefixes), its peer, what it
+// advertises.
+func (g *gen) bgpActions(gwID string, spokes []*spoke) {
+	o := g.o
+	learned := arr{obj{"localAddress": gwAddr, "network": "10.0.0.0/16", "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768}}
+	for _, sp := range spokes {
+		learned = append(learned, obj{"localAddress": gwAddr, "network": sp.prefix, "sourcePeer": gwAddr, "origin": "Network", "asPath": "", "weight": 32768})
+	}
+	// On-premises prefixes: /24s in 10.128.0.0/9 (32768 of them), clear
+	// of the hub (10.0/16) and the spokes (10.1–10.100/16).
+	for i := 0; i < o.BGPRoutes; i++ {
+		learned = append(learned, obj{"localAddress": gwAddr, "network": fmt.Sprintf("10.%d.%d.0/24", 128+i/256, i%256),
+			"nextHop": onpremPeer, "sourcePeer": onpremPeer, "origin": "EBgp", "asPath": "65010", "weight": 32768})
+	}
+	g.action(gwID+"/getLearnedRoutes", obj{"value": learned})
+	g.action(gwID+"/getBgpPeerStatus", obj{"value": arr{obj{"localAddress": gwAddr, "neighbor": onpremPeer, "asn": 65010,
+		"state": "Connected", "connectedDuration": "12.03:14:55.1234567", "routesReceived": o.BGPRoutes,
+		"messagesSent": 28211, "messagesReceived": 28190}}})
+	adv := arr{obj{"localAddress": gwAddr, "network": "10.0.0.0/16", "nextHop": gwAddr, "origin": "Igp", "asPath": "65515", "weight": 0}}
+	for _, sp := range spokes {
+		adv = append(adv, obj{"localAddress": gwAddr, "network": sp.prefix, "nextHop": gwAddr, "origin": "Igp", "asPath": "65515", "weight": 0})
+	}
+	g.action(gwID+"/getAdvertisedRoutes", obj{"value": adv})
+
 }
 
 func lastSegment(id string) string {

@@ -154,7 +154,11 @@ func TestGenerateIsDeterministicAndValidates(t *testing.T) {
 }
 
 // On the benchmark topology and the ExpressRoute-sized one (10,000 learned
-// routes each), a verification in rounds sends every request once: the
+// routes each), and on the Virtual WAN one (spokes on a secured hub with
+// routing intent, the registry's private endpoint in a shared-services
+// spoke: the Resource Graph hub connection search, the hub and its
+// children, the firewall's rules and the hub's effective routes), a
+// verification in rounds sends every request once: the
 // zone search by domain, the forwarding rulesets asked beside the scale
 // sets and the reads the closure and discovery make of the same resources
 // share one request each.
@@ -164,7 +168,9 @@ func TestPerformanceTopologiesSendNoRequestTwice(t *testing.T) {
 	}
 	er := gentopo.Defaults()
 	er.Gateway, er.Pools = gentopo.GatewayExpressRoute, 27
-	for name, o := range map[string]gentopo.Options{"benchmark": gentopo.Defaults(), "expressroute": er} {
+	vwan := gentopo.Defaults()
+	vwan.VirtualWAN = true
+	for name, o := range map[string]gentopo.Options{"benchmark": gentopo.Defaults(), "expressroute": er, "virtualwan": vwan} {
 		t.Run(name, func(t *testing.T) {
 			topo, r, replay := replayReader(t, o)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -185,14 +191,19 @@ func TestPerformanceTopologiesSendNoRequestTwice(t *testing.T) {
 			if req != distinct || req == 0 {
 				t.Errorf("%d requests for %d distinct reads", req, distinct)
 			}
-			var graph, rulesets int
+			var graph, rulesets, hubRoutes int
 			for _, k := range replay.Requested() {
 				switch {
 				case k == "POST /providers/microsoft.resourcegraph/resources":
 					graph++
 				case strings.HasSuffix(k, "/listdnsforwardingrulesets"):
 					rulesets++
+				case strings.HasSuffix(k, "/virtualhubs/hub-bench/effectiveroutes"):
+					hubRoutes++
 				}
+			}
+			if want := map[bool]int{true: 1}[o.VirtualWAN]; hubRoutes != want {
+				t.Errorf("the hub's effective routes were read %d times, want %d", hubRoutes, want)
 			}
 			if graph != 1 || rulesets != o.Spokes {
 				t.Errorf("%d Resource Graph queries and %d forwarding ruleset lists, want 1 and %d: %v", graph, rulesets, o.Spokes, replay.Requested())

@@ -35,6 +35,7 @@ func main() {
 	flag.Int64Var(&o.Seed, "seed", o.Seed, "seed of the generated GUIDs, addresses and names")
 	flag.StringVar(&o.Gateway, "gateway", gentopo.GatewayVPN, "hub gateway type: Vpn or ExpressRoute")
 	flag.IntVar(&o.Clusters, "clusters", 1, "AKS clusters sharing the hub, each with its own spokes, subnets and pools")
+	flag.BoolVar(&o.VirtualWAN, "vwan", false, "connect the spokes to a secured Virtual WAN hub (routing intent, hub firewall) instead of a hub VNet with a gateway")
 	out := flag.String("o", "", "output file (default stdout)")
 	flag.Parse()
 

@@ -1,0 +1,134 @@
+package gather
+
+import (
+	"context"
+	"sync"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// A Virtual WAN hub's effective routes (model/vwan_effective.go): what the
+// hub's router holds for its defaultRouteTable, POST
+// virtualHubs/{hub}/effectiveRoutes with the route table as the resource
+// ("Virtual Hubs - Get Effective Virtual Hub Routes"). Only a path whose
+// first hop uses the hub needs them, so they are pending
+// (model.EvidenceHubEffectiveRoutes) until an evaluation reaches one.
+
+// hubEffectiveRouteType is the virtualWanResourceType of a hub route
+// table in the effective routes request.
+const hubEffectiveRouteType = "RouteTable"
+
+// markHubEffectiveRoutes marks pending the effective routes of every hub
+// whose connections and route tables were read: a path that uses one
+// reads them (ReadEvidence), no other path does.
+func markHubEffectiveRoutes(n *model.Network, hubs []*model.VirtualHub) {
+	for _, h := range hubs {
+		if h.ConnectionsKnown && h.RouteTablesKnown {
+			n.Pending.Add(model.HubEffectiveRoutesOf(h.ID))
+		}
+	}
+}
+
+// readHubEffectiveRoutes is the evidence reader of
+// model.EvidenceHubEffectiveRoutes. A failed read is a gap on the action
+// (…/virtualHubs/{hub}/effectiveRoutes); under a plan that changes the
+// hub's routing Azure's answer describes the hub before the plan, so
+// nothing is stored and no gap recorded: the routes computed from the
+// planned configuration stand alone, as for a NIC's effective routes.
+func (r *Reader) readHubEffectiveRoutes(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {
+	mu.Lock()
+	hub := n.VirtualHub(ev.ID)
+	mu.Unlock()
+	if hub == nil {
+		return
+	}
+	routes, err := r.HubEffectiveRoutes(ctx, hub.ID, hub.DefaultRouteTable())
+	if err != nil || routes == nil {
+		return
+	}
+	mu.Lock()
+	if n.HubEffectiveRoutes == nil {
+		n.HubEffectiveRoutes = map[string]*model.HubEffectiveRoutes{}
+	}
+	n.HubEffectiveRoutes[hub.ID.Key()] = routes
+	mu.Unlock()
+}
+
+// HubEffectiveRoutes reads the effective routes of a hub route table
+// (once per hub per plan).
+func (r *Reader) HubEffectiveRoutes(ctx context.Context, hubID, tableID model.ResourceID) (*model.HubEffectiveRoutes, error) {
+	action := child(hubID, "effectiveRoutes")
+	return once(r, memoKey("hubeffective", action), func() (*model.HubEffectiveRoutes, error) {
+		out, err := r.hubEffectiveRoutes(ctx, hubID, tableID)
+		switch {
+		case err == nil:
+			return out, nil
+		case azure.IsPlannedStale(err):
+			return nil, nil
+		default:
+			return nil, r.fail(action, permHubEffectiveRoutes, err)
+		}
+	})
+}
+
+func (r *Reader) hubEffectiveRoutes(ctx context.Context, hubID, tableID model.ResourceID) (*model.HubEffectiveRoutes, error) {
+	a, err := parseTyped(hubID, "Microsoft.Network", "virtualHubs")
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.clients.Network(a.SubscriptionID)
+	if err != nil {
+		return nil, err
+	}
+	release, err := r.acquireAction(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	poller, err := f.NewVirtualHubsClient().BeginGetEffectiveVirtualHubRoutes(ctx, a.ResourceGroup, a.Names[0],
+		&armnetwork.VirtualHubsClientBeginGetEffectiveVirtualHubRoutesOptions{EffectiveRoutesParameters: &armnetwork.EffectiveRoutesParameters{
+			ResourceID: to.Ptr(string(tableID)), VirtualWanResourceType: to.Ptr(hubEffectiveRouteType),
+		}})
+	if err != nil {
+		return nil, err
+	}
+	resp, err := poller.PollUntilDone(ctx, pollOptions())
+	if err != nil {
+		return nil, err
+	}
+	return hubEffectiveRoutesFromSDK(tableID, resp.Value)
+}
+
+// hubEffectiveRoutesFromSDK converts the answer; a prefix that does not
+// parse makes the answer unusable (an error, a gap), never a shorter list.
+func hubEffectiveRoutesFromSDK(tableID model.ResourceID, in []*armnetwork.VirtualHubEffectiveRoute) (*model.HubEffectiveRoutes, error) {
+	out := &model.HubEffectiveRoutes{TableID: tableID}
+	for _, e := range in {
+		if e == nil {
+			continue
+		}
+		var hr model.HubEffectiveRoute
+		ps, err := prefixes(child(tableID, "effectiveRoutes"), "addressPrefixes", e.AddressPrefixes)
+		if err != nil {
+			return nil, err
+		}
+		hr.Prefixes = ps
+		for _, s := range e.NextHops {
+			if s != nil && *s != "" {
+				hr.NextHops = append(hr.NextHops, model.ResourceID(*s))
+			}
+		}
+		if e.NextHopType != nil {
+			hr.NextHopType = *e.NextHopType
+		}
+		if e.RouteOrigin != nil {
+			hr.Origin = *e.RouteOrigin
+		}
+		out.Routes = append(out.Routes, hr)
+	}
+	return out, nil
+}

@@ -1,0 +1,52 @@
+package model
+
+import "net/netip"
+
+// A Virtual WAN hub's effective routes (docs/design/azure-behaviour.md,
+// "Virtual WAN hubs"): what the hub's router really holds for a route
+// table, as POST virtualHubs/{hub}/effectiveRoutes reports it for the
+// resource type RouteTable. Like a NIC's effective route table, it is the
+// evidence the routes computed from the hub's configuration are compared
+// with; unlike it, it is read only for paths whose first hop uses the hub
+// (EvidenceHubEffectiveRoutes).
+
+// EvidenceHubEffectiveRoutes: the effective routes of a Virtual WAN hub's
+// defaultRouteTable, for a path from a VNet connected to the hub (and
+// associated with that table) whose computed route is the hub's, or that
+// the computed routes drop. ID is the hub; it fills
+// Network.HubEffectiveRoutes.
+const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
+
+// HubEffectiveRoutesOf is the effective routes evidence of a virtual hub.
+func HubEffectiveRoutesOf(hubID ResourceID) Evidence {
+	return Evidence{Kind: EvidenceHubEffectiveRoutes, ID: hubID}
+}
+
+// HubEffectiveRoutes are the effective routes of one hub route table.
+type HubEffectiveRoutes struct {
+	// TableID is the route table the routes are of.
+	TableID ResourceID
+	Routes  []HubEffectiveRoute
+}
+
+// HubEffectiveRoute is one effective route of a hub route table: its
+// prefixes, the next hop (a hub connection, the hub's Azure Firewall, a
+// gateway or a remote hub: NextHops holds resource ids) and the type Azure
+// names it with ("Virtual Network Connection", "Azure Firewall", …; an
+// open set of strings).
+type HubEffectiveRoute struct {
+	Prefixes    []netip.Prefix
+	NextHopType string
+	NextHops    []ResourceID
+	Origin      string
+}
+
+// DefaultRouteTable is the id of the hub's defaultRouteTable.
+func (h *VirtualHub) DefaultRouteTable() ResourceID {
+	return ResourceID(string(h.ID) + "/hubRouteTables/" + HubDefaultRouteTable)
+}
+
+// HubEffective returns the effective routes read for the hub, or nil.
+func (n *Network) HubEffective(hubID ResourceID) *HubEffectiveRoutes {
+	return lookup(n.HubEffectiveRoutes, hubID)
+}

@@ -1,0 +1,144 @@
+package routing
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// A Virtual WAN hub's effective routes (docs/design/azure-behaviour.md,
+// "Virtual WAN hubs"; model/vwan_effective.go): what the hub's router
+// holds for its defaultRouteTable, which Azure reports like a NIC's
+// effective route table. A path whose first hop, by the routes computed
+// from configuration, uses the hub (the selected route is the hub's) or is
+// dropped (the hub could hold a route the configuration does not explain)
+// is checked against them: while they are pending the path needs them;
+// when their read failed the path is unverified; when they select
+// another next hop than the computed routes, the finding is
+// COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub really
+// holds, as a trace from a NIC's effective routes does. A path that
+// neither uses the hub nor is dropped never waits for them.
+
+// hubEffectiveAction is the id the read of a hub's effective routes is
+// recorded under (a gap names it).
+func hubEffectiveAction(hub *model.VirtualHub) model.ResourceID {
+	return model.ResourceID(string(hub.ID) + "/effectiveRoutes")
+}
+
+// hubFirstHop checks the first hop of a forward trace from c's subnet,
+// whose computed selection is r (found false: no route), against the
+// effective routes of the Virtual WAN hub the subnet's VNet is connected
+// to. done is false when the computed selection stands (no hub, a path
+// that does not use it, routes that agree, or an answer that describes the
+// hub before a plan); otherwise the hop is decided here.
+func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model.ResourceID, ok, done bool) {
+	net := w.e.net
+	hub, conn := net.HubOfVNet(c.vnet.ID)
+	if hub == nil || !hub.AssociatedTable(conn).Equal(hub.DefaultRouteTable()) ||
+		(c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation) {
+		return "", false, false
+	}
+	if found && !r.OriginID.Equal(hub.ID) && !routeDrops(r, w.dst) {
+		return "", false, false
+	}
+	action := hubEffectiveAction(hub)
+	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
+		w.needs = model.AddNeed(w.needs, ev)
+		w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes are not read yet)")
+		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: action, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("the effective routes of Virtual WAN hub %s are not read yet: what its router holds for %s is unknown", hub.Name, w.dst)})
+		return "", false, true
+	}
+	eff := net.HubEffective(hub.ID)
+	if eff == nil {
+		if g, failed := net.Gaps.Lookup(action); failed {
+			w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes could not be read)")
+			w.gaps = appendGap(w.gaps, g)
+			return "", false, true
+		}
+		// Not read because a plan changes the hub's routing: Azure's
+		// answer would describe the hub before it.
+		return "", false, false
+	}
+	routes := make([]model.Route, 0, len(c.Routes()))
+	for _, cr := range c.Routes() {
+		if !cr.OriginID.Equal(hub.ID) {
+			routes = append(routes, cr)
+		}
+	}
+	routes = append(routes, hubEffectiveRoutes(net, hub, conn, c.vnet, eff)...)
+	sel, selFound := NewTable(routes).Lookup(w.dst)
+	d, drifted := compareSelections(sel, selFound, r, found, c, w.dst)
+	if !drifted {
+		return "", false, false
+	}
+	df := d.finding(eff.TableID, "the effective routes of "+eff.TableID.Label(),
+		"the path follows what the hub's router holds; verdicts of other paths through the hub, computed from its configuration, may be wrong")
+	df.Remediation = "Find what the configuration misses: compare the hub's effective routes (az network vhub get-effective-routes --resource-type RouteTable) with the connections' associated and propagated route tables, the route tables' static routes and the routing intent. Typical causes are a connection, route table or routing intent the provider could not read, routes from branches or other hubs, or a change Azure has not finished programming."
+	w.findings = appendFinding(w.findings, df)
+	if !selFound || routeDrops(sel, w.dst) {
+		w.hop(c.SubnetID, routePtr(sel, selFound), "dropped (effective routes of virtual hub "+hub.Name+")")
+		f := newFinding(model.RouteBlackhole, eff.TableID, c.SubnetID, routePtr(sel, selFound),
+			"the effective routes of %s hold no route to %s for %s (the configuration of virtual hub %s would select %s), so subnet %s selects %s and Azure drops the packet.",
+			eff.TableID.Label(), w.dst, conn.Name, hub.Name, DescribeSelection(r, found), SubnetLabel(c.SubnetID), DescribeSelection(sel, selFound))
+		f.Remediation = "Find out why the hub's router does not hold the route: compare the hub's effective routes (az network vhub get-effective-routes --resource-type RouteTable) with the connections' propagation, the route tables and the routing intent, and finish or re-apply the change that should carry the destination." + timeoutNote
+		w.fail(f)
+		return "", false, true
+	}
+	next, ok = w.follow(c, &sel, w.diagnoseDrop)
+	return next, ok, true
+}
+
+// hubEffectiveRoutes turns a hub route table's effective routes into the
+// routes a VNet connected by conn gets, as hubRoutes gives the computed
+// ones: next hop the hub's router, or its Azure Firewall's address for a
+// route to the firewall; never the VNet's own prefixes; a 0.0.0.0/0 route
+// only with enableInternetSecurity.
+func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConnection, vnet *model.VNet, eff *model.HubEffectiveRoutes) []model.Route {
+	var router netip.Addr
+	if len(hub.RouterIPs) > 0 {
+		router = hub.RouterIPs[0].Unmap()
+	}
+	fwIP, fwKnown := hubFirewallIP(net, hub)
+	var out []model.Route
+	seen := map[netip.Prefix]bool{}
+	for _, er := range eff.Routes {
+		nh, via := router, er.NextHopType
+		for _, id := range er.NextHops {
+			via = er.NextHopType + " " + id.Name()
+			if !hub.FirewallID.IsZero() && id.Equal(hub.FirewallID) {
+				if !fwKnown {
+					// The firewall's address is unknown: nothing to compare.
+					nh = netip.Addr{}
+				} else {
+					nh = fwIP
+				}
+			}
+			break
+		}
+		if strings.TrimSpace(via) == "" {
+			via = "an unnamed next hop"
+		}
+		if !nh.IsValid() {
+			continue
+		}
+		for _, p := range er.Prefixes {
+			p = p.Masked()
+			if !p.IsValid() || seen[p] || coveredBySpace(vnet.AddressSpace, p) || len(inFamilies([]netip.Prefix{p}, vnet.AddressSpace)) == 0 {
+				continue
+			}
+			if p.Bits() == 0 && !conn.EnableInternetSecurity {
+				continue
+			}
+			seen[p] = true
+			out = append(out, model.Route{
+				Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: nh,
+				Source: model.RouteSourceGateway, State: model.RouteStateActive,
+				Origin: fmt.Sprintf("effective route of virtual hub %s route table %s, next hop %s", hub.Name, eff.TableID.Name(), strings.TrimSpace(via)), OriginID: hub.ID,
+			})
+		}
+	}
+	return out
+}
