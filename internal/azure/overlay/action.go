@@ -117,6 +117,9 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 // fails as unknown rather than answer with links that will be gone.
 func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
+	if s, ok := graphSearchOf(raw.Context()); ok {
+		return o.graphAfterPlan(req, ops, s)
+	}
 	var links []planned.Op
 	for _, op := range ops {
 		if typeOf(op.ID) == model.ZoneLinkType {
