@@ -109,7 +109,10 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 }
 
 // graph answers a Resource Graph query: the private DNS zone link search
-// of gather (ZonesLinkedTo) sees the links the plan creates or deletes.
+// of gather (ZonesLinkedTo) sees the links the plan creates or deletes; the
+// resolver inbound endpoint and hub connection searches, known by the
+// model query their context carries, are answered by graphAfterPlan
+// (action_graph.go).
 // The request's context carries the query (azure.WithZoneLinkQuery), and
 // the request must send exactly its text (model.ZoneLinkQuery.KQL): the
 // overlay never reads KQL. A query whose context says it does not depend

@@ -200,5 +200,18 @@ func graphSearchOf(ctx context.Context) (graphSearch, bool) {
 			},
 		}, true
 	}
+	if q, ok := azure.HubConnectionQueryOf(ctx); ok {
+		return graphSearch{
+			kql: q.KQL(), rowType: model.HubConnectionType,
+			what: "the Virtual WAN hub connections a Resource Graph query finds",
+			row: func(id string, body map[string]any) (map[string]any, bool) {
+				props, _ := body["properties"].(map[string]any)
+				return q.Row(id, props)
+			},
+			base: func(row map[string]any) map[string]any {
+				return map[string]any{"properties": map[string]any{"remoteVirtualNetwork": map[string]any{"id": model.HubConnectionRowVNet(row)}}}
+			},
+		}, true
+	}
 	return graphSearch{}, false
 }

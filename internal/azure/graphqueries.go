@@ -24,3 +24,18 @@ func ResolverEndpointQueryOf(ctx context.Context) (model.ResolverEndpointQuery, 
 	q, ok := ctx.Value(resolverEndpointQueryKey{}).(model.ResolverEndpointQuery)
 	return q, ok
 }
+
+type hubConnectionQueryKey struct{}
+
+// WithHubConnectionQuery returns ctx for the Resource Graph request that
+// sends q.KQL() (see [WithResolverEndpointQuery]).
+func WithHubConnectionQuery(ctx context.Context, q model.HubConnectionQuery) context.Context {
+	return context.WithValue(ctx, hubConnectionQueryKey{}, q)
+}
+
+// HubConnectionQueryOf is the Virtual WAN hub connection query a request's
+// context carries (see [WithHubConnectionQuery]).
+func HubConnectionQueryOf(ctx context.Context) (model.HubConnectionQuery, bool) {
+	q, ok := ctx.Value(hubConnectionQueryKey{}).(model.HubConnectionQuery)
+	return q, ok
+}
