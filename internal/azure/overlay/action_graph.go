@@ -215,3 +215,28 @@ func graphSearchOf(ctx context.Context) (graphSearch, bool) {
 	}
 	return graphSearch{}, false
 }
+
+// searchedTypesChange is the unknown answer of a Resource Graph query that
+// carries no search the overlay knows, while the plan changes the hub
+// connections or resolver inbound endpoints such a search finds; nil when
+// it changes none (the zone link search decides then).
+func searchedTypesChange(raw *http.Request, ops []planned.Op) error {
+	var changed []string
+	var served []planned.Op
+	for _, op := range ops {
+		t := typeOf(op.ID)
+		for _, rowType := range []string{model.HubConnectionType, model.InboundEndpointType} {
+			if t == rowType || op.Kind == planned.OpDelete && t != "" && strings.HasPrefix(rowType, t+"/") {
+				changed = append(changed, op.Address)
+				served = append(served, op)
+			}
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	slices.Sort(changed)
+	noteServed(raw.Context(), served)
+	return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(changed), ", "),
+		Members: []string{"the Virtual WAN hub connections and DNS private resolver inbound endpoints a Resource Graph query finds"}}
+}
