@@ -123,10 +123,12 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 	if s, ok := graphSearchOf(raw.Context()); ok {
 		return o.graphAfterPlan(req, ops, s)
 	}
-	if err := searchedTypesChange(raw, ops); err != nil {
-		// A query that carries no search the overlay knows, while the
-		// plan changes what such a search finds.
-		return nil, err
+	if _, zoneLinks := azure.ZoneLinkQueryOf(raw.Context()); !zoneLinks && !azure.IsLinkFreeQuery(raw.Context()) {
+		if err := searchedTypesChange(raw, ops); err != nil {
+			// A query that carries no search the overlay knows, while the
+			// plan changes what such a search finds.
+			return nil, err
+		}
 	}
 	var links []planned.Op
 	for _, op := range ops {
