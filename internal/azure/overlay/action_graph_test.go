@@ -157,3 +157,35 @@ func TestOverlayResolverSearchSeesPlannedEndpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayEmbedsHubRouteTableRoutes: a route azurerm names
+// …/hubRouteTables/{t}/routes/{name} (azurerm_virtual_hub_route_table_route)
+// is an item of its table's routes, which have no id of their own: a
+// planned route replaces the item of that name, a new one is added, a
+// deleted one is gone.
+func TestOverlayEmbedsHubRouteTableRoutes(t *testing.T) {
+	rt := ovHub + "/hubRouteTables/rt-fw"
+	fw := ovRG + "/providers/Microsoft.Network/azureFirewalls/fw-hub"
+	arm := newMapARM()
+	arm.bodies[strings.ToLower(rt)] = `{"id":"` + rt + `","name":"rt-fw","properties":{"labels":["fw"],"routes":[` +
+		`{"name":"old","destinationType":"CIDR","destinations":["10.0.0.0/8"],"nextHopType":"ResourceId","nextHop":"` + fw + `"},` +
+		`{"name":"gone","destinationType":"CIDR","destinations":["172.16.0.0/12"],"nextHopType":"ResourceId","nextHop":"` + fw + `"}]}}`
+	route := func(name, dest string) planned.Op {
+		return planned.Op{Address: "azurerm_virtual_hub_route_table_route." + name, Kind: planned.OpPut, ID: rt + "/routes/" + name,
+			Body: map[string]any{"name": name, "destinationType": "CIDR", "destinations": []any{dest}, "nextHopType": "ResourceId", "nextHop": fw}}
+	}
+	cl, _ := overlayClients(t, arm, route("old", "10.2.0.0/16"), route("new", "192.168.0.0/16"),
+		planned.Op{Address: "azurerm_virtual_hub_route_table_route.gone", Kind: planned.OpDelete, ID: rt + "/routes/gone"})
+	f, _ := cl.Network(ovSub)
+	got, err := f.NewHubRouteTablesClient().Get(context.Background(), "rg-net", "hub-weu", "rt-fw", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var routes []string
+	for _, r := range got.Properties.Routes {
+		routes = append(routes, *r.Name+" "+*r.Destinations[0])
+	}
+	if strings.Join(routes, ", ") != "old 10.2.0.0/16, new 192.168.0.0/16" {
+		t.Errorf("routes after the plan: %v", routes)
+	}
+}
