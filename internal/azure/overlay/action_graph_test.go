@@ -5,6 +5,7 @@ package overlay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/netip"
 	"slices"
@@ -170,6 +171,7 @@ func TestOverlayEmbedsHubRouteTableRoutes(t *testing.T) {
 	arm.bodies[strings.ToLower(rt)] = `{"id":"` + rt + `","name":"rt-fw","properties":{"labels":["fw"],"routes":[` +
 		`{"name":"old","destinationType":"CIDR","destinations":["10.0.0.0/8"],"nextHopType":"ResourceId","nextHop":"` + fw + `"},` +
 		`{"name":"gone","destinationType":"CIDR","destinations":["172.16.0.0/12"],"nextHopType":"ResourceId","nextHop":"` + fw + `"}]}}`
+	arm.bodies[strings.ToLower(ovHub+"/hubRouteTables")] = `{"value":[` + arm.bodies[strings.ToLower(rt)] + `]}`
 	route := func(name, dest string) planned.Op {
 		return planned.Op{Address: "azurerm_virtual_hub_route_table_route." + name, Kind: planned.OpPut, ID: rt + "/routes/" + name,
 			Body: map[string]any{"name": name, "destinationType": "CIDR", "destinations": []any{dest}, "nextHopType": "ResourceId", "nextHop": fw}}
@@ -187,5 +189,14 @@ func TestOverlayEmbedsHubRouteTableRoutes(t *testing.T) {
 	}
 	if strings.Join(routes, ", ") != "old 10.2.0.0/16, new 192.168.0.0/16" {
 		t.Errorf("routes after the plan: %v", routes)
+	}
+	// The hub's list of route tables (what gather reads) holds the same.
+	page, err := f.NewHubRouteTablesClient().NewListPager("rg-net", "hub-weu", nil).NextPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Value) != 1 || len(page.Value[0].Properties.Routes) != 2 || *page.Value[0].Properties.Routes[1].Name != "new" {
+		b, _ := json.Marshal(page.Value)
+		t.Errorf("listed route tables after the plan: %s", b)
 	}
 }
