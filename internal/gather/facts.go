@@ -269,6 +269,9 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 	for _, rs := range dnsView.rulesets {
 		d.Rulesets[rs.ID.Key()] = rs
 	}
+	for a, g := range dnsView.searchGaps {
+		d.AddResolverSearchGap(a, g)
+	}
 
 	gaps := r.Gaps()
 	n.Gaps, d.Gaps, f.Gaps = gaps, gaps, gaps
@@ -649,6 +652,10 @@ type dnsDiscovery struct {
 	// azureVNets are the VNets whose Azure DNS answers the nodes, sorted
 	// by id: the zones linked to them decide the answers.
 	azureVNets []model.ResourceID
+	// searchGaps are the DNS server addresses in no VNet read whose
+	// Resource Graph search for resolver inbound endpoints failed
+	// (resolversearch.go).
+	searchGaps map[netip.Addr]model.Gap
 }
 
 // poolSubnets are the pools' subnets, each once: the seeds of the network
@@ -677,7 +684,7 @@ func (r *Reader) nodeNetwork(ctx context.Context, n *model.Network, pools []*mod
 			nsgs = appendUniqueID(nsgs, p.NSGID)
 		}
 	}
-	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}}
+	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}, searchGaps: map[netip.Addr]model.Gap{}}
 	seeds := poolSubnets(pools)
 	if len(seeds) == 0 {
 		return disc
@@ -737,11 +744,29 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 
 	doneVNets := map[string]bool{}
 	doneAddrs := map[netip.Addr]bool{}
+	// unexplained are the addresses of a round that lie in no VNet read:
+	// Resource Graph is asked, once per round, for the resolver inbound
+	// endpoints holding them (resolversearch.go).
+	var unexplained []netip.Addr
+	searchUnexplained := func(ctx context.Context) {
+		mu.Lock()
+		addrs := unexplained
+		unexplained = nil
+		mu.Unlock()
+		for _, rs := range r.searchResolvers(ctx, addrs, disc, &mu) {
+			mu.Lock()
+			azureVNets[rs.VNetID.Key()] = rs.VNetID
+			mu.Unlock()
+		}
+	}
 	// inbound finds the resolver inbound endpoint at addr, reading the
 	// resolvers of the closure VNet that holds the address.
 	inbound := func(ctx context.Context, addr netip.Addr) (*model.Resolver, *model.VNet) {
 		v := vnetHolding(n, addr)
 		if v == nil {
+			mu.Lock()
+			unexplained = append(unexplained, addr)
+			mu.Unlock()
 			return nil, nil
 		}
 		list, _ := r.Resolvers(ctx, v.ID)
@@ -824,6 +849,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 			})
 		}
 		all(ctx, r, tasks...)
+		searchUnexplained(ctx)
 		for _, a := range proxied {
 			servers[a] = true
 		}
@@ -845,6 +871,7 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 			})
 		}
 		all(ctx, r, more...)
+		searchUnexplained(ctx)
 	}
 	for _, id := range azureVNets {
 		disc.azureVNets = append(disc.azureVNets, id)

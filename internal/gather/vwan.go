@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"sort"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
@@ -33,42 +32,25 @@ func hubVNetPeerings(v *model.VNet) []model.ResourceID {
 	return out
 }
 
-// hubConnectionQuery is the Resource Graph query for the Virtual WAN hub
-// connections of the VNets (id keys, lower case).
-func hubConnectionQuery(vnetKeys []string) string {
-	quoted := make([]string, len(vnetKeys))
-	for i, k := range vnetKeys {
-		quoted[i] = model.KQLString(k)
-	}
-	return "resources\n" +
-		"| where type =~ 'microsoft.network/virtualhubs/hubvirtualnetworkconnections'\n" +
-		"| extend vnetId = tolower(tostring(properties.remoteVirtualNetwork.id))\n" +
-		"| where vnetId in (" + strings.Join(quoted, ", ") + ")\n" +
-		"| project id, vnetId"
-}
-
 // HubConnectionsOf asks Azure Resource Graph which Virtual WAN hub
 // connections name the VNets as their remote VNet, and returns, per VNet id
 // key, the virtual hub it is connected to. Failures are a gap on
 // ResourceGraphQuery, as for zone links.
 func (r *Reader) HubConnectionsOf(ctx context.Context, vnets []model.ResourceID) (map[string]model.ResourceID, error) {
-	var keys []string
+	q := model.NewHubConnectionQuery(vnets)
 	want := map[string]bool{}
-	for _, v := range vnets {
-		if !v.IsZero() && !want[v.Key()] {
-			want[v.Key()] = true
-			keys = append(keys, v.Key())
-		}
+	for _, k := range q.VNets {
+		want[k] = true
 	}
-	sort.Strings(keys)
-	return read(r, "hubconnections "+strings.Join(keys, " "), ResourceGraphQuery, permResourceGraphRead, func() (map[string]model.ResourceID, error) {
+	return read(r, "hubconnections "+strings.Join(q.VNets, " "), ResourceGraphQuery, permResourceGraphRead, func() (map[string]model.ResourceID, error) {
 		client, err := r.clients.ResourceGraph()
 		if err != nil {
 			return nil, err
 		}
-		query := hubConnectionQuery(keys)
-		// Zone links the plan changes do not change this answer.
-		ctx := azure.WithLinkFreeQuery(ctx)
+		query := q.KQL()
+		// The request carries the query, so that the what-if overlay
+		// answers it from the planned connections too.
+		ctx := azure.WithHubConnectionQuery(ctx, q)
 		out := map[string]model.ResourceID{}
 		err = r.graphQuery(ctx, client, query, "Virtual WAN hub connections", func(row map[string]any) {
 			if vnet, hub, ok := hubConnectionRow(row, want); ok {
@@ -92,14 +74,7 @@ func hubConnectionRow(row map[string]any, want map[string]bool) (string, model.R
 	if err != nil || !isType(a, "Microsoft.Network", "virtualHubs", "hubVirtualNetworkConnections") {
 		return "", "", false
 	}
-	vnet, _ := row["vnetId"].(string)
-	if vnet == "" {
-		if props, ok := row["properties"].(map[string]any); ok {
-			if v, ok := props["remoteVirtualNetwork"].(map[string]any); ok {
-				vnet, _ = v["id"].(string)
-			}
-		}
-	}
+	vnet := model.HubConnectionRowVNet(row)
 	key := model.ResourceID(vnet).Key()
 	if vnet == "" || !want[key] {
 		return "", "", false

@@ -21,7 +21,19 @@ type DNS struct {
 	// LinkSearch says where private DNS zones linked to the VNets whose
 	// Azure DNS answers the nodes were looked for.
 	LinkSearch ZoneLinkSearch
-	Gaps       Gaps
+	// ResolverSearchGaps are the DNS server addresses in no VNet read
+	// whose Azure Resource Graph search for DNS private resolver inbound
+	// endpoints failed: what they are is unknown, never "outside Azure".
+	ResolverSearchGaps map[netip.Addr]Gap
+	Gaps               Gaps
+}
+
+// AddResolverSearchGap records that the resolver search for addr failed.
+func (d *DNS) AddResolverSearchGap(addr netip.Addr, g Gap) {
+	if d.ResolverSearchGaps == nil {
+		d.ResolverSearchGaps = map[netip.Addr]Gap{}
+	}
+	d.ResolverSearchGaps[addr] = g
 }
 
 // ZoneLinkSearch is how the zones linked to the resolving VNets were found.

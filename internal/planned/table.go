@@ -59,6 +59,13 @@ func init() {
 		"azurerm_firewall_application_rule_collection":  classicCollection(classicKind{"applicationRuleCollections", "application"}),
 		"azurerm_firewall_nat_rule_collection":          classicCollection(classicKind{"natRuleCollections", "nat"}),
 
+		// Virtual WAN hubs, their connections, route tables and routing intent (vwan.go).
+		"azurerm_virtual_hub":                   {id: idByName(typeVirtualHub), put: putVirtualHub, del: delWithChildren},
+		"azurerm_virtual_hub_connection":        {id: childOf("virtual_hub_id", "hubVirtualNetworkConnections"), put: putHubConnection},
+		"azurerm_virtual_hub_route_table":       {id: childOf("virtual_hub_id", "hubRouteTables"), put: putHubRouteTable},
+		"azurerm_virtual_hub_route_table_route": {id: hubRouteTableRouteID, put: putHubRouteTableRoute},
+		"azurerm_virtual_hub_routing_intent":    {id: childOf("virtual_hub_id", "routingIntent"), put: putRoutingIntent},
+
 		// The cluster, its registry and its roles (other.go).
 		"azurerm_container_registry":             {id: idByName(typeRegistry), put: putRegistry, del: delWithChildren},
 		"azurerm_container_registry_replication": {id: childOf("container_registry_id", "replications"), put: putReplication},

@@ -417,6 +417,8 @@ func (r *run) describeAddr(addr netip.Addr) string {
 		return fmt.Sprintf("%s (vm %s)", addr, s.NIC.VMID.Name())
 	case s.InVNet:
 		return fmt.Sprintf("%s (in %s)", addr, s.VNet.Name)
+	case s.Gap != nil:
+		return fmt.Sprintf("%s (unknown: in no VNet that was read, and the search for DNS private resolvers failed)", addr)
 	}
 	return fmt.Sprintf("%s (outside Azure)", addr)
 }

@@ -49,6 +49,10 @@ type DNSEvidence struct {
 	// LookupGaps are addresses whose network interface was looked for but
 	// could not be determined (a NIC there could not be read).
 	LookupGaps map[netip.Addr]model.Gap
+	// SearchGaps are addresses in no known VNet whose search for a DNS
+	// private resolver inbound endpoint holding them failed
+	// (model.DNS.ResolverSearchGaps).
+	SearchGaps map[netip.Addr]model.Gap
 }
 
 // DNSEvidenceOf is the evidence the facts of a verification hold: every
@@ -72,6 +76,7 @@ func DNSEvidenceOf(f *model.Facts) DNSEvidence {
 	}
 	if f.DNS != nil {
 		ev.Resolvers = sortedResolvers(f.DNS)
+		ev.SearchGaps = f.DNS.ResolverSearchGaps
 	}
 	return ev
 }
@@ -104,7 +109,8 @@ func (s DNSServer) Opaque() bool {
 // ClassifyDNSServer says what the DNS server at a is, in this order: Azure
 // DNS; an inbound endpoint of a resolver of the evidence; an address a NIC
 // of the evidence holds; an address in a known VNet that nothing was found
-// holding; anything else is outside every known VNet.
+// holding, or outside every known VNet where the search for a resolver
+// holding it failed; anything else is outside every known VNet.
 func ClassifyDNSServer(a netip.Addr, ev DNSEvidence) DNSServer {
 	out := DNSServer{Addr: a}
 	if a == model.AzureDNS {
@@ -132,6 +138,12 @@ func ClassifyDNSServer(a netip.Addr, ev DNSEvidence) DNSServer {
 		if g, failed := ev.LookupGaps[a]; failed {
 			out.Gap = &g
 		}
+		return out
+	}
+	if g, failed := ev.SearchGaps[a]; failed {
+		// Outside every known VNet, but the search for a resolver there
+		// failed: unknown, never "outside Azure".
+		out.Kind, out.Gap = DNSServerUnidentified, &g
 		return out
 	}
 	out.Kind = DNSServerExternal

@@ -34,6 +34,7 @@ func TestClassifyDNSServer(t *testing.T) {
 		Resolvers:  []*model.Resolver{nil, resolver},
 		NICs:       []*model.NIC{nil, vmNIC, bareNIC, peNIC},
 		LookupGaps: map[netip.Addr]model.Gap{ip("10.0.1.12"): lookupGap},
+		SearchGaps: map[netip.Addr]model.Gap{ip("192.168.7.7"): {Kind: model.GapPermissionDenied, Permission: "Microsoft.ResourceGraph/resources/read"}},
 	}
 	tests := []struct {
 		name, addr string
@@ -60,6 +61,9 @@ func TestClassifyDNSServer(t *testing.T) {
 		{name: "on-premises", addr: "192.168.1.10", kind: DNSServerExternal},
 		{name: "public resolver", addr: "8.8.8.8", kind: DNSServerExternal},
 		{name: "private range of no known vnet", addr: "10.2.0.4", kind: DNSServerExternal},
+		// Outside every known VNet, but the search for a resolver holding
+		// it failed: unknown, never outside Azure.
+		{name: "resolver search failed", addr: "192.168.7.7", kind: DNSServerUnidentified, gap: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +83,11 @@ func TestClassifyDNSServer(t *testing.T) {
 			if (got.Resolver == resolver) != tt.resolver || (tt.resolver && got.Endpoint.Name != "in") {
 				t.Errorf("resolver = %+v endpoint %+v", got.Resolver, got.Endpoint)
 			}
-			if (got.Gap != nil) != tt.gap || (tt.gap && *got.Gap != lookupGap) {
+			wantGap := lookupGap
+			if !got.InVNet {
+				wantGap = ev.SearchGaps[ip(tt.addr)]
+			}
+			if (got.Gap != nil) != tt.gap || (tt.gap && *got.Gap != wantGap) {
 				t.Errorf("gap = %+v", got.Gap)
 			}
 			if got.Opaque() != (tt.kind != DNSServerAzure && tt.kind != DNSServerResolverInbound) {

@@ -47,6 +47,9 @@ type resolver struct {
 	// firewall is the Azure Firewall whose private address the server is
 	// (its DNS proxy: resolver_firewall.go), nil otherwise.
 	firewall *model.AzureFirewall
+	// searchGap is why what the server is stays unknown: it lies in no
+	// known VNet and the search for a DNS private resolver there failed.
+	searchGap *model.Gap
 }
 
 // dnsOrigin says, for messages, where a pool's DNS servers come from.
@@ -81,6 +84,10 @@ func (r *run) poolResolvers(pc *poolCtx) {
 		switch {
 		case res.firewall != nil && res.Reachable:
 			r.checkFirewallDNS(pc, res)
+		case res.searchGap != nil && res.Reachable:
+			r.used[res.searchGap.ResourceID.Key()] = true
+			pc.shared = append(pc.shared, gapFinding(*res.searchGap, pc.pool.Name, res.Addr.String(),
+				fmt.Sprintf("what the DNS server %s (set by %s) is: it lies in no VNet that was read, and only the search for DNS private resolver inbound endpoints across the subscriptions can tell whether it is one", res.Addr, pc.dnsOrigin)))
 		case res.Kind == resolverOpaque && res.Reachable:
 			pc.shared = append(pc.shared, r.forwarderUnverifiedFinding(pc, res))
 		}
@@ -126,6 +133,10 @@ func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
 		}
 	case DNSServerUnidentified:
 		res.Label = fmt.Sprintf("%s (host in %s, not a known resolver)", addr, s.VNet.Name)
+		if !s.InVNet {
+			res.Label = fmt.Sprintf("%s (unknown: in no VNet that was read, and the search for DNS private resolvers failed)", addr)
+			res.searchGap = s.Gap
+		}
 	default:
 		res.Label = fmt.Sprintf("%s (outside Azure: on-premises or external)", addr)
 	}

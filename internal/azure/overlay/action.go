@@ -109,7 +109,10 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 }
 
 // graph answers a Resource Graph query: the private DNS zone link search
-// of gather (ZonesLinkedTo) sees the links the plan creates or deletes.
+// of gather (ZonesLinkedTo) sees the links the plan creates or deletes; the
+// resolver inbound endpoint and hub connection searches, known by the
+// model query their context carries, are answered by graphAfterPlan
+// (action_graph.go).
 // The request's context carries the query (azure.WithZoneLinkQuery), and
 // the request must send exactly its text (model.ZoneLinkQuery.KQL): the
 // overlay never reads KQL. A query whose context says it does not depend
@@ -117,6 +120,16 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 // fails as unknown rather than answer with links that will be gone.
 func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
+	if s, ok := graphSearchOf(raw.Context()); ok {
+		return o.graphAfterPlan(req, ops, s)
+	}
+	if _, zoneLinks := azure.ZoneLinkQueryOf(raw.Context()); !zoneLinks && !azure.IsLinkFreeQuery(raw.Context()) {
+		if err := searchedTypesChange(raw, ops); err != nil {
+			// A query that carries no search the overlay knows, while the
+			// plan changes what such a search finds.
+			return nil, err
+		}
+	}
 	var links []planned.Op
 	for _, op := range ops {
 		if typeOf(op.ID) == model.ZoneLinkType {

@@ -19,9 +19,12 @@ import (
 // embedded lists, per parent type, the child types ARM returns inside the
 // parent's body, with the property that holds them.
 var embedded = map[string][]struct{ typ, prop string }{
-	"microsoft.network/virtualnetworks":       {{"subnets", "subnets"}, {"virtualnetworkpeerings", "virtualNetworkPeerings"}},
-	"microsoft.network/routetables":           {{"routes", "routes"}},
-	"microsoft.network/networksecuritygroups": {{"securityrules", "securityRules"}},
+	"microsoft.network/virtualnetworks": {{"subnets", "subnets"}, {"virtualnetworkpeerings", "virtualNetworkPeerings"}},
+	"microsoft.network/routetables":     {{"routes", "routes"}},
+	// A hub route table's routes have no id of their own; azurerm names
+	// one …/hubRouteTables/{t}/routes/{name}.
+	"microsoft.network/virtualhubs/hubroutetables": {{"routes", "routes"}},
+	"microsoft.network/networksecuritygroups":      {{"securityrules", "securityRules"}},
 	// Classic Azure Firewall rule collections (AzureFirewallNetworkRuleCollection
 	// and the others carry the id …/azureFirewalls/{fw}/{type}/{name}).
 	"microsoft.network/azurefirewalls": {{"networkrulecollections", "networkRuleCollections"},

@@ -43,8 +43,12 @@ type index struct {
 	// (virtualHubs/hubVirtualNetworkConnections), sorted by key: a
 	// Resource Graph query is answered from them too.
 	hubConnections []*entry
-	actions        map[string]json.RawMessage
-	faults         map[string]Fault
+	// inboundEndpoints are the DNS private resolvers' inbound endpoints
+	// (dnsResolvers/inboundEndpoints), sorted by key: a Resource Graph
+	// query is answered from them too.
+	inboundEndpoints []*entry
+	actions          map[string]json.RawMessage
+	faults           map[string]Fault
 }
 
 func newIndex(s *Snapshot) *index {
@@ -81,6 +85,9 @@ func newIndex(s *Snapshot) *index {
 		}
 		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "virtualhubs" && segs[len(segs)-2] == "hubvirtualnetworkconnections" {
 			ix.hubConnections = append(ix.hubConnections, e)
+		}
+		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "dnsresolvers" && segs[len(segs)-2] == "inboundendpoints" {
+			ix.inboundEndpoints = append(ix.inboundEndpoints, e)
 		}
 	}
 

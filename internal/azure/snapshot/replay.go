@@ -177,16 +177,20 @@ var resourceGraphKey = lookupKey(http.MethodPost, resourceGraphPath)
 // graphAnswer is what the replay answers a Resource Graph query when the
 // snapshot holds no result for it: the snapshot stands for every
 // subscription the identity can read, and the answer lists every private
-// DNS zone virtual network link and every Virtual WAN hub connection in it
-// (the only resources the provider queries Resource Graph for), whatever
+// DNS zone virtual network link, every Virtual WAN hub connection and
+// every DNS private resolver inbound endpoint in it (the only resources
+// the provider queries Resource Graph for), whatever
 // the query; the provider filters the rows itself. The shape is Resource
 // Graph's objectArray result.
 func (ix *index) graphAnswer() []byte {
-	rows := make([]json.RawMessage, 0, len(ix.zoneLinks)+len(ix.hubConnections))
+	rows := make([]json.RawMessage, 0, len(ix.zoneLinks)+len(ix.hubConnections)+len(ix.inboundEndpoints))
 	for _, e := range ix.zoneLinks {
 		rows = append(rows, e.body)
 	}
 	for _, e := range ix.hubConnections {
+		rows = append(rows, e.body)
+	}
+	for _, e := range ix.inboundEndpoints {
 		rows = append(rows, e.body)
 	}
 	body, err := json.Marshal(map[string]any{

@@ -346,6 +346,19 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			for _, a := range servers {
 				holder := vnetHolding(n, a)
 				if holder == nil {
+					// In no VNet read: Resource Graph is asked which
+					// resolver inbound endpoint holds it, then that
+					// resolver is read (gather/resolversearch.go).
+					search := g.add("ResourceGraph/resources (resolver inbound endpoints at "+a.String()+")", true, at)
+					if f.DNS != nil {
+						for _, rs := range f.DNS.Resolvers {
+							for _, in := range rs.Inbound {
+								if in.Address == a {
+									g.add(short(rs.ID), false, search)
+								}
+							}
+						}
+					}
 					continue
 				}
 				res := g.add(short(holder.ID)+"/listDnsResolvers", true, at, vnetRead[holder.ID.Key()])
