@@ -31,6 +31,7 @@ var evidenceReaders = map[model.EvidenceKind]evidenceReader{
 	model.EvidenceAdvertisedRoutes: (*Reader).readAdvertisedRoutes,
 	model.EvidenceApplianceNIC:     (*Reader).readApplianceNIC,
 	model.EvidenceFirewallRules:    (*Reader).readFirewallRules,
+	model.EvidenceRemoteHub:        (*Reader).readRemoteHub,
 }
 
 // ReadEvidence reads the evidence an evaluation needs that is pending in n

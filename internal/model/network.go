@@ -38,6 +38,12 @@ type Network struct {
 	// connected to (vwan.go), with their connections, route tables and
 	// routing intent.
 	VirtualHubs map[string]*VirtualHub
+	// RemoteEndpointVNets are, by address, the VNets of private endpoints
+	// outside the closure while the nodes' VNets are connected to a
+	// virtual hub: such a VNet may be a spoke of another hub of the same
+	// Virtual WAN, read with that hub only when a path to the address
+	// needs it (EvidenceRemoteHub, vwan_interhub.go).
+	RemoteEndpointVNets map[netip.Addr]ResourceID
 	// SpeculativeReads are resources read before it is known whether a
 	// conclusion needs them (which way a flow to a public address leaves,
 	// and through which public IPs, is known only once its route is
