@@ -45,11 +45,14 @@ func (t *HubRouteTable) LabelSet() []string {
 
 // PropagatesToRemote reports whether connection c of one hub propagates
 // its prefixes to route table t of another hub of the same Virtual WAN:
-// by t's id, or by one of t's labels (a connection without a propagation
-// configuration propagates to the label "default").
+// by t's id, or by one of t's labels. A connection that names no label
+// propagates to the label "default" ("If no label is specified in the list
+// of labels that a virtual network connection is propagating to, then the
+// virtual network connection will automatically propagate to the 'Default'
+// label").
 func (c *HubConnection) PropagatesToRemote(t *HubRouteTable) bool {
-	if len(c.PropagatedRouteTables) == 0 && len(c.PropagatedLabels) == 0 {
-		return containsFold(t.LabelSet(), HubDefaultLabel)
+	if len(c.PropagatedLabels) == 0 && containsFold(t.LabelSet(), HubDefaultLabel) {
+		return true
 	}
 	for _, id := range c.PropagatedRouteTables {
 		if id.Equal(t.ID) {

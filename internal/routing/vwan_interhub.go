@@ -48,7 +48,9 @@ func interHubRoutes(net *model.Network, hub *model.VirtualHub, assoc *model.HubR
 			}
 			for _, sr := range oc.StaticRoutes {
 				for _, p := range sr.Prefixes {
-					add(o, p, origin+" static route "+sr.Name)
+					if p.Bits() > 0 { // 0.0.0.0/0 stays in its hub
+						add(o, p, origin+" static route "+sr.Name)
+					}
 				}
 			}
 		}

@@ -89,15 +89,21 @@ func TestInterHubOnlyWithinOneVirtualWAN(t *testing.T) {
 
 func TestInterHubNeedsPropagationToALabel(t *testing.T) {
 	f := newInterHub()
-	// Propagating by id to its own hub's table reaches no other hub.
-	f.connRemote.PropagatedLabels, f.connRemote.PropagatedRouteTables = nil, []model.ResourceID{f.def2.ID}
+	// Labels named, none of them the other hub's tables': no route.
+	f.connRemote.PropagatedLabels, f.connRemote.PropagatedRouteTables = []string{"none"}, []model.ResourceID{f.def2.ID}
 	if r, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); ok {
-		t.Fatalf("a connection propagating to its own hub's table only reaches the other hub: %+v", r)
+		t.Fatalf("a connection propagating to label none only reaches the other hub: %+v", r)
 	}
-	// No propagation configuration at all: the label "default".
-	f.connRemote.PropagatedRouteTables = nil
+	// Propagating by id only, no label named: the label "default" all the same.
+	f.connRemote.PropagatedLabels = nil
 	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); !ok {
-		t.Fatal("a connection without propagation configuration does not reach the other hub's defaultRouteTable")
+		t.Fatal("a connection naming no label does not reach the other hub's defaultRouteTable")
+	}
+	// A custom label the local table carries.
+	f.connRemote.PropagatedLabels = []string{"shared"}
+	f.def.Labels = append(f.def.Labels, "shared")
+	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); !ok {
+		t.Fatal("a connection propagating to a label of the local table does not reach it")
 	}
 }
 
