@@ -73,12 +73,12 @@ func (h *VirtualHub) PrivatePolicy() bool {
 }
 
 // ReachesRemoteTable reports whether the prefixes of connection c of hub
-// from reach route table t of another hub of the same Virtual WAN: with a
-// private routing policy on from, its connections propagate to its
+// h reach route table t of another hub of the same Virtual WAN: with a
+// private routing policy on h, its connections propagate to its
 // noneRouteTable and the other hubs' defaultRouteTables reach them through
 // its firewall; otherwise by c's propagation.
-func (from *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) bool {
-	if from.PrivatePolicy() {
+func (h *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) bool {
+	if h.PrivatePolicy() {
 		return strings.EqualFold(t.Name, HubDefaultRouteTable)
 	}
 	return c.PropagatesToRemote(t)

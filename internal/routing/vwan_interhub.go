@@ -248,3 +248,40 @@ func (w *walker) remoteEndpointGap(c *Computed) {
 		}
 	}
 }
+
+// interHubPropagationCause explains a private destination the nodes have
+// no route to when it lies in a VNet connected to another hub of their
+// hub's Virtual WAN whose connection does not propagate to a label of the
+// route table the nodes' connection is associated with.
+func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr, verb string) (Finding, bool) {
+	hub, conn := net.HubOfVNet(c.vnet.ID)
+	if hub == nil || !hub.RouteTablesKnown || hub.PrivatePolicy() {
+		return Finding{}, false
+	}
+	assoc := hub.RouteTable(hub.AssociatedTable(conn))
+	if assoc == nil {
+		return Finding{}, false
+	}
+	for _, o := range net.OtherHubsOfWAN(hub) {
+		if !o.ConnectionsKnown || !o.IntentKnown {
+			continue
+		}
+		for _, oc := range o.Connections {
+			v := net.VNet(oc.RemoteVNetID)
+			if v == nil || !anyContains(v.AddressSpace, dst) || o.ReachesRemoteTable(oc, assoc) {
+				continue
+			}
+			labels := "no label"
+			if ls := assoc.LabelSet(); len(ls) > 0 {
+				labels = "labels " + strings.Join(ls, ", ")
+			}
+			f := newFinding(model.RouteHubNotPropagated, oc.ID, c.SubnetID, r,
+				"%s is in %s, connected to virtual hub %s by connection %s, which propagates its routes only to %s; none of them reaches route table %s (%s) of virtual hub %s that connection %s of %s (the nodes' VNet) is associated with, so subnet %s has no route to it and %s %s it.",
+				dst, v.Name, o.Name, oc.Name, oc.PropagationTargets(), assoc.Name, labels, hub.Name, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
+			f.Remediation = fmt.Sprintf("Add a label of route table %s of virtual hub %s (the label default reaches the defaultRouteTable of every hub of the Virtual WAN) to the propagated labels of connection %s of virtual hub %s (routingConfiguration.propagatedRouteTables.labels); if replies must come back, connection %s must reach the route table %s is associated with as well.%s",
+				assoc.Name, hub.Name, oc.Name, o.Name, conn.Name, oc.Name, timeoutNote)
+			return f, true
+		}
+	}
+	return Finding{}, false
+}

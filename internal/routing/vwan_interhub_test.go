@@ -94,6 +94,10 @@ func TestInterHubNeedsPropagationToALabel(t *testing.T) {
 	if r, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); ok {
 		t.Fatalf("a connection propagating to label none only reaches the other hub: %+v", r)
 	}
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) || !strings.Contains(res.Findings[0].Message, "conn-remote") {
+		t.Fatalf("not propagated across hubs: %v findings %+v", res.Verdict, res.Findings)
+	}
 	// Propagating by id only, no label named: the label "default" all the same.
 	f.connRemote.PropagatedLabels = nil
 	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); !ok {
