@@ -20,10 +20,24 @@ import (
 
 // markRemoteEndpoints marks the addresses of private endpoints in VNets
 // outside n's closure pending (EvidenceRemoteHub) when n's VNets are
-// connected to a virtual hub.
-func markRemoteEndpoints(n *model.Network, pes []*model.PrivateEndpoint) {
+// connected to a virtual hub; the registry's private endpoints (and the
+// network interfaces of those outside the closure) that could not be read
+// are n.UnresolvedEndpoints.
+func markRemoteEndpoints(n *model.Network, reg *model.Registry, pes []*model.PrivateEndpoint) {
 	if len(n.VirtualHubs) == 0 {
 		return
+	}
+	read := map[string]bool{}
+	for _, pe := range pes {
+		read[pe.ID.Key()] = true
+	}
+	if reg != nil {
+		for _, c := range reg.PrivateEndpointConnections {
+			if id := c.PrivateEndpointID; !id.IsZero() && !read[id.Key()] {
+				read[id.Key()] = true
+				n.UnresolvedEndpoints = append(n.UnresolvedEndpoints, id)
+			}
+		}
 	}
 	for _, pe := range pes {
 		vnetID := pe.SubnetID.Parent()
@@ -33,6 +47,7 @@ func markRemoteEndpoints(n *model.Network, pes []*model.PrivateEndpoint) {
 		for _, nicID := range pe.NICIDs {
 			nic := n.NICs[nicID.Key()]
 			if nic == nil {
+				n.UnresolvedEndpoints = append(n.UnresolvedEndpoints, nicID)
 				continue
 			}
 			for _, a := range nic.PrivateIPs {

@@ -27,9 +27,8 @@ import (
 func interHubRoutes(net *model.Network, hub *model.VirtualHub, assoc *model.HubRouteTable, vnet *model.VNet, add func(*model.VirtualHub, netip.Prefix, string)) []scopedGap {
 	var gaps []scopedGap
 	for _, o := range net.OtherHubsOfWAN(hub) {
-		if !o.ConnectionsKnown || !o.IntentKnown {
-			gaps = append(gaps, scopedGap{gap: gapFor(net, model.ResourceID(string(o.ID)+"/hubVirtualNetworkConnections"), model.GapNotFound,
-				fmt.Sprintf("the connections or routing intent of virtual hub %s, in the same Virtual WAN as %s, were not read: the routes it gives %s are unknown", o.Name, hub.Name, vnet.Name)), bgpOnly: true})
+		if g, ok := hubUnread(net, o, false, fmt.Sprintf("virtual hub %s is in the same Virtual WAN as %s: the routes it gives %s are unknown", o.Name, hub.Name, vnet.Name)); ok {
+			gaps = append(gaps, scopedGap{gap: g, bgpOnly: true})
 			continue
 		}
 		for _, oc := range o.Connections {
@@ -129,6 +128,13 @@ func (w *walker) viaOtherHub(c *Computed, r *model.Route, hub *model.VirtualHub)
 	if dest == nil {
 		return "", false, false
 	}
+	// How the destination hub hands the packet on (its routing intent,
+	// the static routes of its tables) is its own configuration.
+	if g, ok := hubUnread(net, destHub, true, "how it forwards traffic from virtual hub "+hubName(from, hub)+" to "+dest.Name+" is unknown"); ok {
+		w.hop(c.SubnetID, r, "virtual hub "+destHub.Name+" (not read)")
+		w.gaps = appendGap(w.gaps, g)
+		return "", false, true
+	}
 	if from == nil {
 		p := c.vnet.PeeringTo(hub.HubVNetID)
 		if p == nil || hub.HubVNetID.IsZero() {
@@ -215,16 +221,25 @@ func additionalPrivatePrefixes(hub *model.VirtualHub) []netip.Prefix {
 // its hub are read (needed now, when pending) the route is unknown.
 func (w *walker) remoteEndpointGap(c *Computed) {
 	net := w.e.net
-	vnetID, ok := net.RemoteEndpointVNets[w.dst.Unmap()]
-	if !ok {
-		return
-	}
 	if h, _ := net.HubOfVNet(c.vnet.ID); h == nil && net.HubByVNet(c.vnet.ID) == nil {
 		return
 	}
 	gap := func(g model.Gap) {
 		w.gaps = appendGap(w.gaps, g)
 		w.uncertain = true
+	}
+	vnetID, ok := net.RemoteEndpointVNets[w.dst.Unmap()]
+	if !ok {
+		// A registry endpoint that could not be read may hold the
+		// address, in a spoke of another hub: a private destination
+		// this VNet has no route to is unverified, not dropped.
+		if len(net.UnresolvedEndpoints) > 0 && IsPrivate(w.dst) && dropsHere(c, w.dst) {
+			for _, id := range net.UnresolvedEndpoints {
+				gap(gapFor(net, id, model.GapNotFound,
+					fmt.Sprintf("%s could not be read: %s may be its address, in a spoke of another virtual hub whose routes are then unknown", id.Name(), w.dst)))
+			}
+		}
+		return
 	}
 	if ev := model.RemoteHubOf(vnetID, w.dst); net.Pending.Has(ev) {
 		w.needs = model.AddNeed(w.needs, ev)
@@ -242,6 +257,13 @@ func (w *walker) remoteEndpointGap(c *Computed) {
 		return
 	}
 	for _, p := range v.Peerings {
+		if h := net.HubByVNet(p.RemoteVNetID); h != nil {
+			// Its hub was found but could not be read.
+			if g, ok := hubUnread(net, h, false, fmt.Sprintf("the route to private endpoint address %s in %s is unknown", w.dst, v.Name)); ok {
+				gap(g)
+				continue
+			}
+		}
 		if model.IsHubVNet(p.RemoteVNetID) {
 			gap(gapFor(net, p.RemoteVNetID, model.GapNotFound,
 				fmt.Sprintf("%s is peered with Virtual WAN hub VNet %s, but its virtual hub was not found: the route to private endpoint address %s is unknown", v.Name, p.RemoteVNetID.Name(), w.dst)))
@@ -284,4 +306,32 @@ func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, d
 		}
 	}
 	return Finding{}, false
+}
+
+// dropsHere reports whether c's routes drop dst: no route, or one to None
+// or, for a private address, the Internet.
+func dropsHere(c *Computed, dst netip.Addr) bool {
+	r, ok := c.Table.Lookup(dst)
+	return !ok || dropsPrivate(r)
+}
+
+// hubUnread returns the gap of the first part of hub h that was not read:
+// its connections, its routing intent and, with tables, its route tables.
+func hubUnread(net *model.Network, h *model.VirtualHub, tables bool, why string) (model.Gap, bool) {
+	part := func(child, what string) (model.Gap, bool) {
+		return gapFor(net, model.ResourceID(string(h.ID)+"/"+child), model.GapNotFound,
+			fmt.Sprintf("the %s of virtual hub %s were not read; %s", what, h.Name, why)), true
+	}
+	switch {
+	case !h.ConnectionsKnown:
+		if g, ok := net.Gaps.Lookup(h.ID); ok {
+			return g, true // the hub itself
+		}
+		return part("hubVirtualNetworkConnections", "connections")
+	case !h.IntentKnown:
+		return part("routingIntent", "routing intent")
+	case tables && !h.RouteTablesKnown:
+		return part("hubRouteTables", "route tables")
+	}
+	return model.Gap{}, false
 }

@@ -243,3 +243,22 @@ func TestRemoteEndpointNeedsItsHub(t *testing.T) {
 		t.Fatalf("another address: %v gaps %+v", res.Verdict, res.Gaps)
 	}
 }
+
+func TestUnresolvedEndpointLeavesDropUnverified(t *testing.T) {
+	f := newVWAN()
+	peID := rid("rg-hub", "privateEndpoints", "pe-acr")
+	f.b.net.Gaps.Add(model.Gap{ResourceID: peID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/privateEndpoints/read"})
+	if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4")); res.Verdict != model.Unreachable {
+		t.Fatalf("no unresolved endpoint: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+	f.b.net.UnresolvedEndpoints = []model.ResourceID{peID}
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.9.0.4"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(peID) {
+		t.Fatalf("a drop an unread endpoint may explain: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+	}
+	// A destination the hub routes is decided all the same.
+	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Reachable {
+		t.Fatalf("routed destination: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+}
