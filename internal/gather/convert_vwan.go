@@ -33,6 +33,15 @@ func virtualHubFromSDK(h *armnetwork.VirtualHub) (*model.VirtualHub, error) {
 	if p.AzureFirewall != nil {
 		out.FirewallID = rid(p.AzureFirewall.ID)
 	}
+	if p.VirtualWan != nil {
+		out.VirtualWANID = rid(p.VirtualWan.ID)
+	}
+	if p.VPNGateway != nil {
+		out.VPNGatewayID = rid(p.VPNGateway.ID)
+	}
+	if p.ExpressRouteGateway != nil {
+		out.ExpressRouteGatewayID = rid(p.ExpressRouteGateway.ID)
+	}
 	return out, nil
 }
 

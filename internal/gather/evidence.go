@@ -32,6 +32,7 @@ var evidenceReaders = map[model.EvidenceKind]evidenceReader{
 	model.EvidenceApplianceNIC:       (*Reader).readApplianceNIC,
 	model.EvidenceFirewallRules:      (*Reader).readFirewallRules,
 	model.EvidenceHubEffectiveRoutes: (*Reader).readHubEffectiveRoutes,
+	model.EvidenceRemoteHub:          (*Reader).readRemoteHub,
 }
 
 // ReadEvidence reads the evidence an evaluation needs that is pending in n
@@ -81,8 +82,12 @@ func (r *Reader) ReadVerificationEvidence(ctx context.Context, f *model.Facts, n
 // reached it: what gathering read before it was done in rounds. Benchmarks
 // compare against it; the provider never needs it.
 func (r *Reader) ReadAllEvidence(ctx context.Context, f *model.Facts) {
-	if f.Network != nil {
-		r.ReadVerificationEvidence(ctx, f, f.Network.Pending.Sorted())
+	// Reading evidence may mark more pending (a remote hub's firewall
+	// rules): read until nothing is left.
+	for f.Network != nil && len(f.Network.Pending) > 0 {
+		if r.ReadVerificationEvidence(ctx, f, f.Network.Pending.Sorted()) == 0 {
+			return
+		}
 	}
 }
 

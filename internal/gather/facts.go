@@ -221,6 +221,9 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 			}
 		}
 	}
+	// Private endpoints outside the closure may be spokes of another
+	// virtual hub: read with it when a path needs them (vwan_remote.go).
+	markRemoteEndpoints(n, f.Registry, pes)
 
 	// 3. Zones the private endpoints' zone groups name that the search did
 	// not find (another subscription, another name), then zones CNAME

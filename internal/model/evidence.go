@@ -45,6 +45,13 @@ const (
 	// firewall. ID is the firewall; it fills Network.FirewallPolicies and
 	// IPGroups, and the firewall's DNSProxyEnabled from its policy.
 	EvidenceFirewallRules EvidenceKind = "firewall_rules"
+	// EvidenceRemoteHub: the VNet of a private endpoint outside the
+	// closure and the Virtual WAN hub it is connected to (found by the
+	// Resource Graph search for its hub connection), with that hub's
+	// connected VNets and firewall, for a path from a hub-connected VNet
+	// to the endpoint's address. ID is the endpoint's VNet, Addr the
+	// address; it adds the VNet, the hub and its spokes to the network.
+	EvidenceRemoteHub EvidenceKind = "remote_hub"
 )
 
 // Evidence is one pending read: its kind, the resource it is about and,
@@ -77,6 +84,12 @@ func ApplianceNICAt(vnetID ResourceID, addr netip.Addr) Evidence {
 // FirewallRulesOf is the rules evidence of an Azure Firewall.
 func FirewallRulesOf(firewallID ResourceID) Evidence {
 	return Evidence{Kind: EvidenceFirewallRules, ID: firewallID}
+}
+
+// RemoteHubOf is the remote hub evidence of a private endpoint address in
+// a VNet outside the closure.
+func RemoteHubOf(vnetID ResourceID, addr netip.Addr) Evidence {
+	return Evidence{Kind: EvidenceRemoteHub, ID: vnetID, Addr: addr.Unmap()}
 }
 
 // Pending is the evidence gather has not read yet, by Key. The zero value

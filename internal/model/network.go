@@ -42,6 +42,18 @@ type Network struct {
 	// a Virtual WAN hub's default route table, by hub id key; read only
 	// for paths that use the hub (vwan_effective.go).
 	HubEffectiveRoutes map[string]*HubEffectiveRoutes
+	// RemoteEndpointVNets are, by address, the VNets of private endpoints
+	// outside the closure while the nodes' VNets are connected to a
+	// virtual hub: such a VNet may be a spoke of another hub of the same
+	// Virtual WAN, read with that hub only when a path to the address
+	// needs it (EvidenceRemoteHub, vwan_interhub.go).
+	RemoteEndpointVNets map[netip.Addr]ResourceID
+	// UnresolvedEndpoints are the registry's private endpoints (or their
+	// network interfaces) that could not be read while the nodes' VNets
+	// are connected to a virtual hub: their addresses may lie in a spoke
+	// of another hub, so a private destination the hub spokes have no
+	// route to is unverified rather than dropped.
+	UnresolvedEndpoints []ResourceID
 	// SpeculativeReads are resources read before it is known whether a
 	// conclusion needs them (which way a flow to a public address leaves,
 	// and through which public IPs, is known only once its route is

@@ -53,6 +53,14 @@ type VirtualHub struct {
 	// HubVNetID is the id of the hub's VNet as the connected VNets'
 	// peerings name it (HV_…); empty when no read peering names it.
 	HubVNetID ResourceID
+	// VirtualWANID is virtualWan: the hubs of one Virtual WAN are
+	// connected to each other (vwan_interhub.go).
+	VirtualWANID ResourceID
+	// VPNGatewayID and ExpressRouteGatewayID are the hub's site-to-site
+	// VPN and ExpressRoute gateways (vpnGateway, expressRouteGateway):
+	// branches whose prefixes the hub learns over BGP (vwan_branch.go).
+	VPNGatewayID          ResourceID
+	ExpressRouteGatewayID ResourceID
 
 	// Connections are hubVirtualNetworkConnections; ConnectionsKnown is
 	// false when they could not be listed.

@@ -66,6 +66,9 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 	if f, ok := hubPropagationCause(net, c, r, dst, verb); ok {
 		return f, true
 	}
+	if f, ok := interHubPropagationCause(net, c, r, dst, verb); ok {
+		return f, true
+	}
 
 	if f, ok := peeringCause(net, c, r, dst); ok {
 		return f, true

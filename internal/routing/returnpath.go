@@ -71,6 +71,7 @@ func (e *Engine) returnFromPrivateEndpoint(res *Result, nat NATFunc) {
 		Note: fmt.Sprintf("replies from private endpoint %s bypass route tables and return straight to %s", res.Arrival.PrivateEndpointID.Name(), res.Source)}
 	if len(res.Appliances) == 0 {
 		e.checkPrivateEndpointReplyPeering(res)
+		e.checkPrivateEndpointReplyHub(res)
 		return
 	}
 	if f, ok := e.endpointBypass(res, res.Appliances, res.Source, nat); ok {

@@ -58,7 +58,8 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 					fmt.Sprintf("%s, connected to virtual hub %s by connection %s, was not read: the hub's routes to it are unknown", c.RemoteVNetID.Name(), h.Name, c.Name)), bgpOnly: true})
 			}
 		}
-		return nil, gaps
+		rts, more := hubVNetRoutes(net, h, vnet)
+		return rts, append(gaps, more...)
 	}
 	hub, conn := net.HubOfVNet(vnet.ID)
 	if hub == nil {
@@ -103,6 +104,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if len(hub.RouterIPs) > 0 {
 		router = hub.RouterIPs[0].Unmap()
 	}
+	gaps = append(gaps, branchGaps(hub, conn, router)...)
 	fwIP, fwKnown := hubFirewallIP(net, hub)
 	var out []model.Route
 	seen := map[netip.Prefix]bool{}
@@ -135,7 +137,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	private := intent != nil && !intent.PrivateNextHop.IsZero()
 	internet := intent != nil && !intent.InternetNextHop.IsZero()
 	if private {
-		toFirewall(rfc1918, fmt.Sprintf("routing intent of virtual hub %s (private traffic)", hub.Name))
+		toFirewall(append(append([]netip.Prefix(nil), rfc1918...), additionalPrivatePrefixes(hub)...), fmt.Sprintf("routing intent of virtual hub %s (private traffic)", hub.Name))
 	}
 	if internet && conn.EnableInternetSecurity {
 		toFirewall([]netip.Prefix{defaultRoute4}, fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
@@ -168,6 +170,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 				}
 			}
 		}
+		gaps = append(gaps, interHubRoutes(net, hub, assoc, vnet, func(_ *model.VirtualHub, p netip.Prefix, origin string) { add(p, router, origin) })...)
 	}
 	if intent == nil {
 		for _, hr := range assoc.Routes {
@@ -195,6 +198,9 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 	net := w.e.net
 	if fwIP, ok := hubFirewallIP(net, hub); ok && r.NextHopIP.Unmap() == fwIP {
 		return w.viaAppliance(c, r)
+	}
+	if next, ok, handled := w.viaOtherHub(c, r, hub); handled {
+		return next, ok
 	}
 	p := c.vnet.PeeringTo(hub.HubVNetID)
 	if p == nil || hub.HubVNetID.IsZero() {

@@ -1,0 +1,163 @@
+package gather
+
+import (
+	"context"
+	"net/netip"
+	"sync"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// Hubs beyond the node VNets (model/vwan_interhub.go): the closure reads
+// the hubs of the node VNets and their spokes. A registry's private
+// endpoint in a VNet outside that closure, while the nodes' VNets are hub
+// spokes, may be a spoke of another hub of the same Virtual WAN. Its VNet
+// and that hub are read only when a path to the endpoint's address needs
+// them (model.EvidenceRemoteHub): the VNet, the same Resource Graph search
+// for its hub connection as for the node VNets, the hub with its
+// connections, route tables and routing intent, the VNets connected to it
+// (their address spaces are the inter-hub routes), and the hub's firewall.
+
+// markRemoteEndpoints marks the addresses of private endpoints in VNets
+// outside n's closure pending (EvidenceRemoteHub) when n's VNets are
+// connected to a virtual hub; the registry's private endpoints (and the
+// network interfaces of those outside the closure) that could not be read
+// are n.UnresolvedEndpoints.
+func markRemoteEndpoints(n *model.Network, reg *model.Registry, pes []*model.PrivateEndpoint) {
+	if len(n.VirtualHubs) == 0 {
+		return
+	}
+	read := map[string]bool{}
+	for _, pe := range pes {
+		read[pe.ID.Key()] = true
+	}
+	if reg != nil {
+		for _, c := range reg.PrivateEndpointConnections {
+			if id := c.PrivateEndpointID; !id.IsZero() && !read[id.Key()] {
+				read[id.Key()] = true
+				n.UnresolvedEndpoints = append(n.UnresolvedEndpoints, id)
+			}
+		}
+	}
+	for _, pe := range pes {
+		vnetID := pe.SubnetID.Parent()
+		if vnetID.IsZero() || n.VNet(vnetID) != nil {
+			continue
+		}
+		for _, nicID := range pe.NICIDs {
+			nic := n.NICs[nicID.Key()]
+			if nic == nil {
+				n.UnresolvedEndpoints = append(n.UnresolvedEndpoints, nicID)
+				continue
+			}
+			for _, a := range nic.PrivateIPs {
+				a = a.Unmap()
+				if n.RemoteEndpointVNets == nil {
+					n.RemoteEndpointVNets = map[netip.Addr]model.ResourceID{}
+				}
+				n.RemoteEndpointVNets[a] = vnetID
+				n.Pending.Add(model.RemoteHubOf(vnetID, a))
+			}
+		}
+	}
+}
+
+// readRemoteHub reads the VNet of a private endpoint outside the closure
+// and, when it is connected to a virtual hub, that hub with its spokes and
+// firewall. Failures are gaps (on the VNet, the Resource Graph search, the
+// hub or its children), as for the node VNets' hubs.
+func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {
+	mu.Lock()
+	have := n.VNet(ev.ID) != nil
+	mu.Unlock()
+	if have {
+		return
+	}
+	v, err := r.vnetGet(ctx, ev.ID)
+	if err != nil {
+		return
+	}
+	add := []*model.VNet{v}
+	var hubs []*model.VirtualHub
+	if len(hubVNetPeerings(v)) > 0 {
+		found := r.hubsOfVNets(ctx, []*model.VNet{v})
+		mu.Lock()
+		for _, h := range found {
+			if n.VirtualHub(h.ID) == nil {
+				hubs = append(hubs, h)
+			}
+		}
+		mu.Unlock()
+	}
+	var spokes []model.ResourceID
+	for _, h := range hubs {
+		for _, c := range h.Connections {
+			if !c.RemoteVNetID.IsZero() && !c.RemoteVNetID.Equal(v.ID) {
+				spokes = appendUniqueID(spokes, c.RemoteVNetID)
+			}
+		}
+	}
+	got, _ := mapEach(ctx, r, spokes, r.vnetGet)
+	for _, s := range got {
+		if s != nil {
+			add = append(add, s)
+		}
+	}
+	// The endpoint's subnets' route tables and security groups (its
+	// replies and the flows into it); the other spokes give their
+	// address space only.
+	var tables []*model.RouteTable
+	var inner sync.Mutex
+	var tasks []func(context.Context)
+	for _, s := range v.Subnets {
+		if id := s.RouteTableID; !id.IsZero() {
+			tasks = append(tasks, func(ctx context.Context) {
+				if rt, err := r.RouteTable(ctx, id); err == nil {
+					inner.Lock()
+					tables = append(tables, rt)
+					inner.Unlock()
+				}
+			})
+		}
+		if id := s.NSGID; !id.IsZero() {
+			tasks = append(tasks, func(ctx context.Context) { r.includeSecurityGroup(ctx, n, mu, id) })
+		}
+	}
+	all(ctx, r, tasks...)
+	mu.Lock()
+	for _, s := range add {
+		if n.VNet(s.ID) == nil {
+			n.AddVNet(cloneVNet(s))
+		}
+	}
+	for _, rt := range tables {
+		n.RouteTables[rt.ID.Key()] = rt
+	}
+	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
+	mu.Unlock()
+	r.includeHubFirewallsLocked(ctx, n, mu, hubs)
+}
+
+// includeHubFirewallsLocked is includeHubFirewalls for a network other
+// reads may change at the same time (mu guards n).
+func (r *Reader) includeHubFirewallsLocked(ctx context.Context, n *model.Network, mu *sync.Mutex, hubs []*model.VirtualHub) {
+	var ids []model.ResourceID
+	for _, h := range hubs {
+		if !h.FirewallID.IsZero() {
+			ids = appendUniqueID(ids, h.FirewallID)
+		}
+	}
+	got, _ := mapEach(ctx, r, ids, r.Firewall)
+	mu.Lock()
+	defer mu.Unlock()
+	n.SpeculativeReads = append(n.SpeculativeReads, ids...)
+	for _, fw := range got {
+		if fw == nil {
+			continue
+		}
+		n.AddFirewall(fw)
+		if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
+			n.Pending.Add(model.FirewallRulesOf(fw.ID))
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package gather
+
+import (
+	"net/netip"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+func TestMarkRemoteEndpoints(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	local := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	remote := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-remote")
+	nicLocal := model.ResourceID(sub + "rg/providers/Microsoft.Network/networkInterfaces/nic-local")
+	nicRemote := model.ResourceID(sub + "rg/providers/Microsoft.Network/networkInterfaces/nic-remote")
+	nicUnread := model.ResourceID(sub + "rg/providers/Microsoft.Network/networkInterfaces/nic-unread")
+	peUnread := model.ResourceID(sub + "rg/providers/Microsoft.Network/privateEndpoints/pe-unread")
+	pes := []*model.PrivateEndpoint{
+		{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/privateEndpoints/pe-local"), SubnetID: local + "/subnets/pe", NICIDs: []model.ResourceID{nicLocal}},
+		{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/privateEndpoints/pe-remote"), SubnetID: remote + "/subnets/pe", NICIDs: []model.ResourceID{nicRemote, nicUnread}},
+	}
+	reg := &model.Registry{}
+	for _, pe := range pes {
+		reg.PrivateEndpointConnections = append(reg.PrivateEndpointConnections, model.RegistryPEConnection{PrivateEndpointID: pe.ID})
+	}
+	reg.PrivateEndpointConnections = append(reg.PrivateEndpointConnections, model.RegistryPEConnection{PrivateEndpointID: peUnread})
+	build := func(withHub bool) *model.Network {
+		n := model.NewNetwork()
+		n.AddVNet(&model.VNet{ID: local, Name: "vnet-spoke"})
+		n.NICs[nicLocal.Key()] = &model.NIC{ID: nicLocal, PrivateIPs: []netip.Addr{netip.MustParseAddr("10.1.2.5")}}
+		n.NICs[nicRemote.Key()] = &model.NIC{ID: nicRemote, PrivateIPs: []netip.Addr{netip.MustParseAddr("10.3.2.5")}}
+		if withHub {
+			n.VirtualHubs["hub"] = &model.VirtualHub{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualHubs/hub")}
+		}
+		markRemoteEndpoints(n, reg, pes)
+		return n
+	}
+	n := build(true)
+	a := netip.MustParseAddr("10.3.2.5")
+	if got := n.RemoteEndpointVNets[a]; !got.Equal(remote) || len(n.RemoteEndpointVNets) != 1 || !n.Pending.Has(model.RemoteHubOf(remote, a)) {
+		t.Fatalf("remote endpoint addresses %v, pending %v", n.RemoteEndpointVNets, n.Pending.Sorted())
+	}
+	if len(n.UnresolvedEndpoints) != 2 || !n.UnresolvedEndpoints[0].Equal(peUnread) || !n.UnresolvedEndpoints[1].Equal(nicUnread) {
+		t.Fatalf("unresolved %v", n.UnresolvedEndpoints)
+	}
+	// Nodes not connected to a hub: nothing is marked.
+	if n := build(false); len(n.RemoteEndpointVNets) > 0 || len(n.Pending) > 0 || len(n.UnresolvedEndpoints) > 0 {
+		t.Fatalf("without a hub: %v %v %v", n.RemoteEndpointVNets, n.Pending, n.UnresolvedEndpoints)
+	}
+}

@@ -1,0 +1,85 @@
+package model
+
+import (
+	"sort"
+	"strings"
+)
+
+// Hub-to-hub routing ("About virtual hub routing"): the hubs of a Standard
+// Virtual WAN are connected to each other. A connection that propagates to
+// a label reaches every route table with that label in every hub of the
+// Virtual WAN; defaultRouteTable carries the built-in label "default",
+// which is where a connection without a propagation configuration
+// propagates. A hub with a private routing policy sends its connections'
+// traffic, inter-hub traffic included, through its firewall ("How to
+// configure Virtual WAN Hub routing intent and routing policies").
+
+// HubDefaultLabel is the built-in label of every hub's defaultRouteTable.
+const HubDefaultLabel = "default"
+
+// OtherHubsOfWAN returns the hubs read of h's Virtual WAN other than h, in
+// id order; none when h's Virtual WAN is unknown.
+func (n *Network) OtherHubsOfWAN(h *VirtualHub) []*VirtualHub {
+	if h == nil || h.VirtualWANID.IsZero() {
+		return nil
+	}
+	var out []*VirtualHub
+	for _, o := range n.VirtualHubs {
+		if o != h && !o.ID.Equal(h.ID) && o.VirtualWANID.Equal(h.VirtualWANID) {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID.Key() < out[j].ID.Key() })
+	return out
+}
+
+// LabelSet returns t's labels, with the built-in "default" of
+// defaultRouteTable whether or not the read lists it.
+func (t *HubRouteTable) LabelSet() []string {
+	out := append([]string(nil), t.Labels...)
+	if strings.EqualFold(t.Name, HubDefaultRouteTable) && !containsFold(out, HubDefaultLabel) {
+		out = append(out, HubDefaultLabel)
+	}
+	return out
+}
+
+// PropagatesToRemote reports whether connection c of one hub propagates
+// its prefixes to route table t of another hub of the same Virtual WAN:
+// by t's id, or by one of t's labels. A connection that names no label
+// propagates to the label "default" ("If no label is specified in the list
+// of labels that a virtual network connection is propagating to, then the
+// virtual network connection will automatically propagate to the 'Default'
+// label").
+func (c *HubConnection) PropagatesToRemote(t *HubRouteTable) bool {
+	if len(c.PropagatedLabels) == 0 && containsFold(t.LabelSet(), HubDefaultLabel) {
+		return true
+	}
+	for _, id := range c.PropagatedRouteTables {
+		if id.Equal(t.ID) {
+			return true
+		}
+	}
+	for _, l := range c.PropagatedLabels {
+		if containsFold(t.LabelSet(), l) {
+			return true
+		}
+	}
+	return false
+}
+
+// PrivatePolicy reports whether h has a private traffic routing policy.
+func (h *VirtualHub) PrivatePolicy() bool {
+	return h.Intent != nil && !h.Intent.PrivateNextHop.IsZero()
+}
+
+// ReachesRemoteTable reports whether the prefixes of connection c of hub
+// h reach route table t of another hub of the same Virtual WAN: with a
+// private routing policy on h, its connections propagate to its
+// noneRouteTable and the other hubs' defaultRouteTables reach them through
+// its firewall; otherwise by c's propagation.
+func (h *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) bool {
+	if h.PrivatePolicy() {
+		return strings.EqualFold(t.Name, HubDefaultRouteTable)
+	}
+	return c.PropagatesToRemote(t)
+}

@@ -1,0 +1,264 @@
+package routing
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+const (
+	wanID    = testSub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualWans/vwan"
+	hubNeuID = testSub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-neu"
+)
+
+// interHub adds to the Virtual WAN fixture a second hub hub-neu
+// (10.101.0.0/23, router 10.101.0.68) with vnet-remote (10.3.0.0/16,
+// snet-pe holding private endpoint pe-acr 10.3.1.5) connected to it,
+// associated with its defaultRouteTable and propagating to the label
+// "default"; both hubs are in the same Virtual WAN.
+type interHub struct {
+	*vwanFixture
+	hub2       *model.VirtualHub
+	def2       *model.HubRouteTable
+	remote     *model.VNet
+	peSubnet   *model.Subnet
+	connRemote *model.HubConnection
+	hubNet2    *model.VNet
+}
+
+func newInterHub() *interHub {
+	f := &interHub{vwanFixture: newVWAN()}
+	b := f.b
+	f.hub.VirtualWANID = wanID
+	f.remote = b.vnet("rg-remote", "vnet-remote", "10.3.0.0/16")
+	f.peSubnet = b.subnet(f.remote, "snet-pe", "10.3.1.0/24")
+	b.privateEndpoint("rg-remote", "pe-acr", f.peSubnet, "10.3.1.5")
+	hv := model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-neu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-neu_1")
+	f.hub2 = &model.VirtualHub{ID: hubNeuID, Name: "hub-neu", AddressPrefix: pfx("10.101.0.0/23"), RouterIPs: []netip.Addr{ip("10.101.0.68")},
+		HubVNetID: hv, VirtualWANID: wanID, ConnectionsKnown: true, RouteTablesKnown: true, IntentKnown: true}
+	f.def2 = &model.HubRouteTable{ID: hubNeuID + "/hubRouteTables/defaultRouteTable", Name: "defaultRouteTable"}
+	f.hub2.RouteTables = []*model.HubRouteTable{f.def2}
+	f.connRemote = &model.HubConnection{ID: hubNeuID + "/hubVirtualNetworkConnections/conn-remote", Name: "conn-remote", RemoteVNetID: f.remote.ID,
+		AssociatedRouteTable: f.def2.ID, PropagatedLabels: []string{"default"}}
+	f.hub2.Connections = []*model.HubConnection{f.connRemote}
+	b.net.VirtualHubs[f.hub2.ID.Key()] = f.hub2
+	f.hubNet2 = &model.VNet{ID: hv, Name: hv.Name(), Location: "northeurope", AddressSpace: []netip.Prefix{f.hub2.AddressPrefix}}
+	f.hubNet2.Subnets = []*model.Subnet{{ID: model.HubFirewallSubnet(hv), VNetID: hv, Name: "AzureFirewallSubnet", Prefixes: []netip.Prefix{f.hub2.AddressPrefix}}}
+	b.net.AddVNet(f.hubNet2)
+	toHub := b.side(f.remote, f.hubNet2, "RemoteVnetToHubPeering_remote")
+	toHub.AllowForwardedTraffic, toHub.VirtualHubID = false, f.hub2.ID
+	back := b.side(f.hubNet2, f.remote, "conn-remote")
+	back.ID, back.VirtualHubID = f.connRemote.ID, f.hub2.ID
+	return f
+}
+
+func (f *interHub) withFirewall2() netip.Addr {
+	fw := &model.AzureFirewall{ID: rid("rg-vwan", "azureFirewalls", "fw-hub-neu"), Name: "fw-hub-neu", PrivateIPs: []netip.Addr{ip("10.101.0.132")}, VirtualHubID: f.hub2.ID}
+	f.b.net.AddFirewall(fw)
+	f.hub2.FirewallID = fw.ID
+	f.hub2.Intent = &model.RoutingIntent{ID: model.ResourceID(hubNeuID + "/routingIntent/ri"), PrivateNextHop: fw.ID}
+	return fw.PrivateIPs[0]
+}
+
+func TestInterHubRouteReachesRemoteSpoke(t *testing.T) {
+	f := newInterHub()
+	e := NewEngine(f.b.net, Options{})
+	r, ok := hubRoute(t, e, f.aks, "10.3.1.5")
+	if !ok || r.Prefix != pfx("10.3.0.0/16") || r.NextHopType != model.NextHopVirtualNetworkGateway || r.NextHopIP != ip("10.100.0.68") {
+		t.Fatalf("route to the other hub's spoke = %+v (from hub-weu %v), want 10.3.0.0/16 VirtualNetworkGateway 10.100.0.68", r, ok)
+	}
+	res := e.Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Verdict != model.Reachable || res.Arrival.Kind != ArrivalPrivateEndpoint {
+		t.Fatalf("trace = %v arrival %+v findings %+v gaps %+v", res.Verdict, res.Arrival, res.Findings, res.Gaps)
+	}
+}
+
+func TestInterHubOnlyWithinOneVirtualWAN(t *testing.T) {
+	f := newInterHub()
+	f.hub2.VirtualWANID = testSub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualWans/other"
+	e := NewEngine(f.b.net, Options{})
+	if r, ok := hubRoute(t, e, f.aks, "10.3.1.5"); ok {
+		t.Fatalf("a hub of another Virtual WAN gives a route: %+v", r)
+	}
+	if res := e.Trace(f.aks.ID, ip("10.3.1.5")); res.Verdict == model.Reachable {
+		t.Fatalf("a spoke of another Virtual WAN's hub is reachable: %+v", res.Hops)
+	}
+}
+
+func TestInterHubNeedsPropagationToALabel(t *testing.T) {
+	f := newInterHub()
+	// Labels named, none of them the other hub's tables': no route.
+	f.connRemote.PropagatedLabels, f.connRemote.PropagatedRouteTables = []string{"none"}, []model.ResourceID{f.def2.ID}
+	if r, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); ok {
+		t.Fatalf("a connection propagating to label none only reaches the other hub: %+v", r)
+	}
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) || !strings.Contains(res.Findings[0].Message, "conn-remote") {
+		t.Fatalf("not propagated across hubs: %v findings %+v", res.Verdict, res.Findings)
+	}
+	// Propagating by id only, no label named: the label "default" all the same.
+	f.connRemote.PropagatedLabels = nil
+	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); !ok {
+		t.Fatal("a connection naming no label does not reach the other hub's defaultRouteTable")
+	}
+	// A custom label the local table carries.
+	f.connRemote.PropagatedLabels = []string{"shared"}
+	f.def.Labels = append(f.def.Labels, "shared")
+	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "10.3.1.5"); !ok {
+		t.Fatal("a connection propagating to a label of the local table does not reach it")
+	}
+}
+
+func TestInterHubRemoteIntentCrossesRemoteFirewall(t *testing.T) {
+	f := newInterHub()
+	fw2 := f.withFirewall2()
+	// Under a private policy its connections propagate to noneRouteTable;
+	// the other hubs reach them through its firewall all the same.
+	f.connRemote.PropagatedLabels, f.connRemote.PropagatedRouteTables = []string{"none"}, nil
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Arrival.Kind != ArrivalPrivateEndpoint || len(res.Appliances) != 1 || res.Appliances[0].IP != fw2 {
+		t.Fatalf("trace crosses %+v, arrives %+v, findings %+v gaps %+v", res.Appliances, res.Arrival, res.Findings, res.Gaps)
+	}
+}
+
+func TestInterHubBothIntentsCrossBothFirewalls(t *testing.T) {
+	f := newInterHub()
+	fw1 := f.withFirewall()
+	f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), PrivateNextHop: f.hub.FirewallID}
+	fw2 := f.withFirewall2()
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Arrival.Kind != ArrivalPrivateEndpoint || len(res.Appliances) != 2 || res.Appliances[0].IP != fw1 || res.Appliances[1].IP != fw2 {
+		t.Fatalf("trace crosses %+v, arrives %+v, findings %+v gaps %+v", res.Appliances, res.Arrival, res.Findings, res.Gaps)
+	}
+	// Only the local hub secured: its firewall alone.
+	g := newInterHub()
+	fw1 = g.withFirewall()
+	g.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), PrivateNextHop: g.hub.FirewallID}
+	res = NewEngine(g.b.net, Options{}).Trace(g.aks.ID, ip("10.3.1.5"))
+	if res.Arrival.Kind != ArrivalPrivateEndpoint || len(res.Appliances) != 1 || res.Appliances[0].IP != fw1 {
+		t.Fatalf("local intent only: trace crosses %+v, arrives %+v, findings %+v gaps %+v", res.Appliances, res.Arrival, res.Findings, res.Gaps)
+	}
+}
+
+func TestInterHubRemoteFirewallUnreadIsAGap(t *testing.T) {
+	f := newInterHub()
+	f.withFirewall2()
+	delete(f.b.net.Firewalls, f.hub2.FirewallID.Key())
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 {
+		t.Fatalf("remote firewall not read: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+	}
+}
+
+func TestAdditionalPrivatePrefixThroughFirewall(t *testing.T) {
+	f := newVWAN()
+	fwIP := f.withFirewall()
+	f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), PrivateNextHop: f.hub.FirewallID}
+	f.shared.AddressSpace = append(f.shared.AddressSpace, pfx("40.2.0.0/16"))
+	f.b.subnet(f.shared, "snet-extra", "40.2.1.0/24")
+	e := NewEngine(f.b.net, Options{})
+	if r, ok := hubRoute(t, e, f.aks, "40.2.1.4"); ok {
+		t.Fatalf("a non-RFC 1918 prefix without a private traffic prefix goes to the hub: %+v", r)
+	}
+	f.def.Routes = []model.HubRoute{{Name: "private_traffic", Destinations: []netip.Prefix{pfx("40.0.0.0/8")}, NextHop: f.hub.FirewallID}}
+	e = NewEngine(f.b.net, Options{})
+	r, ok := hubRoute(t, e, f.aks, "40.2.1.4")
+	if !ok || r.Prefix != pfx("40.0.0.0/8") || r.NextHopIP != fwIP {
+		t.Fatalf("private traffic prefix route = %+v (from hub %v), want 40.0.0.0/8 to the firewall", r, ok)
+	}
+	res := e.Trace(f.aks.ID, ip("40.2.1.4"))
+	if len(res.Appliances) != 1 || res.Appliances[0].IP != fwIP {
+		t.Fatalf("trace crosses %+v, findings %+v gaps %+v", res.Appliances, res.Findings, res.Gaps)
+	}
+	// A route to something else than the private policy's next hop is not a private traffic prefix.
+	f.def.Routes[0].NextHop = rid("rg-vwan", "azureFirewalls", "other")
+	if _, ok := hubRoute(t, NewEngine(f.b.net, Options{}), f.aks, "40.2.1.4"); ok {
+		t.Fatal("a defaultRouteTable route to another next hop counts as a private traffic prefix")
+	}
+}
+
+func TestHubPrivateEndpointReturnRouteMissing(t *testing.T) {
+	f := newVWAN()
+	pe := f.b.privateEndpoint("rg-shared", "pe-acr", f.app, "10.2.1.5")
+	shared := &model.HubRouteTable{ID: hubID + "/hubRouteTables/rt-shared", Name: "rt-shared", Labels: []string{"shared"}}
+	f.hub.RouteTables = append(f.hub.RouteTables, shared)
+	f.connShared.AssociatedRouteTable = shared.ID
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.5"))
+	if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.ReturnRouteMissing) || res.Arrival.PrivateEndpointID != pe.ID {
+		t.Fatalf("trace = %v arrival %+v findings %+v gaps %+v", res.Verdict, res.Arrival, res.Findings, res.Gaps)
+	}
+	msg := res.Findings[0].Message + res.Findings[0].Remediation
+	for _, want := range []string{"conn-spoke", "rt-shared", "pe-acr"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("finding does not name %s: %s", want, msg)
+		}
+	}
+	// The nodes' connection propagating to the label of that table: replies return.
+	f.connSpoke.PropagatedLabels = append(f.connSpoke.PropagatedLabels, "shared")
+	res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.5"))
+	if res.Verdict != model.Reachable {
+		t.Fatalf("propagated back: %v findings %+v gaps %+v", res.Verdict, res.Findings, res.Gaps)
+	}
+}
+
+func TestHubBranchGatewayIsAGap(t *testing.T) {
+	f := newVWAN()
+	f.hub.VPNGatewayID = rid("rg-vwan", "vpnGateways", "vpngw-hub-weu")
+	e := NewEngine(f.b.net, Options{})
+	// A destination the hub router already takes: a branch route goes the same way.
+	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Reachable {
+		t.Fatalf("spoke behind the hub: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+	res := e.Trace(f.aks.ID, ip("10.9.0.4"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.hub.VPNGatewayID) {
+		t.Fatalf("a destination a branch may advertise: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+	}
+	g := newVWAN()
+	if res := NewEngine(g.b.net, Options{}).Trace(g.aks.ID, ip("10.9.0.4")); res.Verdict == model.Unverified {
+		t.Fatalf("without a branch gateway: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+}
+
+func TestRemoteEndpointNeedsItsHub(t *testing.T) {
+	f := newVWAN()
+	vnetID := model.ResourceID(testSub + "/resourceGroups/rg-remote/providers/Microsoft.Network/virtualNetworks/vnet-remote")
+	a := ip("10.3.1.5")
+	f.b.net.RemoteEndpointVNets = map[netip.Addr]model.ResourceID{a: vnetID}
+	f.b.net.Pending.Add(model.RemoteHubOf(vnetID, a))
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
+	if res.Verdict == model.Unreachable || len(res.Needs) != 1 || res.Needs[0] != model.RemoteHubOf(vnetID, a) {
+		t.Fatalf("pending: %v needs %+v findings %+v", res.Verdict, res.Needs, res.Findings)
+	}
+	// Read and failed: a gap naming the VNet, never a blackhole.
+	f.b.net.Pending.Done(model.RemoteHubOf(vnetID, a))
+	f.b.net.Gaps.Add(model.Gap{ResourceID: vnetID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
+	res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(vnetID) {
+		t.Fatalf("failed read: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+	}
+	// Not a private endpoint outside the closure: no gap.
+	if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4")); res.Verdict == model.Unverified {
+		t.Fatalf("another address: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+}
+
+func TestUnresolvedEndpointLeavesDropUnverified(t *testing.T) {
+	f := newVWAN()
+	peID := rid("rg-hub", "privateEndpoints", "pe-acr")
+	f.b.net.Gaps.Add(model.Gap{ResourceID: peID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/privateEndpoints/read"})
+	if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4")); res.Verdict != model.Unreachable {
+		t.Fatalf("no unresolved endpoint: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+	f.b.net.UnresolvedEndpoints = []model.ResourceID{peID}
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.9.0.4"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(peID) {
+		t.Fatalf("a drop an unread endpoint may explain: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+	}
+	// A destination the hub routes is decided all the same.
+	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Reachable {
+		t.Fatalf("routed destination: %v gaps %+v", res.Verdict, res.Gaps)
+	}
+}
