@@ -6,7 +6,6 @@ package overlay
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"sort"
@@ -139,18 +138,9 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 	if len(links) == 0 || azure.IsLinkFreeQuery(raw.Context()) {
 		return req.Next()
 	}
-	var q struct {
-		Query string `json:"query"`
-	}
-	if req.Body() != nil {
-		b, err := io.ReadAll(req.Body())
-		if err != nil {
-			return nil, err
-		}
-		if err := req.RewindBody(); err != nil {
-			return nil, err
-		}
-		_ = json.Unmarshal(b, &q)
+	text, err := graphQueryText(req)
+	if err != nil {
+		return nil, err
 	}
 	unknown := func(why string) error {
 		var addrs []string
@@ -162,7 +152,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 		return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{why}}
 	}
 	query, ok := azure.ZoneLinkQueryOf(raw.Context())
-	if !ok || q.Query != query.KQL() {
+	if !ok || text != query.KQL() {
 		return nil, unknown("the private DNS zone links a Resource Graph query finds")
 	}
 	resp, err := req.Next()

@@ -75,20 +75,11 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 		noteServed(raw.Context(), append(slices.Clone(rowOps), parentDeletes...))
 		return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{s.what}}
 	}
-	var q struct {
-		Query string `json:"query"`
+	query, err := graphQueryText(req)
+	if err != nil {
+		return nil, err
 	}
-	if req.Body() != nil {
-		b, err := io.ReadAll(req.Body())
-		if err != nil {
-			return nil, err
-		}
-		if err := req.RewindBody(); err != nil {
-			return nil, err
-		}
-		_ = json.Unmarshal(b, &q)
-	}
-	if q.Query != s.kql {
+	if query != s.kql {
 		return nil, unknown()
 	}
 	resp, err := req.Next()
@@ -239,4 +230,24 @@ func searchedTypesChange(raw *http.Request, ops []planned.Op) error {
 	noteServed(raw.Context(), served)
 	return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(changed), ", "),
 		Members: []string{"the Virtual WAN hub connections and DNS private resolver inbound endpoints a Resource Graph query finds"}}
+}
+
+// graphQueryText is the KQL text of a Resource Graph request's body (empty
+// when it has none or is not JSON), the body rewound for the next policy.
+func graphQueryText(req *policy.Request) (string, error) {
+	var q struct {
+		Query string `json:"query"`
+	}
+	if req.Body() == nil {
+		return "", nil
+	}
+	b, err := io.ReadAll(req.Body())
+	if err != nil {
+		return "", err
+	}
+	if err := req.RewindBody(); err != nil {
+		return "", err
+	}
+	_ = json.Unmarshal(b, &q)
+	return q.Query, nil
 }
