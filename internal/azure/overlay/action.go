@@ -4,7 +4,6 @@
 package overlay
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -155,13 +154,8 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 	if !ok || text != query.KQL() {
 		return nil, unknown("the private DNS zone links a Resource Graph query finds")
 	}
-	resp, err := req.Next()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return resp, err
-	}
-	body, okb := azure.PeekBody(resp)
-	var ans map[string]any
-	if !okb || json.Unmarshal(body, &ans) != nil {
+	resp, ans, ok, err := graphAnswer(req)
+	if !ok {
 		return resp, err
 	}
 	rows, isArr := ans["data"].([]any)

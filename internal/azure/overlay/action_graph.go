@@ -82,13 +82,8 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 	if query != s.kql {
 		return nil, unknown()
 	}
-	resp, err := req.Next()
-	if err != nil || resp.StatusCode != http.StatusOK {
-		return resp, err
-	}
-	body, okb := azure.PeekBody(resp)
-	var ans map[string]any
-	if !okb || json.Unmarshal(body, &ans) != nil {
+	resp, ans, ok, err := graphAnswer(req)
+	if !ok {
 		return resp, err
 	}
 	rows, isArr := ans["data"].([]any)
@@ -250,4 +245,20 @@ func graphQueryText(req *policy.Request) (string, error) {
 	}
 	_ = json.Unmarshal(b, &q)
 	return q.Query, nil
+}
+
+// graphAnswer sends a Resource Graph request on and decodes Azure's answer;
+// ok is false when the response is to be returned as it is (an error, a
+// status other than 200, or a body that is not JSON).
+func graphAnswer(req *policy.Request) (*http.Response, map[string]any, bool, error) {
+	resp, err := req.Next()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return resp, nil, false, err
+	}
+	body, ok := azure.PeekBody(resp)
+	var ans map[string]any
+	if ok {
+		ok = json.Unmarshal(body, &ans) == nil
+	}
+	return resp, ans, ok, nil
 }
