@@ -152,23 +152,6 @@ func ZoneLinkQueryOf(ctx context.Context) (model.ZoneLinkQuery, bool) {
 	return q, ok
 }
 
-type linkFreeQueryKey struct{}
-
-// WithLinkFreeQuery returns ctx for a Resource Graph request whose answer
-// does not depend on private DNS zone links (the Virtual WAN hub connection
-// search), so that a policy (the what-if overlay) passes it on while the
-// plan changes links, without reading its text.
-func WithLinkFreeQuery(ctx context.Context) context.Context {
-	return context.WithValue(ctx, linkFreeQueryKey{}, true)
-}
-
-// IsLinkFreeQuery reports whether a request's context says its Resource
-// Graph query does not depend on zone links (see [WithLinkFreeQuery]).
-func IsLinkFreeQuery(ctx context.Context) bool {
-	b, _ := ctx.Value(linkFreeQueryKey{}).(bool)
-	return b
-}
-
 // ReadActionFor is the allowed read action an escaped request path is
 // (the guard's allow-list, with the what-if treatment of each).
 func ReadActionFor(escapedPath string) (AllowedAction, bool) { return readActionFor(escapedPath) }

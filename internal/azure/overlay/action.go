@@ -113,15 +113,14 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 // (action_graph.go).
 // The request's context carries the query (azure.WithZoneLinkQuery), and
 // the request must send exactly its text (model.ZoneLinkQuery.KQL): the
-// overlay never reads KQL. A query whose context says it does not depend
-// on links (azure.WithLinkFreeQuery) passes. Any other query, while the plan changes links,
-// fails as unknown rather than answer with links that will be gone.
+// overlay never reads KQL. Any other query, while the plan changes what a
+// search finds, fails as unknown rather than answer with what will be gone.
 func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
 	if s, ok := graphSearchOf(raw.Context()); ok {
 		return o.graphAfterPlan(req, ops, s)
 	}
-	if _, zoneLinks := azure.ZoneLinkQueryOf(raw.Context()); !zoneLinks && !azure.IsLinkFreeQuery(raw.Context()) {
+	if _, zoneLinks := azure.ZoneLinkQueryOf(raw.Context()); !zoneLinks {
 		if err := searchedTypesChange(raw, ops); err != nil {
 			// A query that carries no search the overlay knows, while the
 			// plan changes what such a search finds.
@@ -134,7 +133,7 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 			links = append(links, op)
 		}
 	}
-	if len(links) == 0 || azure.IsLinkFreeQuery(raw.Context()) {
+	if len(links) == 0 {
 		return req.Next()
 	}
 	text, err := graphQueryText(req)
