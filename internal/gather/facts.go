@@ -221,9 +221,11 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 			}
 		}
 	}
-	// Private endpoints outside the closure may be spokes of another
-	// virtual hub: read with it when a path needs them (vwan_remote.go).
+	// Private endpoints and resolver inbound endpoints outside the closure
+	// may be in spokes of another virtual hub: read with it when a path
+	// needs them (vwan_remote.go).
 	markRemoteEndpoints(n, f.Registry, pes)
+	markRemoteResolvers(n, dnsView.searched)
 
 	// 3. Zones the private endpoints' zone groups name that the search did
 	// not find (another subscription, another name), then zones CNAME
@@ -659,6 +661,10 @@ type dnsDiscovery struct {
 	// Resource Graph search for resolver inbound endpoints failed
 	// (resolversearch.go).
 	searchGaps map[netip.Addr]model.Gap
+	// searched are the addresses in no VNet read that the search found at
+	// an inbound endpoint of a resolver read, with that resolver's VNet:
+	// a spoke of another virtual hub, maybe (vwan_remote.go).
+	searched map[netip.Addr]model.ResourceID
 }
 
 // poolSubnets are the pools' subnets, each once: the seeds of the network
@@ -687,7 +693,7 @@ func (r *Reader) nodeNetwork(ctx context.Context, n *model.Network, pools []*mod
 			nsgs = appendUniqueID(nsgs, p.NSGID)
 		}
 	}
-	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}, searchGaps: map[netip.Addr]model.Gap{}}
+	disc := &dnsDiscovery{resolvers: map[string]*model.Resolver{}, rulesets: map[string]*model.Ruleset{}, searchGaps: map[netip.Addr]model.Gap{}, searched: map[netip.Addr]model.ResourceID{}}
 	seeds := poolSubnets(pools)
 	if len(seeds) == 0 {
 		return disc

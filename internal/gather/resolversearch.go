@@ -77,8 +77,9 @@ func inboundEndpointRow(row map[string]any) (model.ResourceID, bool) {
 // searchResolvers looks up, by Resource Graph, the resolvers whose inbound
 // endpoints hold addrs (addresses no VNet read explains) and reads each
 // found. It returns the resolvers whose endpoint holds an address asked
-// for, and records in disc the gap of every address the search could not
-// answer for.
+// for, records in disc each such address with the resolver's VNet (which
+// the network may reach through another virtual hub: vwan_remote.go), and
+// the gap of every address the search could not answer for.
 func (r *Reader) searchResolvers(ctx context.Context, addrs []netip.Addr, disc *dnsDiscovery, mu *sync.Mutex) []*model.Resolver {
 	if len(addrs) == 0 {
 		return nil
@@ -112,11 +113,17 @@ func (r *Reader) searchResolvers(ctx context.Context, addrs []netip.Addr, disc *
 			continue
 		}
 		disc.resolvers[rs.ID.Key()] = rs
+		held := false
 		for _, in := range rs.Inbound {
 			if containsAddrOf(addrs, in.Address) {
-				out = append(out, rs)
-				break
+				held = true
+				if disc.searched != nil && !rs.VNetID.IsZero() {
+					disc.searched[in.Address] = rs.VNetID
+				}
 			}
+		}
+		if held {
+			out = append(out, rs)
 		}
 	}
 	// A resolver Resource Graph named whose endpoint read does not hold

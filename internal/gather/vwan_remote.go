@@ -3,20 +3,26 @@ package gather
 import (
 	"context"
 	"net/netip"
+	"sort"
 	"sync"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // Hubs beyond the node VNets (model/vwan_interhub.go): the closure reads
-// the hubs of the node VNets and their spokes. A registry's private
-// endpoint in a VNet outside that closure, while the nodes' VNets are hub
-// spokes, may be a spoke of another hub of the same Virtual WAN. Its VNet
-// and that hub are read only when a path to the endpoint's address needs
-// them (model.EvidenceRemoteHub): the VNet, the same Resource Graph search
-// for its hub connection as for the node VNets, the hub with its
-// connections, route tables and routing intent, the VNets connected to it
-// (their address spaces are the inter-hub routes), and the hub's firewall.
+// the hubs of the node VNets and their spokes. A destination in a VNet
+// outside that closure, while the nodes' VNets are hub spokes, may be in
+// a spoke of another hub of the same Virtual WAN: a registry's private
+// endpoint, or the DNS private resolver inbound endpoint the nodes use as
+// DNS server or forward to (the resolver search names its resolver, whose
+// VNet holds it). One mechanism serves both (model.Network.
+// MarkRemoteAddress): the VNet and that hub are read only when a path to
+// the address needs them (model.EvidenceRemoteHub): the VNet, the same
+// Resource Graph search for its hub connection as for the node VNets, the
+// hub with its connections, route tables and routing intent, the VNets
+// connected to it (their address spaces are the inter-hub routes), and
+// the hub's firewall. A DNS server whose VNet nothing names (no resolver
+// holds it) stays what an address outside every known VNet is.
 
 // markRemoteEndpoints marks the addresses of private endpoints in VNets
 // outside n's closure pending (EvidenceRemoteHub) when n's VNets are
@@ -51,19 +57,30 @@ func markRemoteEndpoints(n *model.Network, reg *model.Registry, pes []*model.Pri
 				continue
 			}
 			for _, a := range nic.PrivateIPs {
-				a = a.Unmap()
-				if n.RemoteEndpointVNets == nil {
-					n.RemoteEndpointVNets = map[netip.Addr]model.ResourceID{}
-				}
-				n.RemoteEndpointVNets[a] = vnetID
-				n.Pending.Add(model.RemoteHubOf(vnetID, a))
+				n.MarkRemoteAddress(a, vnetID, model.RemotePrivateEndpoint)
 			}
 		}
 	}
 }
 
-// readRemoteHub reads the VNet of a private endpoint outside the closure
-// and, when it is connected to a virtual hub, that hub with its spokes and
+// markRemoteResolvers marks the DNS server addresses and forwarding
+// targets that the resolver search found at an inbound endpoint of a
+// resolver in a VNet outside n's closure (found: address to the
+// resolver's VNet) pending, as markRemoteEndpoints does for private
+// endpoints, in address order.
+func markRemoteResolvers(n *model.Network, found map[netip.Addr]model.ResourceID) {
+	addrs := make([]netip.Addr, 0, len(found))
+	for a := range found {
+		addrs = append(addrs, a)
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i].Less(addrs[j]) })
+	for _, a := range addrs {
+		n.MarkRemoteAddress(a, found[a], model.RemoteResolverInbound)
+	}
+}
+
+// readRemoteHub reads the VNet outside the closure of a private endpoint
+// or resolver inbound endpoint address and, when it is connected to a virtual hub, that hub with its spokes and
 // firewall. Failures are gaps (on the VNet, the Resource Graph search, the
 // hub or its children), as for the node VNets' hubs.
 func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {

@@ -37,14 +37,45 @@ func TestMarkRemoteEndpoints(t *testing.T) {
 	}
 	n := build(true)
 	a := netip.MustParseAddr("10.3.2.5")
-	if got := n.RemoteEndpointVNets[a]; !got.Equal(remote) || len(n.RemoteEndpointVNets) != 1 || !n.Pending.Has(model.RemoteHubOf(remote, a)) {
-		t.Fatalf("remote endpoint addresses %v, pending %v", n.RemoteEndpointVNets, n.Pending.Sorted())
+	if got := n.RemoteAddresses[a]; !got.VNetID.Equal(remote) || got.What != model.RemotePrivateEndpoint || len(n.RemoteAddresses) != 1 || !n.Pending.Has(model.RemoteHubOf(remote, a)) {
+		t.Fatalf("remote endpoint addresses %v, pending %v", n.RemoteAddresses, n.Pending.Sorted())
 	}
 	if len(n.UnresolvedEndpoints) != 2 || !n.UnresolvedEndpoints[0].Equal(peUnread) || !n.UnresolvedEndpoints[1].Equal(nicUnread) {
 		t.Fatalf("unresolved %v", n.UnresolvedEndpoints)
 	}
 	// Nodes not connected to a hub: nothing is marked.
-	if n := build(false); len(n.RemoteEndpointVNets) > 0 || len(n.Pending) > 0 || len(n.UnresolvedEndpoints) > 0 {
-		t.Fatalf("without a hub: %v %v %v", n.RemoteEndpointVNets, n.Pending, n.UnresolvedEndpoints)
+	if n := build(false); len(n.RemoteAddresses) > 0 || len(n.Pending) > 0 || len(n.UnresolvedEndpoints) > 0 {
+		t.Fatalf("without a hub: %v %v %v", n.RemoteAddresses, n.Pending, n.UnresolvedEndpoints)
+	}
+}
+
+// A DNS server address the resolver search found at an inbound endpoint of
+// a resolver in a VNet outside the closure is marked as a private
+// endpoint's is: pending while the nodes are hub spokes, never for a VNet
+// the closure holds, and not without a hub.
+func TestMarkRemoteResolvers(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	local := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	remote := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-dns")
+	far, near := netip.MustParseAddr("10.3.3.4"), netip.MustParseAddr("10.1.9.4")
+	found := map[netip.Addr]model.ResourceID{far: remote, near: local}
+	build := func(withHub bool) *model.Network {
+		n := model.NewNetwork()
+		n.AddVNet(&model.VNet{ID: local, Name: "vnet-spoke"})
+		if withHub {
+			n.VirtualHubs["hub"] = &model.VirtualHub{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualHubs/hub")}
+		}
+		markRemoteResolvers(n, found)
+		return n
+	}
+	n := build(true)
+	if got := n.RemoteAddresses[far]; !got.VNetID.Equal(remote) || got.What != model.RemoteResolverInbound || len(n.RemoteAddresses) != 1 {
+		t.Fatalf("remote addresses %v", n.RemoteAddresses)
+	}
+	if !n.Pending.Has(model.RemoteHubOf(remote, far)) || len(n.Pending) != 1 {
+		t.Fatalf("pending %v", n.Pending.Sorted())
+	}
+	if n := build(false); len(n.RemoteAddresses) > 0 || len(n.Pending) > 0 {
+		t.Fatalf("without a hub: %v %v", n.RemoteAddresses, n.Pending)
 	}
 }

@@ -45,12 +45,14 @@ const (
 	// firewall. ID is the firewall; it fills Network.FirewallPolicies and
 	// IPGroups, and the firewall's DNSProxyEnabled from its policy.
 	EvidenceFirewallRules EvidenceKind = "firewall_rules"
-	// EvidenceRemoteHub: the VNet of a private endpoint outside the
-	// closure and the Virtual WAN hub it is connected to (found by the
-	// Resource Graph search for its hub connection), with that hub's
-	// connected VNets and firewall, for a path from a hub-connected VNet
-	// to the endpoint's address. ID is the endpoint's VNet, Addr the
-	// address; it adds the VNet, the hub and its spokes to the network.
+	// EvidenceRemoteHub: the VNet outside the closure of a destination
+	// address (a registry private endpoint's, a DNS private resolver
+	// inbound endpoint's: Network.RemoteAddresses) and the Virtual WAN hub
+	// it is connected to (found by the Resource Graph search for its hub
+	// connection), with that hub's connected VNets and firewall, for a
+	// path from a hub-connected VNet to the address. ID is the VNet, Addr
+	// the address; it adds the VNet, the hub and its spokes to the
+	// network.
 	EvidenceRemoteHub EvidenceKind = "remote_hub"
 )
 
@@ -86,8 +88,9 @@ func FirewallRulesOf(firewallID ResourceID) Evidence {
 	return Evidence{Kind: EvidenceFirewallRules, ID: firewallID}
 }
 
-// RemoteHubOf is the remote hub evidence of a private endpoint address in
-// a VNet outside the closure.
+// RemoteHubOf is the remote hub evidence of a destination address in a
+// VNet outside the closure (a private endpoint's, a resolver inbound
+// endpoint's).
 func RemoteHubOf(vnetID ResourceID, addr netip.Addr) Evidence {
 	return Evidence{Kind: EvidenceRemoteHub, ID: vnetID, Addr: addr.Unmap()}
 }

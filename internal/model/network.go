@@ -42,12 +42,15 @@ type Network struct {
 	// a Virtual WAN hub's default route table, by hub id key; read only
 	// for paths that use the hub (vwan_effective.go).
 	HubEffectiveRoutes map[string]*HubEffectiveRoutes
-	// RemoteEndpointVNets are, by address, the VNets of private endpoints
-	// outside the closure while the nodes' VNets are connected to a
-	// virtual hub: such a VNet may be a spoke of another hub of the same
-	// Virtual WAN, read with that hub only when a path to the address
-	// needs it (EvidenceRemoteHub, vwan_interhub.go).
-	RemoteEndpointVNets map[netip.Addr]ResourceID
+	// RemoteAddresses are, by address, the destinations a path may go to
+	// that lie in a VNet outside the closure while the nodes' VNets are
+	// connected to a virtual hub: a registry private endpoint's address,
+	// or a DNS private resolver inbound endpoint the nodes use as DNS
+	// server or forward to, whose VNet the resolver search named. Such a
+	// VNet may be a spoke of another hub of the same Virtual WAN, read
+	// with that hub only when a path to the address needs it
+	// (EvidenceRemoteHub, vwan_interhub.go).
+	RemoteAddresses map[netip.Addr]RemoteAddress
 	// UnresolvedEndpoints are the registry's private endpoints (or their
 	// network interfaces) that could not be read while the nodes' VNets
 	// are connected to a virtual hub: their addresses may lie in a spoke

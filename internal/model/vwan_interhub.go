@@ -1,6 +1,7 @@
 package model
 
 import (
+	"net/netip"
 	"sort"
 	"strings"
 )
@@ -82,4 +83,42 @@ func (h *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) bool
 		return strings.EqualFold(t.Name, HubDefaultRouteTable)
 	}
 	return c.PropagatesToRemote(t)
+}
+
+// RemoteAddress is a destination in a VNet outside the network's closure
+// (Network.RemoteAddresses).
+type RemoteAddress struct {
+	// VNetID is the VNet that holds the address.
+	VNetID ResourceID
+	// What the address is, for messages: "private endpoint address",
+	// "DNS private resolver inbound endpoint".
+	What string
+}
+
+// Remote address kinds (RemoteAddress.What).
+const (
+	RemotePrivateEndpoint = "private endpoint address"
+	RemoteResolverInbound = "DNS private resolver inbound endpoint"
+)
+
+// MarkRemoteAddress records that addr, a destination some path may go
+// to, lies in VNet vnetID, and, when that VNet is outside n's closure
+// while n's VNets are connected to a virtual hub, marks the VNet and the
+// hub it may be connected to pending (EvidenceRemoteHub). It reports
+// whether it marked anything. The first kind recorded for an address
+// stays.
+func (n *Network) MarkRemoteAddress(addr netip.Addr, vnetID ResourceID, what string) bool {
+	addr = addr.Unmap()
+	if len(n.VirtualHubs) == 0 || !addr.IsValid() || vnetID.IsZero() || n.VNet(vnetID) != nil {
+		return false
+	}
+	if _, have := n.RemoteAddresses[addr]; have {
+		return false
+	}
+	if n.RemoteAddresses == nil {
+		n.RemoteAddresses = map[netip.Addr]RemoteAddress{}
+	}
+	n.RemoteAddresses[addr] = RemoteAddress{VNetID: vnetID, What: what}
+	n.Pending.Add(RemoteHubOf(vnetID, addr))
+	return true
 }

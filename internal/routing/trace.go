@@ -249,7 +249,7 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 		w.gaps = appendGap(w.gaps, g)
 	}
 	w.uncertain = len(hopGaps) > 0
-	w.remoteEndpointGap(c)
+	w.remoteAddressGap(c)
 	i := c.Table.LookupIndex(w.dst)
 	hubCheck := w.hubCheck
 	w.hubCheck = false

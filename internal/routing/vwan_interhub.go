@@ -215,11 +215,13 @@ func additionalPrivatePrefixes(hub *model.VirtualHub) []netip.Prefix {
 	return out
 }
 
-// remoteEndpointGap: the destination is a private endpoint address in a
-// VNet outside the closure while the packet is in a hub-connected VNet;
-// that VNet may be a spoke of another hub of the Virtual WAN. Until it and
-// its hub are read (needed now, when pending) the route is unknown.
-func (w *walker) remoteEndpointGap(c *Computed) {
+// remoteAddressGap: the destination is an address in a VNet outside the
+// closure (a registry private endpoint's, a DNS private resolver inbound
+// endpoint's: model.Network.RemoteAddresses) while the packet is in a
+// hub-connected VNet; that VNet may be a spoke of another hub of the
+// Virtual WAN. Until it and its hub are read (needed now, when pending)
+// the route is unknown.
+func (w *walker) remoteAddressGap(c *Computed) {
 	net := w.e.net
 	if h, _ := net.HubOfVNet(c.vnet.ID); h == nil && net.HubByVNet(c.vnet.ID) == nil {
 		return
@@ -228,7 +230,7 @@ func (w *walker) remoteEndpointGap(c *Computed) {
 		w.gaps = appendGap(w.gaps, g)
 		w.uncertain = true
 	}
-	vnetID, ok := net.RemoteEndpointVNets[w.dst.Unmap()]
+	remote, ok := net.RemoteAddresses[w.dst.Unmap()]
 	if !ok {
 		// A registry endpoint that could not be read may hold the
 		// address, in a spoke of another hub: a private destination
@@ -241,16 +243,17 @@ func (w *walker) remoteEndpointGap(c *Computed) {
 		}
 		return
 	}
+	vnetID, what := remote.VNetID, remote.What
 	if ev := model.RemoteHubOf(vnetID, w.dst); net.Pending.Has(ev) {
 		w.needs = model.AddNeed(w.needs, ev)
 		gap(model.Gap{ResourceID: vnetID, Kind: model.GapUnavailable,
-			Detail: fmt.Sprintf("%s, which holds private endpoint address %s, and the virtual hub it may be connected to are not read yet: the route to it is unknown", vnetID.Name(), w.dst)})
+			Detail: fmt.Sprintf("%s, which holds %s %s, and the virtual hub it may be connected to are not read yet: the route to it is unknown", vnetID.Name(), what, w.dst)})
 		return
 	}
 	v := net.VNet(vnetID)
 	if v == nil {
 		gap(gapFor(net, vnetID, model.GapNotFound,
-			fmt.Sprintf("%s, which holds private endpoint address %s, was not read: whether a virtual hub connects it is unknown", vnetID.Name(), w.dst)))
+			fmt.Sprintf("%s, which holds %s %s, was not read: whether a virtual hub connects it is unknown", vnetID.Name(), what, w.dst)))
 		return
 	}
 	if h, _ := net.HubOfVNet(vnetID); h != nil {
@@ -259,14 +262,14 @@ func (w *walker) remoteEndpointGap(c *Computed) {
 	for _, p := range v.Peerings {
 		if h := net.HubByVNet(p.RemoteVNetID); h != nil {
 			// Its hub was found but could not be read.
-			if g, ok := hubUnread(net, h, false, fmt.Sprintf("the route to private endpoint address %s in %s is unknown", w.dst, v.Name)); ok {
+			if g, ok := hubUnread(net, h, false, fmt.Sprintf("the route to %s %s in %s is unknown", what, w.dst, v.Name)); ok {
 				gap(g)
 				continue
 			}
 		}
 		if model.IsHubVNet(p.RemoteVNetID) {
 			gap(gapFor(net, p.RemoteVNetID, model.GapNotFound,
-				fmt.Sprintf("%s is peered with Virtual WAN hub VNet %s, but its virtual hub was not found: the route to private endpoint address %s is unknown", v.Name, p.RemoteVNetID.Name(), w.dst)))
+				fmt.Sprintf("%s is peered with Virtual WAN hub VNet %s, but its virtual hub was not found: the route to %s %s is unknown", v.Name, p.RemoteVNetID.Name(), what, w.dst)))
 		}
 	}
 }

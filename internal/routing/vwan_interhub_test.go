@@ -221,26 +221,36 @@ func TestHubBranchGatewayIsAGap(t *testing.T) {
 	}
 }
 
-func TestRemoteEndpointNeedsItsHub(t *testing.T) {
-	f := newVWAN()
-	vnetID := model.ResourceID(testSub + "/resourceGroups/rg-remote/providers/Microsoft.Network/virtualNetworks/vnet-remote")
-	a := ip("10.3.1.5")
-	f.b.net.RemoteEndpointVNets = map[netip.Addr]model.ResourceID{a: vnetID}
-	f.b.net.Pending.Add(model.RemoteHubOf(vnetID, a))
-	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
-	if res.Verdict == model.Unreachable || len(res.Needs) != 1 || res.Needs[0] != model.RemoteHubOf(vnetID, a) {
-		t.Fatalf("pending: %v needs %+v findings %+v", res.Verdict, res.Needs, res.Findings)
-	}
-	// Read and failed: a gap naming the VNet, never a blackhole.
-	f.b.net.Pending.Done(model.RemoteHubOf(vnetID, a))
-	f.b.net.Gaps.Add(model.Gap{ResourceID: vnetID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
-	res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
-	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(vnetID) {
-		t.Fatalf("failed read: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
-	}
-	// Not a private endpoint outside the closure: no gap.
-	if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4")); res.Verdict == model.Unverified {
-		t.Fatalf("another address: %v gaps %+v", res.Verdict, res.Gaps)
+// A private endpoint's and a DNS private resolver inbound endpoint's
+// address outside the closure go through the same remote hub lookup.
+func TestRemoteAddressNeedsItsHub(t *testing.T) {
+	for _, what := range []string{model.RemotePrivateEndpoint, model.RemoteResolverInbound} {
+		t.Run(what, func(t *testing.T) {
+			f := newVWAN()
+			vnetID := model.ResourceID(testSub + "/resourceGroups/rg-remote/providers/Microsoft.Network/virtualNetworks/vnet-remote")
+			a := ip("10.3.1.5")
+			if !f.b.net.MarkRemoteAddress(a, vnetID, what) {
+				t.Fatal("a hub spoke's destination outside the closure must be marked")
+			}
+			res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
+			if res.Verdict == model.Unreachable || len(res.Needs) != 1 || res.Needs[0] != model.RemoteHubOf(vnetID, a) {
+				t.Fatalf("pending: %v needs %+v findings %+v", res.Verdict, res.Needs, res.Findings)
+			}
+			if len(res.Gaps) == 0 || !strings.Contains(res.Gaps[0].Detail, what+" "+a.String()) {
+				t.Fatalf("the gap must say what the address is: %+v", res.Gaps)
+			}
+			// Read and failed: a gap naming the VNet, never a blackhole.
+			f.b.net.Pending.Done(model.RemoteHubOf(vnetID, a))
+			f.b.net.Gaps.Add(model.Gap{ResourceID: vnetID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
+			res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, a)
+			if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(vnetID) {
+				t.Fatalf("failed read: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+			}
+			// Not an address outside the closure: no gap.
+			if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4")); res.Verdict == model.Unverified {
+				t.Fatalf("another address: %v gaps %+v", res.Verdict, res.Gaps)
+			}
+		})
 	}
 }
 
