@@ -6,6 +6,7 @@ package gather
 import (
 	"context"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,6 +75,103 @@ func inboundEndpointRow(row map[string]any) (model.ResourceID, bool) {
 	return model.ResourceID(id).Parent(), true
 }
 
+// resolverSearchReads are the reads of the resolver search (the Reader's
+// own; a test may answer them).
+type resolverSearchReads interface {
+	ResolverEndpointsAt(ctx context.Context, addrs []netip.Addr) (map[netip.Addr]model.ResourceID, error)
+	resolver(ctx context.Context, id model.ResourceID) (*model.Resolver, error)
+}
+
+// resolverSearch is what the search for the inbound endpoints holding
+// some addresses found: one rule for the verification (searchResolvers)
+// and pullpath_vnet_dns (VNetDNS), so that both classify the same server
+// the same way.
+type resolverSearch struct {
+	// Read are the resolvers found and read, in id order.
+	Read []*model.Resolver
+	// Holding are those whose inbound endpoint read holds an address
+	// asked for.
+	Holding []*model.Resolver
+	// VNets are the addresses found at such an endpoint, with the
+	// resolver's VNet.
+	VNets map[netip.Addr]model.ResourceID
+	// Gaps are the addresses the search could not answer for: the search
+	// failed, or the resolver it named could not be read.
+	Gaps map[netip.Addr]model.Gap
+}
+
+// searchResolverEndpoints asks Resource Graph for the inbound endpoints
+// holding addrs and reads the resolvers found (concurrently within r's
+// width).
+func searchResolverEndpoints(ctx context.Context, r *Reader, reads resolverSearchReads, addrs []netip.Addr) resolverSearch {
+	out := resolverSearch{VNets: map[netip.Addr]model.ResourceID{}, Gaps: map[netip.Addr]model.Gap{}}
+	if len(addrs) == 0 {
+		return out
+	}
+	addrs = slices.Clone(addrs)
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i].Less(addrs[j]) })
+	found, err := reads.ResolverEndpointsAt(ctx, addrs)
+	if err != nil {
+		g, ok := GapOf(err)
+		if !ok {
+			if g, ok = r.Gaps().Lookup(ResourceGraphQuery); !ok {
+				g = azure.Gap(ResourceGraphQuery, permResourceGraphRead, err)
+			}
+		}
+		for _, a := range addrs {
+			out.Gaps[a] = g
+		}
+		return out
+	}
+	var ids []model.ResourceID
+	for _, a := range addrs {
+		if id, ok := found[a]; ok {
+			ids = appendUniqueID(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Key() < ids[j].Key() })
+	got, errs := mapEach(ctx, r, ids, reads.resolver)
+	for _, rs := range got {
+		if rs == nil {
+			continue
+		}
+		out.Read = append(out.Read, rs)
+		held := false
+		for _, in := range rs.Inbound {
+			if containsAddrOf(addrs, in.Address) {
+				held = true
+				if !rs.VNetID.IsZero() {
+					out.VNets[in.Address] = rs.VNetID
+				}
+			}
+		}
+		if held {
+			out.Holding = append(out.Holding, rs)
+		}
+	}
+	// A resolver Resource Graph named whose endpoint read does not hold
+	// the address (it moved since the index was updated) explains
+	// nothing: the address stays unexplained, as the search found it,
+	// unless the resolver could not be read.
+	for _, a := range addrs {
+		id, ok := found[a]
+		if !ok || resolverHolds(got, id, a) {
+			continue
+		}
+		i := slices.IndexFunc(ids, id.Equal)
+		if g, failed := r.Gaps().Lookup(id); failed {
+			out.Gaps[a] = g
+		} else if g, failed := r.Gaps().Lookup(child(id, "inboundEndpoints")); failed {
+			out.Gaps[a] = g
+		} else if i >= 0 && errs[i] != nil {
+			if g, failed := GapOf(errs[i]); failed {
+				out.Gaps[a] = g
+			}
+		}
+	}
+	return out
+}
+
 // searchResolvers looks up, by Resource Graph, the resolvers whose inbound
 // endpoints hold addrs (addresses no VNet read explains) and reads each
 // found. It returns the resolvers whose endpoint holds an address asked
@@ -84,61 +182,19 @@ func (r *Reader) searchResolvers(ctx context.Context, addrs []netip.Addr, disc *
 	if len(addrs) == 0 {
 		return nil
 	}
-	sort.Slice(addrs, func(i, j int) bool { return addrs[i].Less(addrs[j]) })
-	found, err := r.ResolverEndpointsAt(ctx, addrs)
-	if err != nil {
-		g, ok := r.Gaps().Lookup(ResourceGraphQuery)
-		if !ok {
-			g = azure.Gap(ResourceGraphQuery, permResourceGraphRead, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, a := range addrs {
-			disc.searchGaps[a] = g
-		}
-		return nil
-	}
-	var ids []model.ResourceID
-	for _, a := range addrs {
-		if id, ok := found[a]; ok {
-			ids = appendUniqueID(ids, id)
-		}
-	}
-	got, _ := mapEach(ctx, r, ids, r.resolver)
-	var out []*model.Resolver
+	found := searchResolverEndpoints(ctx, r, r, addrs)
 	mu.Lock()
 	defer mu.Unlock()
-	for _, rs := range got {
-		if rs == nil {
-			continue
-		}
+	for _, rs := range found.Read {
 		disc.resolvers[rs.ID.Key()] = rs
-		held := false
-		for _, in := range rs.Inbound {
-			if containsAddrOf(addrs, in.Address) {
-				held = true
-				if disc.searched != nil && !rs.VNetID.IsZero() {
-					disc.searched[in.Address] = rs.VNetID
-				}
-			}
-		}
-		if held {
-			out = append(out, rs)
-		}
 	}
-	// A resolver Resource Graph named whose endpoint read does not hold
-	// the address (it moved since the index was updated) explains
-	// nothing: the address stays unexplained, as the search found it.
-	for _, a := range addrs {
-		if id, ok := found[a]; ok && !resolverHolds(got, id, a) {
-			if g, failed := r.Gaps().Lookup(id); failed {
-				disc.searchGaps[a] = g
-			} else if g, failed := r.Gaps().Lookup(child(id, "inboundEndpoints")); failed {
-				disc.searchGaps[a] = g
-			}
-		}
+	for a, id := range found.VNets {
+		disc.searched[a] = id
 	}
-	return out
+	for a, g := range found.Gaps {
+		disc.searchGaps[a] = g
+	}
+	return found.Holding
 }
 
 // resolverHolds reports whether the resolver id among got has an inbound

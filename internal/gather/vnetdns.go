@@ -24,7 +24,8 @@ type VNetDNS struct {
 	// it peers with (model.KnownVNetsOf).
 	VNets model.KnownVNets
 	// Resolvers are the DNS private resolvers of the known VNets holding a
-	// server, in the order of the servers.
+	// server, in the order of the servers, then those the resolver search
+	// found holding a server outside every known VNet (in id order).
 	Resolvers []*model.Resolver
 	// NICs are the network interfaces found holding a server, in the
 	// order of the servers.
@@ -32,6 +33,10 @@ type VNetDNS struct {
 	// LookupGaps are the servers whose holder could not be determined
 	// because a read failed, with the gap of that read.
 	LookupGaps map[netip.Addr]model.Gap
+	// SearchGaps are the servers outside every known VNet whose search for
+	// a DNS private resolver inbound endpoint holding them failed
+	// (verify.DNSEvidence.SearchGaps).
+	SearchGaps map[netip.Addr]model.Gap
 	// Failed are the lookups that failed: the resolvers of each holding
 	// VNet first, in the order of the servers, then each server's lookup,
 	// in the order of the servers.
@@ -50,6 +55,11 @@ const (
 	// LookupNIC reads the network interfaces of VNetID's subnets holding
 	// Addr, to find the one holding it.
 	LookupNIC
+	// LookupResolverSearch asks Azure Resource Graph which DNS private
+	// resolver inbound endpoint holds Addr, an address outside every
+	// known VNet (the verification's search, resolversearch.go), and
+	// reads the resolver found.
+	LookupResolverSearch
 )
 
 // DNSLookupFailure is a lookup that failed, with the gap it left. The
@@ -78,11 +88,15 @@ func lookupFailure(lookup DNSLookup, id model.ResourceID, a netip.Addr, err erro
 // and, for the servers, what classification needs (VNetDNS). For an
 // address inside a known VNet (vnet or one it peers with) that is that
 // VNet's resolver inbound endpoints and, failing those, the NIC holding
-// the address (after reading the peered VNet). Azure DNS and addresses
-// outside every known VNet cost no read. The reads run concurrently within
-// the Reader's width: the rulesets beside the servers' lookups, the
-// resolvers of every holding VNet at once, then every server's NIC lookup
-// at once.
+// the address (after reading the peered VNet). For addresses outside
+// every known VNet it is the verification's search for the DNS private
+// resolver inbound endpoints holding them (one Resource Graph query, then
+// the resolvers found), so that a resolver in a VNet connected to a
+// Virtual WAN hub, or in another subscription, is classified as the
+// verification classifies it. Azure DNS costs no read. The reads run
+// concurrently within the Reader's width: the rulesets beside the
+// servers' lookups, the resolvers of every holding VNet at once beside the
+// search, then every server's NIC lookup at once.
 func (r *Reader) VNetDNS(ctx context.Context, vnet *model.VNet, servers []netip.Addr) VNetDNS {
 	return vnetDNS(ctx, r, r, vnet, servers)
 }
@@ -90,6 +104,7 @@ func (r *Reader) VNetDNS(ctx context.Context, vnet *model.VNet, servers []netip.
 // vnetDNSReads are the reads VNetDNS makes (the Reader's own; a test may
 // answer them).
 type vnetDNSReads interface {
+	resolverSearchReads
 	VNet(ctx context.Context, id model.ResourceID) (*model.VNet, error)
 	Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*model.Resolver, error)
 	NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error)
@@ -99,7 +114,7 @@ type vnetDNSReads interface {
 // vnetDNS is VNetDNS with its reads answered by reads and its fan-outs run
 // by r.
 func vnetDNS(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *model.VNet, servers []netip.Addr) VNetDNS {
-	out := VNetDNS{VNets: model.KnownVNetsOf([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}}
+	out := VNetDNS{VNets: model.KnownVNetsOf([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}, SearchGaps: map[netip.Addr]model.Gap{}}
 	all(ctx, r,
 		func(ctx context.Context) { out.Rulesets, out.RulesetsErr = reads.Rulesets(ctx, vnet.ID) },
 		func(ctx context.Context) { serverLookups(ctx, r, reads, vnet, servers, &out) })
@@ -112,7 +127,7 @@ func serverLookups(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *mod
 	// order of the servers.
 	var holders []model.ResourceID
 	seen := map[string]bool{}
-	var pending []netip.Addr
+	var pending, outside []netip.Addr
 	for _, a := range servers {
 		if a == model.AzureDNS {
 			continue
@@ -123,20 +138,37 @@ func serverLookups(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *mod
 				holders = append(holders, v.ID)
 			}
 			pending = append(pending, a)
+		} else if !containsAddrOf(outside, a) {
+			outside = append(outside, a)
 		}
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && len(outside) == 0 {
 		return
 	}
 
 	// Resolvers of the holding VNets (a resolver's inbound endpoint has no
-	// NIC that could be found, so resolvers come first).
-	resolvers, errs := mapEach(ctx, r, holders, reads.Resolvers)
+	// NIC that could be found, so resolvers come first), beside the search
+	// for the addresses outside every known VNet.
+	var (
+		resolvers [][]*model.Resolver
+		errs      []error
+		searched  resolverSearch
+	)
+	all(ctx, r,
+		func(ctx context.Context) { resolvers, errs = mapEach(ctx, r, holders, reads.Resolvers) },
+		func(ctx context.Context) { searched = searchResolverEndpoints(ctx, r, reads, outside) })
 	for i, id := range holders {
 		if errs[i] != nil {
 			out.Failed = append(out.Failed, lookupFailure(LookupResolvers, id, netip.Addr{}, errs[i]))
 		}
 		out.Resolvers = append(out.Resolvers, resolvers[i]...)
+	}
+	out.Resolvers = append(out.Resolvers, searched.Holding...)
+	for _, a := range outside {
+		if g, failed := searched.Gaps[a]; failed {
+			out.SearchGaps[a] = g
+			out.Failed = append(out.Failed, DNSLookupFailure{Lookup: LookupResolverSearch, Addr: a, VNetID: g.ResourceID, Gap: g})
+		}
 	}
 
 	// NICs holding the remaining addresses.

@@ -33,6 +33,9 @@ type dnsFixture struct {
 	spoke, hub                     *model.VNet
 	far                            model.ResourceID
 	resolver                       *model.Resolver
+	remote                         *model.Resolver
+	searchFails                    netip.Addr
+	searchGap                      model.Gap
 	ruleset                        *model.Ruleset
 	vmNIC, bareNIC, peNIC, nodeNIC *model.NIC
 	lockedAddr                     netip.Addr
@@ -53,6 +56,13 @@ func newDNSFixture() dnsFixture {
 	}}
 	f.resolver = &model.Resolver{ID: rg("rg-hub", "Microsoft.Network/dnsResolvers/dnsr-hub"), Name: "dnsr-hub", VNetID: vnetHub,
 		Inbound: []model.ResolverEndpoint{{ID: rg("rg-hub", "Microsoft.Network/dnsResolvers/dnsr-hub/inboundEndpoints/in-hub"), Name: "in-hub", Address: ip("10.0.3.4")}}}
+	// A resolver in a VNet no peering of the spoke reaches (a spoke of
+	// another Virtual WAN hub, or another subscription): only the
+	// Resource Graph search finds it.
+	f.remote = &model.Resolver{ID: rg("rg-dns", "Microsoft.Network/dnsResolvers/dnsr-neu"), Name: "dnsr-neu", VNetID: rg("rg-dns", "Microsoft.Network/virtualNetworks/vnet-dns"),
+		Inbound: []model.ResolverEndpoint{{ID: rg("rg-dns", "Microsoft.Network/dnsResolvers/dnsr-neu/inboundEndpoints/in-neu"), Name: "in-neu", Address: ip("10.4.3.4")}}}
+	f.searchFails = ip("10.5.0.53")
+	f.searchGap = model.Gap{ResourceID: ResourceGraphQuery, Kind: model.GapPermissionDenied, Permission: permResourceGraphRead, Detail: "HTTP 403"}
 	f.ruleset = &model.Ruleset{ID: rg("rg-hub", "Microsoft.Network/dnsForwardingRulesets/rs-hub"), Name: "rs-hub", LinkedVNets: []model.ResourceID{vnetSpoke}}
 	nic := func(group, name, subnet, addr string) *model.NIC {
 		return &model.NIC{ID: rg(group, "Microsoft.Network/networkInterfaces/"+name), Name: name, SubnetID: model.ResourceID(subnet), PrivateIPs: addrList(addr)}
@@ -80,6 +90,8 @@ func (f dnsFixture) facts(spoke *model.VNet) *model.Facts {
 	}
 	facts.Network.AddAddressGap(f.lockedAddr, f.lockedGap)
 	facts.DNS.Resolvers[f.resolver.ID.Key()] = f.resolver
+	facts.DNS.Resolvers[f.remote.ID.Key()] = f.remote
+	facts.DNS.AddResolverSearchGap(f.searchFails, f.searchGap)
 	return facts
 }
 
@@ -116,6 +128,28 @@ func (r fixtureReads) NICByAddress(_ context.Context, vnet *model.VNet, a netip.
 	return nil, nil
 }
 
+// ResolverEndpointsAt answers the resolver search: the remote resolver's
+// endpoint; a search that asks for searchFails fails.
+func (r fixtureReads) ResolverEndpointsAt(_ context.Context, addrs []netip.Addr) (map[netip.Addr]model.ResourceID, error) {
+	out := map[netip.Addr]model.ResourceID{}
+	for _, a := range addrs {
+		if a == r.f.searchFails {
+			return nil, &ReadError{Gap: r.f.searchGap, Err: errors.New("HTTP 403")}
+		}
+		if _, ok := r.f.remote.InboundAt(a); ok {
+			out[a] = r.f.remote.ID
+		}
+	}
+	return out, nil
+}
+
+func (r fixtureReads) resolver(_ context.Context, id model.ResourceID) (*model.Resolver, error) {
+	if id.Equal(r.f.remote.ID) {
+		return r.f.remote, nil
+	}
+	return nil, &ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapNotFound, Permission: permDNSResolverRead}, Err: errors.New("HTTP 404")}
+}
+
 func (r fixtureReads) Rulesets(_ context.Context, vnetID model.ResourceID) ([]*model.Ruleset, error) {
 	if slices.ContainsFunc(r.f.ruleset.LinkedVNets, vnetID.Equal) {
 		return []*model.Ruleset{r.f.ruleset}, nil
@@ -125,14 +159,14 @@ func (r fixtureReads) Rulesets(_ context.Context, vnetID model.ResourceID) ([]*m
 
 // evidence is what classification looks at, from what VNetDNS read.
 func evidence(d VNetDNS) verify.DNSEvidence {
-	return verify.DNSEvidence{VNets: d.VNets, Resolvers: d.Resolvers, NICs: d.NICs, LookupGaps: d.LookupGaps}
+	return verify.DNSEvidence{VNets: d.VNets, Resolvers: d.Resolvers, NICs: d.NICs, LookupGaps: d.LookupGaps, SearchGaps: d.SearchGaps}
 }
 
 // The same NIC and VNet facts, read by VNetDNS (pullpath_vnet_dns) and
 // gathered by the verification, give the same applied servers, from the
 // same source, and the same classification of each server.
 func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
-	every := addrList("10.0.3.4", "10.0.1.10", "10.0.1.11", "10.0.2.5", "10.0.1.99", "10.0.1.12", "10.3.0.5", "192.168.1.10", "168.63.129.16")
+	every := addrList("10.0.3.4", "10.0.1.10", "10.0.1.11", "10.0.2.5", "10.0.1.99", "10.0.1.12", "10.3.0.5", "192.168.1.10", "10.4.3.4", "168.63.129.16")
 	tests := []struct {
 		name      string
 		vnetDNS   []netip.Addr
@@ -146,7 +180,10 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 		{name: "every kind of server on the vnet", vnetDNS: every, wantFrom: model.DNSFromVNet, wantAzure: true, want: []verify.DNSServerKind{
 			verify.DNSServerResolverInbound, verify.DNSServerNIC, verify.DNSServerNIC, verify.DNSServerNIC,
 			verify.DNSServerUnidentified, verify.DNSServerUnidentified, verify.DNSServerUnidentified,
-			verify.DNSServerExternal, verify.DNSServerAzure}},
+			verify.DNSServerExternal, verify.DNSServerResolverInbound, verify.DNSServerAzure}},
+		{name: "a resolver only the search finds", vnetDNS: addrList("10.4.3.4"), wantFrom: model.DNSFromVNet, want: []verify.DNSServerKind{verify.DNSServerResolverInbound}},
+		{name: "a failed search leaves the server unknown", vnetDNS: addrList("10.5.0.53"), wantFrom: model.DNSFromVNet,
+			want: []verify.DNSServerKind{verify.DNSServerUnidentified}},
 		{name: "the nic's servers override the vnet's", vnetDNS: addrList("10.0.3.4"), nicDNS: addrList("10.0.1.10", "192.168.1.10"), withNIC: true,
 			wantFrom: model.DNSFromNIC, want: []verify.DNSServerKind{verify.DNSServerNIC, verify.DNSServerExternal}},
 		{name: "a nic without servers defers to the vnet", vnetDNS: addrList("10.0.3.4"), withNIC: true,
@@ -191,7 +228,7 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 				if nicID(got) != nicID(want) || resolverID(got) != resolverID(want) {
 					t.Errorf("%s: nic %q / %q, resolver %q / %q", a, nicID(got), nicID(want), resolverID(got), resolverID(want))
 				}
-				if a == f.lockedAddr && (got.Gap == nil || want.Gap == nil || *got.Gap != *want.Gap) {
+				if (a == f.lockedAddr || a == f.searchFails) && (got.Gap == nil || want.Gap == nil || *got.Gap != *want.Gap) {
 					t.Errorf("%s: the failed lookup must be the same gap: %+v / %+v", a, got.Gap, want.Gap)
 				}
 			}
@@ -252,11 +289,26 @@ func TestVNetDNSLookupFailures(t *testing.T) {
 		t.Errorf("10.0.3.4 without its resolver: %+v", s)
 	}
 
-	// Azure DNS and addresses outside every known VNet cost no read but
-	// the rulesets'.
-	read = vnetDNS(t.Context(), New(nil), noServerReads{fixtureReads: reads}, f.spoke, addrList("168.63.129.16", "192.168.1.10"))
-	if len(read.Failed) != 0 || len(read.Resolvers)+len(read.NICs) != 0 || len(read.Rulesets) != 1 {
-		t.Errorf("no lookups expected: %+v", read)
+	// Azure DNS costs no read but the rulesets'; addresses outside every
+	// known VNet cost the one resolver search, and a resolver read only
+	// where it finds one.
+	searches := 0
+	read = vnetDNS(t.Context(), New(nil), noServerReads{fixtureReads: reads, searches: &searches}, f.spoke, addrList("168.63.129.16"))
+	if len(read.Failed) != 0 || len(read.Resolvers)+len(read.NICs) != 0 || len(read.Rulesets) != 1 || searches != 0 {
+		t.Errorf("no lookups expected: %+v, %d searches", read, searches)
+	}
+	read = vnetDNS(t.Context(), New(nil), noServerReads{fixtureReads: reads, searches: &searches}, f.spoke, addrList("168.63.129.16", "192.168.1.10", "192.168.1.11"))
+	if len(read.Failed) != 0 || len(read.Resolvers)+len(read.NICs) != 0 || searches != 1 {
+		t.Errorf("one search expected: %+v, %d searches", read, searches)
+	}
+
+	// A failed search is named, and the server is unknown, never external.
+	read = vnetDNS(t.Context(), New(nil), reads, f.spoke, addrList("10.5.0.53"))
+	if len(read.Failed) != 1 || read.Failed[0].Lookup != LookupResolverSearch || read.Failed[0].Addr != f.searchFails || read.Failed[0].Gap != f.searchGap {
+		t.Fatalf("search: %+v", read.Failed)
+	}
+	if s := verify.ClassifyDNSServer(f.searchFails, evidence(read)); s.Kind != verify.DNSServerUnidentified || s.Gap == nil || *s.Gap != f.searchGap {
+		t.Errorf("%s after a failed search: %+v", f.searchFails, s)
 	}
 }
 
@@ -272,8 +324,20 @@ func (failingResolvers) NICByAddress(_ context.Context, vnet *model.VNet, _ neti
 	return nil, &ReadError{Gap: model.Gap{ResourceID: vnet.ID, Kind: model.GapPermissionDenied, Permission: permNICRead}, Err: errors.New("HTTP 403")}
 }
 
-// noServerReads panics on any read but the rulesets'.
-type noServerReads struct{ fixtureReads }
+// noServerReads panics on any read but the rulesets' and the resolver
+// search, which it counts.
+type noServerReads struct {
+	fixtureReads
+	searches *int
+}
+
+func (r noServerReads) ResolverEndpointsAt(ctx context.Context, addrs []netip.Addr) (map[netip.Addr]model.ResourceID, error) {
+	*r.searches++
+	return r.fixtureReads.ResolverEndpointsAt(ctx, addrs)
+}
+func (noServerReads) resolver(context.Context, model.ResourceID) (*model.Resolver, error) {
+	panic("unexpected resolver read")
+}
 
 func (noServerReads) VNet(context.Context, model.ResourceID) (*model.VNet, error) {
 	panic("unexpected VNet read")

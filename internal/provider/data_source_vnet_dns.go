@@ -87,15 +87,18 @@ func (d *vnetDNSDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"address": str("The server's IP address."),
 					"kind": str("What the server is: `azure_dns` (168.63.129.16); `private_resolver_inbound` (an inbound endpoint of a " +
-						"DNS private resolver in this or a peered virtual network); `vm` (a network interface in this or a peered " +
-						"virtual network holds the address: a DNS server on a VM, whose forwarding Azure cannot show); `external` " +
-						"(outside every known virtual network: on-premises or public); `unknown` (inside a known virtual network, " +
-						"but nothing found holding it, or the lookup failed)."),
+						"DNS private resolver in this or a peered virtual network, or, for an address outside them, one that Azure Resource " +
+						"Graph finds in any subscription the identity can read, such as a spoke of another Virtual WAN hub); `vm` (a " +
+						"network interface in this or a peered virtual network holds the address: a DNS server on a VM, whose " +
+						"forwarding Azure cannot show); `external` (outside every known virtual network and no resolver inbound " +
+						"endpoint: on-premises or public); `unknown` (inside a known virtual network, but nothing found holding it, " +
+						"or the lookup failed; or outside them, and the search for resolver inbound endpoints failed)."),
 					"resource_id": str("What serves the address: the resolver's inbound endpoint, or the VM (the network interface " +
 						"when it is attached to none). Null for `azure_dns`, `external` and most `unknown`."),
 					"network_interface_id": str("The network interface holding the address (kind `vm`)."),
-					"virtual_network_id":   str("The known virtual network whose address space holds the address."),
-					"note":                 str("What the kind means for this server, in words."),
+					"virtual_network_id": str("The known virtual network whose address space holds the address; for a resolver " +
+						"inbound endpoint outside them, the resolver's virtual network."),
+					"note": str("What the kind means for this server, in words."),
 				}},
 			},
 			"forwarding_rulesets": schema.ListNestedAttribute{
@@ -202,7 +205,7 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 // dnsEvidence is what classification (verify.ClassifyDNSServer) looks at,
 // from what was read.
 func dnsEvidence(read gather.VNetDNS) verify.DNSEvidence {
-	return verify.DNSEvidence{VNets: read.VNets, Resolvers: read.Resolvers, NICs: read.NICs, LookupGaps: read.LookupGaps}
+	return verify.DNSEvidence{VNets: read.VNets, Resolvers: read.Resolvers, NICs: read.NICs, LookupGaps: read.LookupGaps, SearchGaps: read.SearchGaps}
 }
 
 // dnsLookupWarnings are the warnings of the lookups that failed: each names
@@ -215,6 +218,9 @@ func dnsLookupWarnings(failed []gather.DNSLookupFailure) diag.Diagnostics {
 		case gather.LookupResolvers:
 			diags.Append(gapWarning("the DNS private resolvers of "+f.VNetID.Name(), f.Gap,
 				"A DNS server address in that virtual network may be a resolver inbound endpoint the provider cannot see; it is reported as unknown or vm."))
+		case gather.LookupResolverSearch:
+			diags.Append(gapWarning("the DNS private resolver inbound endpoints across the subscriptions", f.Gap,
+				fmt.Sprintf("The DNS server address %s lies in no virtual network that was read; only the search for DNS private resolver inbound endpoints can tell whether it is one. It is reported as unknown.", f.Addr)))
 		case gather.LookupPeeredVNet:
 			diags.Append(gapWarning("the peered virtual network "+f.VNetID.Name(), f.Gap,
 				fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", f.Addr)))

@@ -78,6 +78,10 @@ func dnsServerToModel(s verify.DNSServer) dnsServerModel {
 		note = "Azure-provided DNS: answers from the private DNS zones linked to the virtual network the query comes from."
 	case verify.DNSServerResolverInbound:
 		kind, resource = dnsKindResolverInbound, s.Endpoint.ID
+		if !s.InVNet {
+			// Found by the resolver search, outside every known VNet.
+			vnetID = s.Resolver.VNetID
+		}
 		note = fmt.Sprintf("Inbound endpoint %s of a DNS private resolver: answers like Azure DNS from the zones linked to the resolver's virtual network, after its forwarding rulesets.", s.Endpoint.ID.Name())
 	case verify.DNSServerNIC:
 		nicID = s.NIC.ID
@@ -94,9 +98,12 @@ func dnsServerToModel(s verify.DNSServer) dnsServerModel {
 		note = fmt.Sprintf("A DNS server on a virtual machine (NIC %s): Azure cannot show how it forwards the registry's names; check that it forwards privatelink zones to Azure DNS from a linked virtual network or to a private resolver inbound endpoint.", s.NIC.ID.Name())
 	case verify.DNSServerUnidentified:
 		kind = dnsKindUnknown
-		if s.Gap != nil {
+		switch {
+		case !s.InVNet && s.Gap != nil:
+			note = fmt.Sprintf("The address is outside every known virtual network, and the search for DNS private resolver inbound endpoints holding it failed (%s): what it is stays unknown.", gapSummary(*s.Gap))
+		case s.Gap != nil:
 			note = fmt.Sprintf("The address is in virtual network %s, but the lookup of what holds it failed (%s).", s.VNet.ID.Name(), gapSummary(*s.Gap))
-		} else {
+		default:
 			note = fmt.Sprintf("The address is in virtual network %s, but no network interface or resolver endpoint there holds it.", s.VNet.ID.Name())
 		}
 	default:
