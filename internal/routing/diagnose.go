@@ -66,7 +66,11 @@ func (w *walker) dropCause(c *Computed, r *model.Route) (Finding, bool) {
 	if f, ok := hubPropagationCause(net, c, r, dst, verb); ok {
 		return f, true
 	}
-	if f, ok := interHubPropagationCause(net, c, r, dst, verb); ok {
+	if f, g, ok := interHubPropagationCause(net, c, r, dst, verb); ok {
+		if g != nil {
+			w.gaps = appendGap(w.gaps, *g)
+			w.uncertain = true
+		}
 		return f, true
 	}
 

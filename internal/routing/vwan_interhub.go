@@ -277,15 +277,18 @@ func (w *walker) remoteAddressGap(c *Computed) {
 // interHubPropagationCause explains a private destination the nodes have
 // no route to when it lies in a VNet connected to another hub of their
 // hub's Virtual WAN whose connection does not propagate to a label of the
-// route table the nodes' connection is associated with.
-func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr, verb string) (Finding, bool) {
+// route table the nodes' connection is associated with. When that hub's
+// route tables were not read (their static routes are its configuration
+// too), it also returns their gap: the finding is then a suspicion, the
+// path unverified.
+func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr, verb string) (Finding, *model.Gap, bool) {
 	hub, conn := net.HubOfVNet(c.vnet.ID)
 	if hub == nil || !hub.RouteTablesKnown || hub.PrivatePolicy() {
-		return Finding{}, false
+		return Finding{}, nil, false
 	}
 	assoc := hub.RouteTable(hub.AssociatedTable(conn))
 	if assoc == nil {
-		return Finding{}, false
+		return Finding{}, nil, false
 	}
 	for _, o := range net.OtherHubsOfWAN(hub) {
 		if !o.ConnectionsKnown || !o.IntentKnown {
@@ -305,10 +308,13 @@ func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, d
 				dst, v.Name, o.Name, oc.Name, oc.PropagationTargets(), assoc.Name, labels, hub.Name, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
 			f.Remediation = fmt.Sprintf("Add a label of route table %s of virtual hub %s (the label default reaches the defaultRouteTable of every hub of the Virtual WAN) to the propagated labels of connection %s of virtual hub %s (routingConfiguration.propagatedRouteTables.labels); if replies must come back, connection %s must reach the route table %s is associated with as well.%s",
 				assoc.Name, hub.Name, oc.Name, o.Name, conn.Name, oc.Name, timeoutNote)
-			return f, true
+			if g, unread := hubUnread(net, o, true, fmt.Sprintf("whether virtual hub %s gives route table %s of virtual hub %s a route to %s in %s is unknown", o.Name, assoc.Name, hub.Name, dst, v.Name)); unread {
+				return f, &g, true
+			}
+			return f, nil, true
 		}
 	}
-	return Finding{}, false
+	return Finding{}, nil, false
 }
 
 // dropsHere reports whether c's routes drop dst: no route, or one to None

@@ -111,6 +111,28 @@ func TestInterHubNeedsPropagationToALabel(t *testing.T) {
 	}
 }
 
+// A connection of another hub that propagates nowhere the nodes' table
+// listens is ROUTE_HUB_NOT_PROPAGATED only while that hub's route tables
+// were read: unread, the path is unverified, naming them.
+func TestInterHubNotPropagatedNeedsTheRemoteTables(t *testing.T) {
+	for _, known := range []bool{true, false} {
+		f := newInterHub()
+		f.connRemote.PropagatedLabels, f.connRemote.PropagatedRouteTables = []string{"none"}, []model.ResourceID{f.def2.ID}
+		f.hub2.RouteTablesKnown = known
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+		if known {
+			if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) {
+				t.Fatalf("route tables read: %v findings %+v gaps %+v", res.Verdict, res.Findings, res.Gaps)
+			}
+			continue
+		}
+		if res.Verdict != model.Unverified || len(res.Findings) != 0 || len(res.Gaps) == 0 ||
+			!res.Gaps[0].ResourceID.Equal(model.ResourceID(hubNeuID+"/hubRouteTables")) {
+			t.Fatalf("route tables unread: %v findings %+v gaps %+v", res.Verdict, res.Findings, res.Gaps)
+		}
+	}
+}
+
 func TestInterHubRemoteIntentCrossesRemoteFirewall(t *testing.T) {
 	f := newInterHub()
 	fw2 := f.withFirewall2()
