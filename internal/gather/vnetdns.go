@@ -38,8 +38,9 @@ type VNetDNS struct {
 	// (verify.DNSEvidence.SearchGaps).
 	SearchGaps map[netip.Addr]model.Gap
 	// Failed are the lookups that failed: the resolvers of each holding
-	// VNet first, in the order of the servers, then each server's lookup,
-	// in the order of the servers.
+	// VNet first, in the order of the servers, then the resolver search of
+	// each server outside every known VNet, then each server's NIC lookup,
+	// both in the order of the servers.
 	Failed []DNSLookupFailure
 }
 
