@@ -397,3 +397,38 @@ func (b *barrierReads) NICByAddress(ctx context.Context, vnet *model.VNet, a net
 	defer func() { b.mu.Lock(); b.in--; b.mu.Unlock() }()
 	return b.fixtureReads.NICByAddress(ctx, vnet, a)
 }
+
+// movedReads: Resource Graph still names the remote resolver for an
+// address its inbound endpoint no longer holds.
+type movedReads struct{ fixtureReads }
+
+func (r movedReads) ResolverEndpointsAt(_ context.Context, addrs []netip.Addr) (map[netip.Addr]model.ResourceID, error) {
+	out := map[netip.Addr]model.ResourceID{}
+	for _, a := range addrs {
+		out[a] = r.f.remote.ID
+	}
+	return out, nil
+}
+
+// The search's answer counts only where the resolver read confirms it: an
+// address its endpoint holds gets the resolver's VNet (the remote hub
+// lookup starts from it), an address it no longer holds stays unexplained,
+// with no VNet and no gap.
+func TestSearchResolverEndpointsConfirmsByTheRead(t *testing.T) {
+	f := newDNSFixture()
+	reads := movedReads{fixtureReads{f: f}}
+	held, moved := ip("10.4.3.4"), ip("10.4.3.9")
+	got := searchResolverEndpoints(t.Context(), New(nil), reads, addrList("10.4.3.9", "10.4.3.4"))
+	if len(got.Holding) != 1 || got.Holding[0] != f.remote || len(got.Read) != 1 {
+		t.Fatalf("resolvers: holding %v, read %v", got.Holding, got.Read)
+	}
+	if v, ok := got.VNets[held]; !ok || !v.Equal(f.remote.VNetID) {
+		t.Errorf("%s: VNet %q", held, v)
+	}
+	if _, ok := got.VNets[moved]; ok {
+		t.Errorf("%s is no longer the resolver's, yet has its VNet", moved)
+	}
+	if len(got.Gaps) != 0 {
+		t.Errorf("gaps %v", got.Gaps)
+	}
+}
