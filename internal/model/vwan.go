@@ -147,7 +147,22 @@ func (h *VirtualHub) AssociatedTable(c *HubConnection) ResourceID {
 	if !c.AssociatedRouteTable.IsZero() {
 		return c.AssociatedRouteTable
 	}
-	return ResourceID(string(h.ID) + "/hubRouteTables/" + HubDefaultRouteTable)
+	return h.DefaultRouteTable()
+}
+
+// AddBuiltinRouteTables adds to a hub's listed route tables the two every
+// virtual hub has ("About virtual hub routing": each hub has its own
+// defaultRouteTable, with the label "default", and a None route table):
+// a list that lacks one (a snapshot written by hand, a hub the plan
+// creates) describes a hub whose built-in table has no static routes,
+// since one with routes would be listed.
+func (h *VirtualHub) AddBuiltinRouteTables() {
+	for _, name := range []string{HubDefaultRouteTable, HubNoneRouteTable} {
+		id := ResourceID(string(h.ID) + "/hubRouteTables/" + name)
+		if h.RouteTable(id) == nil {
+			h.RouteTables = append(h.RouteTables, &HubRouteTable{ID: id, Name: name})
+		}
+	}
 }
 
 // PropagatesTo reports whether connection c propagates its prefixes to
