@@ -59,7 +59,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			}
 		}
 		rts, more := hubVNetRoutes(net, h, vnet)
-		return rts, append(gaps, more...)
+		return append(rts, hubVNetStaticRoutes(h, vnet, rts)...), append(gaps, more...)
 	}
 	hub, conn := net.HubOfVNet(vnet.ID)
 	if hub == nil {
@@ -205,8 +205,11 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 	if next, ok, handled := w.viaOtherHub(c, r, hub); handled {
 		return next, ok
 	}
+	// From the hub's own VNet (after its firewall) the hub router routes
+	// the packet without a peering to cross.
+	atHub := !hub.HubVNetID.IsZero() && c.vnet.ID.Equal(hub.HubVNetID)
 	p := c.vnet.PeeringTo(hub.HubVNetID)
-	if p == nil || hub.HubVNetID.IsZero() {
+	if !atHub && (p == nil || hub.HubVNetID.IsZero()) {
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (no peering to its VNet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapNotFound,
 			Detail: fmt.Sprintf("no peering of %s to the VNet of virtual hub %s was read", c.vnet.Name, hub.Name)})
@@ -222,8 +225,10 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 			Detail: fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name)})
 		return "", false
 	}
-	if _, ok := w.crossPeering(c, r, p); !ok {
-		return "", false
+	if !atHub {
+		if _, ok := w.crossPeering(c, r, p); !ok {
+			return "", false
+		}
 	}
 	w.arriveIn(c, r, t.vnet)
 	return "", false
@@ -299,10 +304,50 @@ func (w *walker) viaHubStaticRoute(c *Computed, r *model.Route, hub *model.Virtu
 			Detail: fmt.Sprintf("%s sends %s to next hop %s, which is not in the address space of %s (%s), the connection's VNet: where the hub delivers it is not documented", what, w.dst, addrOrNone(nh), transit.Name, prefixList(transit.AddressSpace))})
 		return "", false
 	}
-	if _, ok := w.crossPeering(c, r, toHub); !ok {
-		return "", false
+	if toHub != nil {
+		if _, ok := w.crossPeering(c, r, toHub); !ok {
+			return "", false
+		}
 	}
 	return w.applianceAt(c, r, transit, nh)
+}
+
+// hubVNetStaticRoutes are the routes the hub's own VNet (its firewall's
+// subnet) has for the propagated static routes of the hub's connections,
+// next hop the hub router: under a private traffic routing policy the
+// firewall hands such traffic back to the hub, which sends it to the
+// static route's appliance ("Routing intent with static routes"). The
+// prefixes the hub VNet already routes (have) are left out.
+func hubVNetStaticRoutes(h *model.VirtualHub, vnet *model.VNet, have []model.Route) []model.Route {
+	var router netip.Addr
+	if len(h.RouterIPs) > 0 {
+		router = h.RouterIPs[0].Unmap()
+	}
+	seen := map[netip.Prefix]bool{}
+	for _, r := range have {
+		seen[r.Prefix] = true
+	}
+	var out []model.Route
+	for _, oc := range h.Connections {
+		if oc.StaticRoutesNotPropagated {
+			continue
+		}
+		for _, sr := range oc.StaticRoutes {
+			for _, p := range sr.Prefixes {
+				p = p.Masked()
+				if !p.IsValid() || p.Bits() == 0 || seen[p] || coveredBySpace(vnet.AddressSpace, p) {
+					continue
+				}
+				seen[p] = true
+				out = append(out, model.Route{
+					Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: router,
+					Source: model.RouteSourceGateway, State: model.RouteStateActive,
+					Origin: fmt.Sprintf("virtual hub %s, connection %s static route %s", h.Name, oc.Name, sr.Name), OriginID: h.ID,
+				})
+			}
+		}
+	}
+	return out
 }
 
 func addrOrNone(a netip.Addr) string {

@@ -167,3 +167,23 @@ func TestHubStaticRouteLocalOverride(t *testing.T) {
 		t.Fatalf("Equal, indirect spoke: appliances %+v path %v", res.Appliances, res.Path())
 	}
 }
+
+// Under a private traffic routing policy the hub's firewall comes first,
+// then the hub sends the packet by the connection's static route to the
+// spoke's appliance ("Routing intent with static routes").
+func TestHubStaticRouteAfterRoutingIntent(t *testing.T) {
+	f := newIndirect()
+	fw := f.withFirewall()
+	f.hub.Intent = &model.RoutingIntent{ID: hubID + "/routingIntent/ri", PrivateNextHop: f.hub.FirewallID}
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if len(res.Appliances) != 2 || res.Appliances[0].IP != fw || !res.Appliances[1].NICID.Equal(f.nva.ID) ||
+		res.Arrival.Kind != ArrivalPrivateEndpoint || hasCode(res.Findings, model.RouteNotTransitive) || res.Verdict == model.Unreachable {
+		t.Fatalf("verdict %v appliances %+v path %v findings %+v", res.Verdict, res.Appliances, res.Path(), res.Findings)
+	}
+	// Not propagated: the hub's VNet has no route for it either.
+	f.connShared.StaticRoutesNotPropagated = true
+	res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if len(res.Appliances) != 1 || res.Arrival.Kind == ArrivalPrivateEndpoint {
+		t.Fatalf("not propagated: appliances %+v path %v", res.Appliances, res.Path())
+	}
+}
