@@ -187,3 +187,22 @@ func TestHubStaticRouteAfterRoutingIntent(t *testing.T) {
 		t.Fatalf("not propagated: appliances %+v path %v", res.Appliances, res.Path())
 	}
 }
+
+// A VM in the indirect spoke replies by its subnet's routes: a UDR to the
+// appliance for the private ranges brings the replies back through it
+// (symmetric); without it the indirect spoke has no route to the nodes.
+func TestHubStaticRouteReturnFromIndirectSpoke(t *testing.T) {
+	f := newIndirect()
+	vm := f.b.subnet(f.indirect, "snet-vm", "10.3.2.0/24")
+	f.b.nic("rg-indirect", "vm-nic", vm, false, "10.3.2.4")
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.2.4"))
+	if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.ReturnRouteMissing) {
+		t.Fatalf("without a route back: verdict %v findings %+v", res.Verdict, res.Findings)
+	}
+	rt := f.b.routeTable("rg-indirect", "rt-vm", false, model.Route{Prefix: pfx("10.0.0.0/8"), NextHopType: model.NextHopVirtualAppliance, NextHopIP: ip("10.2.3.4")})
+	f.b.attach(vm, rt)
+	res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.2.4"))
+	if res.Verdict != model.Reachable || len(res.Return.Appliances) != 1 || !res.Return.Appliances[0].NICID.Equal(f.nva.ID) {
+		t.Fatalf("10.0.0.0/8 to the appliance: verdict %v return %+v findings %+v gaps %+v", res.Verdict, res.Return, res.Findings, res.Gaps)
+	}
+}
