@@ -185,10 +185,20 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	r.includeHubFirewalls(ctx, n, hubs)
 	markHubEffectiveRoutes(n, hubs)
 
-	// 3. Appliances behind VirtualAppliance next hops and behind the routes
-	// Route Servers learned from them, by address in the VNet of the
-	// closure that holds it: pending until a path reaches one.
+	// 3. Appliances behind VirtualAppliance next hops, behind the routes
+	// Route Servers learned from them and behind the static routes of
+	// virtual hub connections, by address in the VNet of the closure that
+	// holds it: pending until a path reaches one.
 	var hops []netip.Addr
+	for _, h := range n.VirtualHubs {
+		for _, c := range h.Connections {
+			for _, sr := range c.StaticRoutes {
+				if sr.NextHopIP.IsValid() {
+					hops = append(hops, sr.NextHopIP)
+				}
+			}
+		}
+	}
 	for _, rt := range n.RouteTables {
 		for _, route := range rt.Routes {
 			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {

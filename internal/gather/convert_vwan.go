@@ -92,6 +92,13 @@ func hubConnectionFromSDK(c *armnetwork.HubVirtualNetworkConnection) (*model.Hub
 			}
 			out.StaticRoutes = append(out.StaticRoutes, model.HubStaticRoute{Name: str(sr.Name), Prefixes: ps, NextHopIP: nh})
 		}
+		if cfg := vr.StaticRoutesConfig; cfg != nil {
+			// propagateStaticRoutes: true unless set false;
+			// vnetLocalRouteOverrideCriteria: Contains unless Equal.
+			out.StaticRoutesNotPropagated = cfg.PropagateStaticRoutes != nil && !*cfg.PropagateStaticRoutes
+			out.BypassStaticRoutesInVNet = cfg.VnetLocalRouteOverrideCriteria != nil &&
+				strings.EqualFold(string(*cfg.VnetLocalRouteOverrideCriteria), string(armnetwork.VnetLocalRouteOverrideCriteriaEqual))
+		}
 	}
 	return out, nil
 }

@@ -25,7 +25,8 @@ const firewallSubnetName = "AzureFirewallSubnet"
 const maxPolicyChain = 16
 
 // IncludeFirewalls adds to a network read by Network the Azure Firewalls
-// that the node subnets' VirtualAppliance routes send traffic to: to a
+// that the node subnets' VirtualAppliance routes, and the static routes of
+// the virtual hubs' connections, send traffic to: to a
 // public address (0.0.0.0/0, a public prefix or a service tag) and to
 // private ones alike (another spoke, a private endpoint, on-premises), since
 // a firewall decides every flow that crosses it. What decides their rules —
@@ -146,6 +147,17 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 		for _, route := range rt.Routes {
 			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {
 				ips = appendUniqueAddr(ips, route.NextHopIP.Unmap())
+			}
+		}
+	}
+	// The static routes of the virtual hub connections send traffic to an
+	// address in a connected VNet as a VirtualAppliance route does.
+	for _, h := range n.VirtualHubs {
+		for _, c := range h.Connections {
+			for _, sr := range c.StaticRoutes {
+				if sr.NextHopIP.IsValid() {
+					ips = appendUniqueAddr(ips, sr.NextHopIP.Unmap())
+				}
 			}
 		}
 	}

@@ -132,6 +132,7 @@ func (r *Reader) VirtualHub(ctx context.Context, id model.ResourceID) (*model.Vi
 				}
 				hub.RouteTables = append(hub.RouteTables, mt)
 			}
+			hub.AddBuiltinRouteTables()
 			hub.RouteTablesKnown = true
 		}, func(ctx context.Context) {
 			coll := child(id, "routingIntent")

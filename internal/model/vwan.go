@@ -91,8 +91,22 @@ type HubConnection struct {
 	// or by label) the connection's prefixes are propagated to.
 	PropagatedRouteTables []ResourceID
 	PropagatedLabels      []string
-	// StaticRoutes are routingConfiguration.vnetRoutes.staticRoutes.
+	// StaticRoutes are routingConfiguration.vnetRoutes.staticRoutes:
+	// prefixes the hub sends to an address in the connected VNet (an
+	// appliance, which forwards to the VNets peered with it).
 	StaticRoutes []HubStaticRoute
+	// StaticRoutesNotPropagated is
+	// vnetRoutes.staticRoutesConfig.propagateStaticRoutes false: the
+	// static routes are not propagated to the route tables the connection
+	// propagates to (Azure's default is true).
+	StaticRoutesNotPropagated bool
+	// BypassStaticRoutesInVNet is
+	// vnetRoutes.staticRoutesConfig.vnetLocalRouteOverrideCriteria Equal
+	// ("Bypass Next Hop IP for workloads within this VNet"): traffic to
+	// the connected VNet's own address space goes straight to it even
+	// where a static route of the connection contains it. With Contains
+	// (the default) such traffic goes to the static route's next hop.
+	BypassStaticRoutesInVNet bool
 	// EnableInternetSecurity: a 0.0.0.0/0 route of the hub reaches the VNet.
 	EnableInternetSecurity bool
 }
@@ -103,6 +117,22 @@ type HubStaticRoute struct {
 	Name      string
 	Prefixes  []netip.Prefix
 	NextHopIP netip.Addr
+}
+
+// StaticRouteFor is the static route of c whose prefix contains dst most
+// specifically, if any.
+func (c *HubConnection) StaticRouteFor(dst netip.Addr) (HubStaticRoute, netip.Prefix, bool) {
+	var best HubStaticRoute
+	var bestP netip.Prefix
+	found := false
+	for _, sr := range c.StaticRoutes {
+		for _, p := range sr.Prefixes {
+			if p.Contains(dst) && (!found || p.Bits() > bestP.Bits()) {
+				best, bestP, found = sr, p, true
+			}
+		}
+	}
+	return best, bestP, found
 }
 
 // HubRouteTable is a hub route table with its labels and static routes.
@@ -147,7 +177,22 @@ func (h *VirtualHub) AssociatedTable(c *HubConnection) ResourceID {
 	if !c.AssociatedRouteTable.IsZero() {
 		return c.AssociatedRouteTable
 	}
-	return ResourceID(string(h.ID) + "/hubRouteTables/" + HubDefaultRouteTable)
+	return h.DefaultRouteTable()
+}
+
+// AddBuiltinRouteTables adds to a hub's listed route tables the two every
+// virtual hub has ("About virtual hub routing": each hub has its own
+// defaultRouteTable, with the label "default", and a None route table):
+// a list that lacks one (a snapshot written by hand, a hub the plan
+// creates) describes a hub whose built-in table has no static routes,
+// since one with routes would be listed.
+func (h *VirtualHub) AddBuiltinRouteTables() {
+	for _, name := range []string{HubDefaultRouteTable, HubNoneRouteTable} {
+		id := ResourceID(string(h.ID) + "/hubRouteTables/" + name)
+		if h.RouteTable(id) == nil {
+			h.RouteTables = append(h.RouteTables, &HubRouteTable{ID: id, Name: name})
+		}
+	}
 }
 
 // PropagatesTo reports whether connection c propagates its prefixes to

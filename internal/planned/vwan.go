@@ -126,7 +126,24 @@ func putHubConnection(t *tctx, id string) error {
 	if rt.get("static_vnet_route").unknown() {
 		op.Unknown = append(op.Unknown, "properties.routingConfiguration.vnetRoutes.staticRoutes")
 	}
-	rc["vnetRoutes"] = map[string]any{"staticRoutes": routes}
+	vnetRoutes := map[string]any{"staticRoutes": routes}
+	// staticRoutesConfig: propagate_static_routes_enabled (v4; Azure's
+	// default true) and local_route_override_criteria (Contains or Equal).
+	cfg := map[string]any{}
+	if prop := rt.get("static_vnet_propagate_static_routes_enabled"); prop.unknown() {
+		op.Unknown = append(op.Unknown, "properties.routingConfiguration.vnetRoutes.staticRoutesConfig.propagateStaticRoutes")
+	} else if b, ok := prop.boolp(); ok {
+		cfg["propagateStaticRoutes"] = b
+	}
+	if crit := rt.get("static_vnet_local_route_override_criteria"); crit.unknown() {
+		op.Unknown = append(op.Unknown, "properties.routingConfiguration.vnetRoutes.staticRoutesConfig.vnetLocalRouteOverrideCriteria")
+	} else if s := crit.str(); s != "" {
+		cfg["vnetLocalRouteOverrideCriteria"] = s
+	}
+	if len(cfg) > 0 {
+		vnetRoutes["staticRoutesConfig"] = cfg
+	}
+	rc["vnetRoutes"] = vnetRoutes
 	return nil
 }
 

@@ -55,14 +55,30 @@ func TestHubConnection(t *testing.T) {
 			"properties.routingConfiguration.vnetRoutes.staticRoutes.#0.addressPrefixes":  []any{"10.9.0.0/16"},
 			"properties.routingConfiguration.vnetRoutes.staticRoutes.#0.nextHopIpAddress": "10.1.0.4",
 		})
+		if v4 {
+			want(t, op, map[string]any{"properties.routingConfiguration.vnetRoutes.staticRoutesConfig.propagateStaticRoutes": true})
+		} else if got := at(op.Body, "properties.routingConfiguration.vnetRoutes.staticRoutesConfig.propagateStaticRoutes"); got != nil {
+			t.Errorf("v3 has no static_vnet_propagate_static_routes_enabled, but the connection sets propagateStaticRoutes")
+		}
 		if len(op.Unknown) != 0 {
 			t.Errorf("v4=%v: unknowns of a known connection: %v", v4, op.Unknown)
 		}
 	}
 
+	// Static routes not propagated, and the spoke's own space bypassing
+	// them (vnetLocalRouteOverrideCriteria Equal).
+	off := connVals(true, []any{hubDefRT}, []any{"default"}, false)
+	off["routing"].([]any)[0].(map[string]any)["static_vnet_propagate_static_routes_enabled"] = false
+	off["routing"].([]any)[0].(map[string]any)["static_vnet_local_route_override_criteria"] = "Equal"
+	p := mustParse(t, planSpec{changes: []rc{{addr: "azurerm_virtual_hub_connection.spoke", actions: update, before: connVals(true, []any{hubDefRT}, []any{"default"}, false), after: off}}, providerSub: sub1}, Options{})
+	want(t, opFor(t, p, OpPut, hubConn), map[string]any{
+		"properties.routingConfiguration.vnetRoutes.staticRoutesConfig.propagateStaticRoutes":          false,
+		"properties.routingConfiguration.vnetRoutes.staticRoutesConfig.vnetLocalRouteOverrideCriteria": "Equal",
+	})
+
 	// A new connection without a routing block: Azure's defaults.
 	created := map[string]any{"name": "conn-new", "virtual_hub_id": vwanHub, "remote_virtual_network_id": spkNet, "internet_security_enabled": nil}
-	p := mustParse(t, planSpec{changes: []rc{{addr: "azurerm_virtual_hub_connection.new", actions: create, after: created,
+	p = mustParse(t, planSpec{changes: []rc{{addr: "azurerm_virtual_hub_connection.new", actions: create, after: created,
 		unknown: map[string]any{"id": true, "routing": true}, expr: map[string]any{"name": constExpr("conn-new")}}}, providerSub: sub1}, Options{})
 	checkOps(t, p)
 	op := opFor(t, p, OpPut, vwanHub+"/hubVirtualNetworkConnections/conn-new")

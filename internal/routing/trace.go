@@ -552,6 +552,16 @@ func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bo
 		}
 		applianceVNet = remote
 	}
+	return w.applianceAt(c, r, applianceVNet, nh)
+}
+
+// applianceAt hands the packet to the appliance at address nh in
+// applianceVNet, where Azure delivered it (by a VirtualAppliance next hop,
+// or a virtual hub connection's static route): the NIC holding the address
+// must forward (pending while it is not read), an address in
+// AzureFirewallSubnet is an Azure Firewall; it returns the appliance's
+// subnet, whose routes carry the packet on, and true.
+func (w *walker) applianceAt(c *Computed, r *model.Route, applianceVNet *model.VNet, nh netip.Addr) (model.ResourceID, bool) {
 	app := Appliance{IP: nh, VNetID: applianceVNet.ID}
 	nic := w.e.addrs().nic(applianceVNet.ID, nh)
 	if ev := model.ApplianceNICAt(applianceVNet.ID, nh); nic == nil && w.e.net.Pending.Has(ev) {

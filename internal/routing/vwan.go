@@ -59,7 +59,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			}
 		}
 		rts, more := hubVNetRoutes(net, h, vnet)
-		return rts, append(gaps, more...)
+		return append(rts, hubVNetStaticRoutes(h, vnet, rts)...), append(gaps, more...)
 	}
 	hub, conn := net.HubOfVNet(vnet.ID)
 	if hub == nil {
@@ -165,6 +165,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 				}
 			}
 			for _, sr := range oc.StaticRoutes {
+				if oc.StaticRoutesNotPropagated {
+					break // propagateStaticRoutes false
+				}
 				for _, p := range sr.Prefixes {
 					add(p, router, origin+" static route "+sr.Name)
 				}
@@ -202,49 +205,164 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 	if next, ok, handled := w.viaOtherHub(c, r, hub); handled {
 		return next, ok
 	}
+	// From the hub's own VNet (after its firewall) the hub router routes
+	// the packet without a peering to cross.
+	atHub := !hub.HubVNetID.IsZero() && c.vnet.ID.Equal(hub.HubVNetID)
 	p := c.vnet.PeeringTo(hub.HubVNetID)
-	if p == nil || hub.HubVNetID.IsZero() {
+	if !atHub && (p == nil || hub.HubVNetID.IsZero()) {
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (no peering to its VNet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapNotFound,
 			Detail: fmt.Sprintf("no peering of %s to the VNet of virtual hub %s was read", c.vnet.Name, hub.Name)})
 		return "", false
 	}
-	var dest *model.VNet
-	for _, oc := range hub.Connections {
-		if oc.RemoteVNetID.Equal(c.vnet.ID) {
-			continue
-		}
-		v := net.VNet(oc.RemoteVNetID)
-		if v != nil && anyContains(v.AddressSpace, w.dst) {
-			dest = v
-			break
-		}
-		for _, sr := range oc.StaticRoutes {
-			if anyContains(sr.Prefixes, w.dst) {
-				w.hop(c.SubnetID, r, "virtual hub "+hub.Name+", static route "+sr.Name+" of connection "+oc.Name)
-				w.gaps = appendGap(w.gaps, model.Gap{ResourceID: oc.ID, Kind: model.GapUnavailable,
-					Detail: fmt.Sprintf("static route %s of connection %s sends %s to %s in %s; what is behind that address is not followed", sr.Name, oc.Name, w.dst, sr.NextHopIP, oc.RemoteVNetID.Name())})
-				return "", false
-			}
-		}
-	}
-	if dest == nil {
+	t, found := hubTargetOf(net, hub, c.vnet.ID, w.dst)
+	switch {
+	case found && t.static != nil:
+		return w.viaHubStaticRoute(c, r, hub, p, t)
+	case !found:
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (destination not in a connected VNet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
 			Detail: fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name)})
 		return "", false
 	}
-	if _, ok := w.crossPeering(c, r, p); !ok {
+	if !atHub {
+		if _, ok := w.crossPeering(c, r, p); !ok {
+			return "", false
+		}
+	}
+	w.arriveIn(c, r, t.vnet)
+	return "", false
+}
+
+// hubTarget is where a virtual hub's router sends a destination: into the
+// connected VNet that holds it, or by a static route of a connection to
+// an address in that connection's VNet (an appliance: "Route traffic
+// through an NVA", indirect spokes).
+type hubTarget struct {
+	conn *model.HubConnection
+	// vnet holds the destination (no static route applies).
+	vnet *model.VNet
+	// static is the connection's static route that applies, with the
+	// prefix of it that matched.
+	static *model.HubStaticRoute
+	prefix netip.Prefix
+}
+
+// hubTargetOf is where hub sends dst coming from the VNet from. A VNet
+// connected to the hub that holds dst receives it, unless a static route
+// of its own connection contains dst and the connection's
+// vnetLocalRouteOverrideCriteria is Contains (Azure's default: "all
+// traffic matching static route ranges gets redirected through the next
+// hop, even within the spoke VNet itself"); with Equal the VNet's own
+// space bypasses the static route. A destination no connected VNet holds
+// goes by the most specific static route of the hub's connections that
+// contains it.
+func hubTargetOf(net *model.Network, hub *model.VirtualHub, from model.ResourceID, dst netip.Addr) (hubTarget, bool) {
+	var best hubTarget
+	found := false
+	for _, oc := range hub.Connections {
+		if oc.RemoteVNetID.Equal(from) {
+			continue
+		}
+		sr, sp, static := oc.StaticRouteFor(dst)
+		if v := net.VNet(oc.RemoteVNetID); v != nil && anyContains(v.AddressSpace, dst) {
+			if static && !oc.BypassStaticRoutesInVNet {
+				return hubTarget{conn: oc, static: &sr, prefix: sp}, true
+			}
+			return hubTarget{conn: oc, vnet: v}, true
+		}
+		if static && (!found || sp.Bits() > best.prefix.Bits()) {
+			best, found = hubTarget{conn: oc, static: &sr, prefix: sp}, true
+		}
+	}
+	return best, found
+}
+
+// viaHubStaticRoute follows a connection's static route: the hub delivers
+// the packet into the connection's VNet (over the hub's peering to it, as
+// for any destination in a connected VNet) to the route's next hop
+// address, which is then an appliance exactly as a VirtualAppliance next
+// hop of a user-defined route: its NIC must forward, an Azure Firewall at
+// the address is crossed as a firewall, and the appliance's subnet routes
+// the packet on (to an indirect spoke peered with that VNet, whose side of
+// the peering must allow forwarded traffic).
+func (w *walker) viaHubStaticRoute(c *Computed, r *model.Route, hub *model.VirtualHub, toHub *model.Peering, t hubTarget) (model.ResourceID, bool) {
+	net := w.e.net
+	oc, sr := t.conn, t.static
+	nh := sr.NextHopIP.Unmap()
+	what := fmt.Sprintf("static route %s (%s) of connection %s of virtual hub %s", sr.Name, t.prefix, oc.Name, hub.Name)
+	transit := net.VNet(oc.RemoteVNetID)
+	if transit == nil {
+		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+", "+what+" (its VNet was not read)")
+		w.gaps = appendGap(w.gaps, gapFor(net, oc.RemoteVNetID, model.GapNotFound,
+			fmt.Sprintf("%s sends %s to %s in %s, which was not read", what, w.dst, nh, oc.RemoteVNetID.Name())))
 		return "", false
 	}
-	w.arriveIn(c, r, dest)
-	return "", false
+	if !nh.IsValid() || !anyContains(transit.AddressSpace, nh) {
+		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+", "+what+" (next hop outside "+transit.Name+")")
+		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: oc.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("%s sends %s to next hop %s, which is not in the address space of %s (%s), the connection's VNet: where the hub delivers it is not documented", what, w.dst, addrOrNone(nh), transit.Name, prefixList(transit.AddressSpace))})
+		return "", false
+	}
+	if toHub != nil {
+		if _, ok := w.crossPeering(c, r, toHub); !ok {
+			return "", false
+		}
+	}
+	return w.applianceAt(c, r, transit, nh)
+}
+
+// hubVNetStaticRoutes are the routes the hub's own VNet (its firewall's
+// subnet) has for the propagated static routes of the hub's connections,
+// next hop the hub router: under a private traffic routing policy the
+// firewall hands such traffic back to the hub, which sends it to the
+// static route's appliance ("Routing intent with static routes"). The
+// prefixes the hub VNet already routes (have) are left out.
+func hubVNetStaticRoutes(h *model.VirtualHub, vnet *model.VNet, have []model.Route) []model.Route {
+	var router netip.Addr
+	if len(h.RouterIPs) > 0 {
+		router = h.RouterIPs[0].Unmap()
+	}
+	seen := map[netip.Prefix]bool{}
+	for _, r := range have {
+		seen[r.Prefix] = true
+	}
+	var out []model.Route
+	for _, oc := range h.Connections {
+		if oc.StaticRoutesNotPropagated {
+			continue
+		}
+		for _, sr := range oc.StaticRoutes {
+			for _, p := range sr.Prefixes {
+				p = p.Masked()
+				if !p.IsValid() || p.Bits() == 0 || seen[p] || coveredBySpace(vnet.AddressSpace, p) {
+					continue
+				}
+				seen[p] = true
+				out = append(out, model.Route{
+					Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: router,
+					Source: model.RouteSourceGateway, State: model.RouteStateActive,
+					Origin: fmt.Sprintf("virtual hub %s, connection %s static route %s", h.Name, oc.Name, sr.Name), OriginID: h.ID,
+				})
+			}
+		}
+	}
+	return out
+}
+
+func addrOrNone(a netip.Addr) string {
+	if !a.IsValid() {
+		return "(none)"
+	}
+	return a.String()
 }
 
 // hubPropagationCause explains a private destination the nodes have no
 // route to when it lies in a VNet connected to the same virtual hub whose
 // connection does not propagate to the route table the nodes' connection
-// is associated with.
+// is associated with, or behind a static route of a connection that does
+// not propagate it there (not to that table, or propagateStaticRoutes
+// false).
 func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst netip.Addr, verb string) (Finding, bool) {
 	hub, conn := net.HubOfVNet(c.vnet.ID)
 	if hub == nil || !hub.ConnectionsKnown || !hub.RouteTablesKnown || (hub.Intent != nil && !hub.Intent.PrivateNextHop.IsZero()) {
@@ -271,6 +389,26 @@ func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst ne
 			dst, v.Name, hub.Name, oc.Name, oc.PropagationTargets(), via, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
 		f.Remediation = fmt.Sprintf("Add route table %s (or one of its labels) to the propagated route tables of connection %s of virtual hub %s (routingConfiguration.propagatedRouteTables); if replies must come back, %s's route table needs connection %s propagated to it as well.%s",
 			assoc.Name, oc.Name, hub.Name, v.Name, conn.Name, timeoutNote)
+		return f, true
+	}
+	for _, oc := range hub.Connections {
+		if oc == conn {
+			continue
+		}
+		sr, sp, ok := oc.StaticRouteFor(dst)
+		if !ok || (oc.PropagatesTo(assoc) && !oc.StaticRoutesNotPropagated) {
+			continue
+		}
+		why := fmt.Sprintf("propagates its routes only to %s, not to route table %s", oc.PropagationTargets(), assoc.Name)
+		fix := fmt.Sprintf("Add route table %s (or one of its labels) to the propagated route tables of connection %s of virtual hub %s (routingConfiguration.propagatedRouteTables)", assoc.Name, oc.Name, hub.Name)
+		if oc.StaticRoutesNotPropagated {
+			why = fmt.Sprintf("does not propagate its static routes (staticRoutesConfig.propagateStaticRoutes is false) to route table %s", assoc.Name)
+			fix = fmt.Sprintf("Set propagateStaticRoutes on connection %s of virtual hub %s (azurerm: routing.static_vnet_propagate_static_routes_enabled = true), or add to route table %s a static route for %s with next hop connection %s", oc.Name, hub.Name, assoc.Name, sp, oc.Name)
+		}
+		f := newFinding(model.RouteHubNotPropagated, oc.ID, c.SubnetID, r,
+			"%s is routed by static route %s (%s) of connection %s of virtual hub %s to appliance %s in %s, but connection %s %s, the table connection %s of %s (the nodes' VNet) is associated with; so subnet %s has no route to it and %s %s it.",
+			dst, sr.Name, sp, oc.Name, hub.Name, addrOrNone(sr.NextHopIP), oc.RemoteVNetID.Name(), oc.Name, why, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
+		f.Remediation = fix + "." + timeoutNote
 		return f, true
 	}
 	return Finding{}, false

@@ -128,37 +128,64 @@ func Unacceptable(code model.Code, resource model.ResourceID, named []model.Reso
 
 // acceptAll applies the blocks to every finding, keeping their order, and
 // returns the findings about the blocks themselves (expired, unused), one
-// per block that needs one, in block order.
-func acceptAll(fs []model.Finding, acc model.Acceptances) (out, blocks []model.Finding) {
+// per block that needs one, in block order, with the tally they were
+// decided from (WithBlameGaps adds findings to it later).
+func acceptAll(fs []model.Finding, acc model.Acceptances) (out, blocks []model.Finding, t *acceptTally) {
+	t = newAcceptTally(acc)
 	out = make([]model.Finding, len(fs))
-	accepted := make([]int, len(acc.Blocks))
-	matched := make([][]model.Finding, len(acc.Blocks))
-	refused := make([][]model.Finding, len(acc.Blocks))
 	for i, f := range fs {
-		a := acceptOne(f, acc)
-		out[i] = a.finding
-		if a.by >= 0 {
-			accepted[a.by]++
-		}
-		for _, b := range a.matched {
-			matched[b] = append(matched[b], f)
-		}
-		for _, b := range a.refused {
-			refused[b] = append(refused[b], f)
-		}
+		out[i] = t.add(f)
 	}
-	if acc.Today.IsZero() {
-		return out, nil
+	return out, t.blockFindings(), t
+}
+
+// acceptTally is what the blocks did to the findings so far: per block,
+// how many findings it accepted and which it matched or was refused. The
+// block findings depend on every finding of the result, so a finding added
+// after Verify (a what-if blame gap) goes through the same tally.
+type acceptTally struct {
+	acc              model.Acceptances
+	accepted         []int
+	matched, refused [][]model.Finding
+}
+
+func newAcceptTally(acc model.Acceptances) *acceptTally {
+	return &acceptTally{acc: acc, accepted: make([]int, len(acc.Blocks)),
+		matched: make([][]model.Finding, len(acc.Blocks)), refused: make([][]model.Finding, len(acc.Blocks))}
+}
+
+// add applies the blocks to f, counts what they did, and returns f as they
+// leave it.
+func (t *acceptTally) add(f model.Finding) model.Finding {
+	a := acceptOne(f, t.acc)
+	if a.by >= 0 {
+		t.accepted[a.by]++
 	}
-	for i, b := range acc.Blocks {
+	for _, b := range a.matched {
+		t.matched[b] = append(t.matched[b], f)
+	}
+	for _, b := range a.refused {
+		t.refused[b] = append(t.refused[b], f)
+	}
+	return a.finding
+}
+
+// blockFindings are the findings about the blocks (expired, unused), one
+// per block that needs one, in block order.
+func (t *acceptTally) blockFindings() []model.Finding {
+	if t.acc.Today.IsZero() {
+		return nil
+	}
+	var blocks []model.Finding
+	for i, b := range t.acc.Blocks {
 		switch {
-		case b.Expired(acc.Today):
-			blocks = append(blocks, expiredFinding(b, acc.Today, matched[i]))
-		case accepted[i] == 0:
-			blocks = append(blocks, unusedFinding(b, matched[i], refused[i], acc.Named))
+		case b.Expired(t.acc.Today):
+			blocks = append(blocks, expiredFinding(b, t.acc.Today, t.matched[i]))
+		case t.accepted[i] == 0:
+			blocks = append(blocks, unusedFinding(b, t.matched[i], t.refused[i], t.acc.Named))
 		}
 	}
-	return out, blocks
+	return blocks
 }
 
 // expiredFinding is COVERAGE_ACCEPTANCE_EXPIRED for block b.

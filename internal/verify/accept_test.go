@@ -275,7 +275,7 @@ func TestAcceptRefusesNamedEvidence(t *testing.T) {
 		{Code: model.EvidenceNotFound, Reason: "pool being created", Expires: "2026-07-01"},
 		{Code: model.EvidencePermissionDenied, Reason: "the hub NIC is another tenant's", Expires: "2026-07-01"},
 	}}
-	out, blocks := acceptAll([]model.Finding{aboutPool, aboutNIC}, acc)
+	out, blocks, _ := acceptAll([]model.Finding{aboutPool, aboutNIC}, acc)
 	if out[0].Accepted != nil || out[0].Severity != model.SeverityWarning {
 		t.Errorf("evidence about the cluster's pool was accepted")
 	}
@@ -309,4 +309,55 @@ func TestAcceptedSummary(t *testing.T) {
 	if s := Verify(plain, tr).Summary; strings.Contains(s, "Accepted findings") {
 		t.Errorf("a summary without accept blocks lists accepted findings")
 	}
+}
+
+// TestAcceptBlameGaps: an evidence finding the what-if blame adds after
+// Verify (WithBlameGaps) is accepted by a block that matches it, as the
+// same finding of the result would be: the verdict stays reachable and the
+// block is no longer reported unused. A block that does not match it
+// leaves it deciding the verdict, and stays unused.
+func TestAcceptBlameGaps(t *testing.T) {
+	gap := BlameGap{Finding: model.NewFinding(model.EvidencePermissionDenied, "system", "", nvaNICID,
+		"reading network interface nic-vm-nva was refused.", "Grant Reader on it.")}
+	block := func(resource model.ResourceID) model.Acceptance {
+		return model.Acceptance{Code: model.EvidencePermissionDenied, ResourceID: resource, Reason: "another tenant's appliance", Expires: "2026-07-01"}
+	}
+	t.Run("matching block accepts the gap", func(t *testing.T) {
+		f := baselineFacts()
+		f.Acceptances = model.Acceptances{Today: acceptToday, Blocks: []model.Acceptance{block(nvaNICID)}}
+		res := verifyFake(t, f, nil)
+		if u := findingsWith(res, model.CoverageAcceptanceUnused); len(u) != 1 {
+			t.Fatalf("before the gap: unused %+v, want the block unused", u)
+		}
+		got := WithBlameGaps(f, res, []BlameGap{gap})
+		ev := findingsWith(got, model.EvidencePermissionDenied)
+		if len(ev) != 1 || ev[0].Accepted == nil || ev[0].Severity != model.SeverityInfo {
+			t.Fatalf("blame gap not accepted: %+v", ev)
+		}
+		requireContains(t, ev[0].Message, "there a read failed")
+		if u := findingsWith(got, model.CoverageAcceptanceUnused); len(u) != 0 {
+			t.Errorf("the block that accepts the gap is still reported unused: %+v", u)
+		}
+		if got.Verdict != model.Reachable {
+			t.Errorf("verdict %s, want reachable (the only problem is accepted)", got.Verdict)
+		}
+		if u := findingsWith(res, model.CoverageAcceptanceUnused); len(u) != 1 {
+			t.Errorf("WithBlameGaps changed the result it was given: unused %+v", u)
+		}
+	})
+	t.Run("other block leaves it deciding", func(t *testing.T) {
+		f := baselineFacts()
+		f.Acceptances = model.Acceptances{Today: acceptToday, Blocks: []model.Acceptance{block(registryID)}}
+		got := WithBlameGaps(f, verifyFake(t, f, nil), []BlameGap{gap})
+		ev := findingsWith(got, model.EvidencePermissionDenied)
+		if len(ev) != 1 || ev[0].Accepted != nil || ev[0].Severity != model.SeverityWarning {
+			t.Fatalf("blame gap: %+v, want it unaccepted", ev)
+		}
+		if u := findingsWith(got, model.CoverageAcceptanceUnused); len(u) != 1 {
+			t.Errorf("unused %+v, want the block still unused", u)
+		}
+		if got.Verdict != model.Unverified {
+			t.Errorf("verdict %s, want unverified", got.Verdict)
+		}
+	})
 }

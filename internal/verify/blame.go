@@ -5,6 +5,7 @@ package verify
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
@@ -26,17 +27,40 @@ type BlameGap struct {
 // while reading the network the result was compared with, and that which
 // planned change causes the findings of that node pool is not concluded
 // (docs/design/what-if.md, "Blame"). Like every evidence finding it makes
-// the verdict unverified, never reachable; the summary is rendered again.
-// A gap whose finding the result already has adds nothing.
+// the verdict unverified, never reachable, unless an accept block accepts
+// it as it would the same finding of the result: the blocks apply to it,
+// and the findings about the blocks (an unused block that now accepts a
+// gap, say) are decided again. The summary is rendered again. A gap whose
+// finding the result already has adds nothing.
 func WithBlameGaps(f model.Facts, res Result, gaps []BlameGap) Result {
 	if len(gaps) == 0 {
 		return res
 	}
-	findings := append([]model.Finding(nil), res.Findings...)
-	for _, g := range gaps {
-		findings = append(findings, blameGapFinding(g))
+	var findings []model.Finding
+	for _, fd := range res.Findings {
+		if res.accepts != nil && (fd.Code == model.CoverageAcceptanceExpired || fd.Code == model.CoverageAcceptanceUnused) {
+			continue // decided again below, with the gaps
+		}
+		findings = append(findings, fd)
 	}
-	res.Findings = sortFindings(findings)
+	if res.accepts != nil {
+		t := *res.accepts
+		t.accepted = append([]int(nil), t.accepted...)
+		t.matched = append([][]model.Finding(nil), t.matched...)
+		t.refused = append([][]model.Finding(nil), t.refused...)
+		for _, g := range gaps {
+			findings = append(findings, t.add(blameGapFinding(g)))
+		}
+		res.accepts = &t
+		findings = append(sortFindings(findings), t.blockFindings()...)
+		sort.SliceStable(findings, func(i, j int) bool { return findingLess(findings[i], findings[j]) })
+	} else {
+		for _, g := range gaps {
+			findings = append(findings, blameGapFinding(g))
+		}
+		findings = sortFindings(findings)
+	}
+	res.Findings = findings
 	res.Verdict = model.VerdictOf(res.Findings)
 	res.Summary = summary(&f, res)
 	return res

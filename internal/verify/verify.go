@@ -30,6 +30,10 @@ type Result struct {
 	// was not read yet, not because it is missing. The caller reads it
 	// (gather) and verifies again; see docs/design/architecture.md.
 	Needs []model.Evidence
+
+	// accepts is what the accept blocks did to Findings, for findings
+	// added later (WithBlameGaps); nil for a Result not made by Verify.
+	accepts *acceptTally
 }
 
 // Path is one node pool × hostname.
@@ -113,9 +117,9 @@ func Verify(f model.Facts, tracer Tracer) Result {
 	// The accept blocks apply to the findings as computed, before any
 	// verdict; their own findings (one per expired or unused block) are
 	// not de-duplicated with the others.
-	findings, blocks := acceptAll(r.findings, f.Acceptances)
+	findings, blocks, tally := acceptAll(r.findings, f.Acceptances)
 	r.acceptPaths()
-	res := Result{Findings: sortFindings(findings), Paths: r.paths, Needs: r.needs}
+	res := Result{Findings: sortFindings(findings), Paths: r.paths, Needs: r.needs, accepts: tally}
 	if len(blocks) > 0 {
 		res.Findings = append(res.Findings, blocks...)
 		sort.SliceStable(res.Findings, func(i, j int) bool { return findingLess(res.Findings[i], res.Findings[j]) })

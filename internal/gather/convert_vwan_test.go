@@ -1,0 +1,44 @@
+package gather
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
+)
+
+// TestHubConnectionStaticRoutesConfig: propagateStaticRoutes (true unless
+// set false) and vnetLocalRouteOverrideCriteria (Contains unless Equal)
+// of routingConfiguration.vnetRoutes.staticRoutesConfig.
+func TestHubConnectionStaticRoutesConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		cfg          string
+		notPropagate bool
+		bypass       bool
+	}{
+		{"absent", ``, false, false},
+		{"defaults", `,"staticRoutesConfig":{"propagateStaticRoutes":true,"vnetLocalRouteOverrideCriteria":"Contains"}`, false, false},
+		{"not propagated", `,"staticRoutesConfig":{"propagateStaticRoutes":false}`, true, false},
+		{"equal", `,"staticRoutesConfig":{"vnetLocalRouteOverrideCriteria":"Equal"}`, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := `{"id":"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/h/hubVirtualNetworkConnections/c","name":"c",
+				"properties":{"routingConfiguration":{"vnetRoutes":{"staticRoutes":[{"name":"nva","addressPrefixes":["10.3.0.0/16"],"nextHopIpAddress":"10.2.3.4"}]` + tc.cfg + `}}}}`
+			var c armnetwork.HubVirtualNetworkConnection
+			if err := json.Unmarshal([]byte(body), &c); err != nil {
+				t.Fatal(err)
+			}
+			got, err := hubConnectionFromSDK(&c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.StaticRoutes) != 1 || got.StaticRoutes[0].NextHopIP != ip("10.2.3.4") {
+				t.Fatalf("static routes %+v", got.StaticRoutes)
+			}
+			if got.StaticRoutesNotPropagated != tc.notPropagate || got.BypassStaticRoutesInVNet != tc.bypass {
+				t.Fatalf("not propagated %v bypass %v, want %v %v", got.StaticRoutesNotPropagated, got.BypassStaticRoutesInVNet, tc.notPropagate, tc.bypass)
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+package model
+
+import (
+	"net/netip"
+	"testing"
+)
+
+// TestAddBuiltinRouteTables: a hub's route table list that lacks
+// defaultRouteTable or noneRouteTable gets them, without routes, the
+// default one carrying the label "default"; a listed one, with its static
+// routes, is kept as it is and never doubled.
+func TestAddBuiltinRouteTables(t *testing.T) {
+	hubID := ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub")
+	t.Run("unlisted", func(t *testing.T) {
+		h := &VirtualHub{ID: hubID}
+		h.AddBuiltinRouteTables()
+		if len(h.RouteTables) != 2 {
+			t.Fatalf("%d tables, want defaultRouteTable and noneRouteTable", len(h.RouteTables))
+		}
+		def := h.RouteTable(h.DefaultRouteTable())
+		if def == nil || len(def.Routes) != 0 || !containsFold(def.LabelSet(), HubDefaultLabel) {
+			t.Errorf("defaultRouteTable: %+v", def)
+		}
+		none := h.RouteTable(ResourceID(string(hubID) + "/hubRouteTables/" + HubNoneRouteTable))
+		if none == nil {
+			t.Fatal("no noneRouteTable")
+		}
+		conn := &HubConnection{Name: "c"}
+		if !conn.PropagatesTo(def) || conn.PropagatesTo(none) {
+			t.Errorf("a connection without configuration propagates to defaultRouteTable only")
+		}
+	})
+	t.Run("listed", func(t *testing.T) {
+		listed := &HubRouteTable{ID: ResourceID(string(hubID) + "/hubRouteTables/" + HubDefaultRouteTable), Name: HubDefaultRouteTable,
+			Routes: []HubRoute{{Name: "all_traffic", Destinations: []netip.Prefix{netip.MustParsePrefix("0.0.0.0/0")}}}}
+		h := &VirtualHub{ID: hubID, RouteTables: []*HubRouteTable{listed}}
+		h.AddBuiltinRouteTables()
+		h.AddBuiltinRouteTables()
+		if len(h.RouteTables) != 2 || h.RouteTable(h.DefaultRouteTable()) != listed || len(listed.Routes) != 1 {
+			t.Errorf("tables %+v: the listed defaultRouteTable must be kept, the none one added once", h.RouteTables)
+		}
+	})
+}
