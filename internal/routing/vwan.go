@@ -149,6 +149,30 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			Detail: fmt.Sprintf("route table %s that connection %s of virtual hub %s is associated with was not read", assocID.Name(), conn.Name, hub.Name)}, bgpOnly: true})
 		return out, gaps
 	}
+	// The table's static routes come first: "Routes added statically take
+	// precedence over dynamically learned routes for the same prefixes"
+	// ("About virtual hub routing"), so a static route for a prefix a
+	// connection also propagates wins (add keeps the first route of a
+	// prefix). A static route to a firewall that was not read still claims
+	// its prefix: the destination is unverified, never sent directly.
+	if intent == nil {
+		for _, hr := range assoc.Routes {
+			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
+			for _, p := range hr.Destinations {
+				if p.Bits() == 0 && !conn.EnableInternetSecurity {
+					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
+				}
+				if hr.NextHop.Equal(hub.FirewallID) {
+					if !fwKnown {
+						seen[p.Masked()] = true
+					}
+					toFirewall([]netip.Prefix{p}, origin)
+				} else {
+					add(p, router, origin)
+				}
+			}
+		}
+	}
 	if !private {
 		for _, oc := range hub.Connections {
 			if oc == conn || oc.RemoteVNetID.Equal(vnet.ID) || !oc.PropagatesTo(assoc) {
@@ -171,21 +195,6 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			}
 		}
 		gaps = append(gaps, interHubRoutes(net, hub, assoc, vnet, func(_ *model.VirtualHub, p netip.Prefix, origin string) { add(p, router, origin) })...)
-	}
-	if intent == nil {
-		for _, hr := range assoc.Routes {
-			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
-			for _, p := range hr.Destinations {
-				if p.Bits() == 0 && !conn.EnableInternetSecurity {
-					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
-				}
-				if hr.NextHop.Equal(hub.FirewallID) {
-					toFirewall([]netip.Prefix{p}, origin)
-				} else {
-					add(p, router, origin)
-				}
-			}
-		}
 	}
 	return out, gaps
 }
