@@ -61,6 +61,10 @@ type VirtualHub struct {
 	// branches whose prefixes the hub learns over BGP (vwan_branch.go).
 	VPNGatewayID          ResourceID
 	ExpressRouteGatewayID ResourceID
+	// RoutingState is routingState: the state of the hub's router
+	// (Provisioned when it routes; None, Provisioning or Failed
+	// otherwise); empty when not reported.
+	RoutingState string
 
 	// Connections are hubVirtualNetworkConnections; ConnectionsKnown is
 	// false when they could not be listed.
@@ -139,6 +143,17 @@ func (h *VirtualHub) RouteTable(id ResourceID) *HubRouteTable {
 		}
 	}
 	return nil
+}
+
+// HubRoutingProvisioned is the routingState of a hub whose router routes.
+const HubRoutingProvisioned = "Provisioned"
+
+// RouterNotReady reports whether the hub reports a routing state other
+// than Provisioned: its router is being provisioned, failed, or absent
+// ("About virtual hub routing", Hub reset; Reset-AzHubRouter resets it
+// "only if the Routing State of the virtual hub is not Provisioned").
+func (h *VirtualHub) RouterNotReady() bool {
+	return h.RoutingState != "" && !strings.EqualFold(h.RoutingState, HubRoutingProvisioned)
 }
 
 // AssociatedTable is the id of the route table c is associated with: its

@@ -88,6 +88,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
 			fmt.Sprintf("the %s of virtual hub %s were not read: the routes it programs into %s are unknown", what, hub.Name, vnet.Name)), bgpOnly: true})
 	}
+	if g, ok := hubRouterNotReady(hub); ok {
+		return nil, append(gaps, scopedGap{gap: g, bgpOnly: true})
+	}
 	if !hub.ConnectionsKnown {
 		unknown(model.ResourceID(string(hub.ID)+"/hubVirtualNetworkConnections"), "connections")
 		return nil, gaps
@@ -197,6 +200,19 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		gaps = append(gaps, interHubRoutes(net, hub, assoc, vnet, func(_ *model.VirtualHub, p netip.Prefix, origin string) { add(p, router, origin) })...)
 	}
 	return out, gaps
+}
+
+// hubRouterNotReady is the gap of a hub whose router reports a routing
+// state other than Provisioned: what it programs, and whether it forwards
+// at all, is not documented for that state.
+func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
+	if !hub.RouterNotReady() {
+		return model.Gap{}, false
+	}
+	return model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
+		Detail: fmt.Sprintf("its router has routing state %s, not Provisioned: which routes it programs into the VNets connected to it, and whether it forwards their traffic at all, is not documented for that state",
+			hub.RoutingState),
+		Remediation: fmt.Sprintf("Wait until virtual hub %s shows routing status Provisioned; if it stays %s, reset the hub (Azure portal: the virtual hub, Reset; or Reset-AzHubRouter), then plan again.", hub.Name, hub.RoutingState)}, true
 }
 
 // viaHub follows a route a virtual hub programmed: to the hub's firewall
