@@ -88,19 +88,20 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
 			fmt.Sprintf("the %s of virtual hub %s were not read: the routes it programs into %s are unknown", what, hub.Name, vnet.Name)), bgpOnly: true})
 	}
-	if g, ok := hubRouterNotReady(hub); ok {
-		return nil, append(gaps, scopedGap{gap: g, bgpOnly: true})
-	}
-	if !hub.ConnectionsKnown {
+	switch {
+	case !hub.ConnectionsKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/hubVirtualNetworkConnections"), "connections")
-		return nil, gaps
-	}
-	if !hub.RouteTablesKnown {
+	case !hub.RouteTablesKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/hubRouteTables"), "route tables")
-		return nil, gaps
-	}
-	if !hub.IntentKnown {
+	case !hub.IntentKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/routingIntent"), "routing intent")
+	}
+	// A router that is not provisioned: its routes are unknown whatever
+	// its configuration says (named with a part that was not read).
+	if g, ok := hubRouterNotReady(hub); ok {
+		gaps = append(gaps, scopedGap{gap: g, bgpOnly: true})
+	}
+	if len(gaps) > 0 {
 		return nil, gaps
 	}
 	var router netip.Addr

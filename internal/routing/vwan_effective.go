@@ -43,11 +43,10 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	if found && !r.OriginID.Equal(hub.ID) && !routeDrops(r, w.dst) {
 		return "", false, false
 	}
-	if g, notReady := hubRouterNotReady(hub); notReady {
-		// Its effective routes describe a router that is not provisioned.
-		w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its router is not provisioned)")
-		w.gaps = appendGap(w.gaps, g)
-		return "", false, true
+	if hub.RouterNotReady() {
+		// Its effective routes describe a router that is not provisioned:
+		// the computed routes stand, with hubRoutes' gap for it.
+		return "", false, false
 	}
 	action := hubEffectiveAction(hub)
 	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
