@@ -135,6 +135,14 @@ type RoutingIntent struct {
 	UnknownPolicies []string
 }
 
+// IsNone reports whether t is the hub's noneRouteTable: "Propagating to
+// the None route table implies that no routes are required to be
+// propagated from the connection" ("About virtual hub routing"), so it
+// holds no connection's routes.
+func (t *HubRouteTable) IsNone() bool {
+	return strings.EqualFold(t.Name, HubNoneRouteTable)
+}
+
 // RouteTable returns the hub route table with that id, or nil.
 func (h *VirtualHub) RouteTable(id ResourceID) *HubRouteTable {
 	for _, t := range h.RouteTables {
@@ -168,8 +176,11 @@ func (h *VirtualHub) AssociatedTable(c *HubConnection) ResourceID {
 // PropagatesTo reports whether connection c propagates its prefixes to
 // route table t: by id, or by one of t's labels. A connection without a
 // propagation configuration propagates to defaultRouteTable (label
-// "default").
+// "default"); nothing propagates to noneRouteTable.
 func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
+	if t.IsNone() {
+		return false
+	}
 	if len(c.PropagatedRouteTables) == 0 && len(c.PropagatedLabels) == 0 {
 		return strings.EqualFold(t.Name, HubDefaultRouteTable)
 	}

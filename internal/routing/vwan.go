@@ -288,6 +288,16 @@ func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst ne
 		if v == nil || !anyContains(v.AddressSpace, dst) || oc.PropagatesTo(assoc) {
 			continue
 		}
+		if assoc.IsNone() {
+			// No connection's routes reach noneRouteTable: the nodes'
+			// association is what to change.
+			f := newFinding(model.RouteHubNotPropagated, conn.ID, c.SubnetID, r,
+				"%s is in %s, connected to virtual hub %s by connection %s, but connection %s of %s (the nodes' VNet) is associated with noneRouteTable, to which no connection's routes propagate; so subnet %s has no route to it and %s %s it.",
+				dst, v.Name, hub.Name, oc.Name, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
+			f.Remediation = fmt.Sprintf("Associate connection %s of virtual hub %s with defaultRouteTable, or with a custom route table that connection %s propagates to (routingConfiguration.associatedRouteTable).%s",
+				conn.Name, hub.Name, oc.Name, timeoutNote)
+			return f, true
+		}
 		via := "route table " + assoc.Name
 		if len(assoc.Labels) > 0 {
 			via += " (labels " + strings.Join(assoc.Labels, ", ") + ")"

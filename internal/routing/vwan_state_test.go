@@ -69,3 +69,33 @@ func TestInterHubRemoteRouterNotProvisionedIsUnverified(t *testing.T) {
 		t.Fatalf("hub-neu's routing state is not named: gaps %+v", res.Gaps)
 	}
 }
+
+// Nothing propagates to noneRouteTable ("About virtual hub routing"): a
+// connection listing it among its propagated tables gives a VNet
+// associated with it no route, and the finding asks to change the nodes'
+// association; associated with defaultRouteTable, the same spoke is
+// reached (TestHubRoutesPropagatedConnection).
+func TestHubAssociatedWithNoneRouteTable(t *testing.T) {
+	f := newVWAN()
+	f.connSpoke.AssociatedRouteTable = f.none.ID
+	f.connShared.PropagatedRouteTables = []model.ResourceID{f.def.ID, f.none.ID}
+	f.connShared.PropagatedLabels = []string{"default", "none"}
+	e := NewEngine(f.b.net, Options{})
+	if r, ok := hubRoute(t, e, f.aks, "10.2.1.4"); ok {
+		t.Fatalf("noneRouteTable gives the nodes a route: %+v", r)
+	}
+	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
+	if res.Verdict != model.Unreachable {
+		t.Fatalf("trace = %v, want unreachable (findings %+v gaps %+v)", res.Verdict, res.Findings, res.Gaps)
+	}
+	var got *Finding
+	for i := range res.Findings {
+		if res.Findings[i].Code == model.RouteHubNotPropagated {
+			got = &res.Findings[i]
+		}
+	}
+	if got == nil || !got.Resource.Equal(f.connSpoke.ID) || !strings.Contains(got.Message, "associated with noneRouteTable") ||
+		!strings.Contains(got.Remediation, "Associate connection conn-spoke") {
+		t.Fatalf("finding = %+v, want ROUTE_HUB_NOT_PROPAGATED on conn-spoke asking to change its association", got)
+	}
+}
