@@ -99,3 +99,31 @@ func TestHubAssociatedWithNoneRouteTable(t *testing.T) {
 		t.Fatalf("finding = %+v, want ROUTE_HUB_NOT_PROPAGATED on conn-spoke asking to change its association", got)
 	}
 }
+
+// The hub's VNet stand-in has a peering back only to connections that were
+// read: with the hub's connections unknown, a path into the hub (to its
+// firewall's address, say) is unverified, naming the connections' read,
+// never a peering with no side back to create.
+func TestHubVNetPeeringBackUnknownIsAGap(t *testing.T) {
+	f := newVWAN()
+	f.hubNet.Peerings = nil
+	f.hub.ConnectionsKnown = false
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.100.0.132"))
+	if res.Verdict != model.Unverified || hasCode(res.Findings, model.RoutePeeringNotConnected) {
+		t.Fatalf("trace into the hub with its connections unknown = %v (findings %+v gaps %+v), want unverified", res.Verdict, res.Findings, res.Gaps)
+	}
+	named := false
+	for _, g := range res.Gaps {
+		named = named || strings.HasPrefix(string(g.ResourceID), hubID+"/hubVirtualNetworkConnections")
+	}
+	if !named {
+		t.Fatalf("the hub's connections are not named: gaps %+v", res.Gaps)
+	}
+
+	f = newVWAN()
+	e = NewEngine(f.b.net, Options{})
+	if res := e.Trace(f.aks.ID, ip("10.100.0.132")); res.Verdict == model.Unverified || hasCode(res.Findings, model.RoutePeeringNotConnected) {
+		t.Fatalf("trace into the hub with its connections read = %v (findings %+v gaps %+v)", res.Verdict, res.Findings, res.Gaps)
+	}
+}
