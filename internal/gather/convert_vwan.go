@@ -42,6 +42,9 @@ func virtualHubFromSDK(h *armnetwork.VirtualHub) (*model.VirtualHub, error) {
 	if p.ExpressRouteGateway != nil {
 		out.ExpressRouteGatewayID = rid(p.ExpressRouteGateway.ID)
 	}
+	if p.RoutingState != nil {
+		out.RoutingState = string(*p.RoutingState)
+	}
 	return out, nil
 }
 

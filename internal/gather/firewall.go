@@ -174,6 +174,14 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 					ids = appendUniqueID(ids, firewallOfIPConfig(c))
 				}
 				if len(ids) == 0 && len(s.IPConfigurationIDs) == 0 && strings.EqualFold(s.Name, firewallSubnetName) {
+					if fwID, ok := hubFirewallOf(n, v.ID); ok {
+						mu.Lock()
+						if !fwID.IsZero() {
+							found = appendUniqueID(found, fwID)
+						}
+						mu.Unlock()
+						continue
+					}
 					var coll model.ResourceID
 					if a, err := parseTyped(v.ID, "Microsoft.Network", "virtualNetworks"); err == nil {
 						coll = groupCollection(a.SubscriptionID, a.ResourceGroup, "Microsoft.Network", "azureFirewalls")
@@ -219,6 +227,19 @@ func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, no
 	all(ctx, r, tasks...)
 	sort.Slice(found, func(i, j int) bool { return found[i].Key() < found[j].Key() })
 	return found, lists
+}
+
+// hubFirewallOf reports whether vnetID is the stand-in for a Virtual WAN
+// hub's VNet (HV_…, in a subscription Microsoft owns, never read: R7b),
+// and the hub's Azure Firewall (azureFirewall; empty when it has none). The
+// firewall an address in that VNet names is the hub's: the hub VNet's
+// resource group is never listed.
+func hubFirewallOf(n *model.Network, vnetID model.ResourceID) (model.ResourceID, bool) {
+	h := n.HubByVNet(vnetID)
+	if h == nil {
+		return "", false
+	}
+	return h.FirewallID, true
 }
 
 func subnetHolds(s *model.Subnet, ip netip.Addr) bool {

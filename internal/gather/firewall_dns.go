@@ -44,7 +44,11 @@ func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.M
 				ids = appendUniqueID(ids, firewallOfIPConfig(c))
 			}
 			if len(s.IPConfigurationIDs) == 0 && strings.EqualFold(s.Name, firewallSubnetName) {
-				listIn = v
+				if fwID, ok := hubFirewallOf(n, v.ID); ok {
+					ids = appendUniqueID(ids, fwID) // a secured hub's firewall
+				} else {
+					listIn = v
+				}
 			}
 		}
 	}

@@ -36,6 +36,12 @@ type Gap struct {
 	// Planned is the address of the planned change behind a
 	// GapPlannedUnknown (several: ", "-joined).
 	Planned string
+	// Remediation, when set, marks a gap that is no failed read: the
+	// resource was read, but what it shows (Detail) leaves the routes
+	// unknown, and Remediation says what the user can do about it (a
+	// GapUnavailable, reported as EVIDENCE_UNAVAILABLE with these words
+	// instead of a retry).
+	Remediation string
 }
 
 // Gaps are the failed reads, keyed by resource id key.

@@ -61,6 +61,10 @@ type VirtualHub struct {
 	// branches whose prefixes the hub learns over BGP (vwan_branch.go).
 	VPNGatewayID          ResourceID
 	ExpressRouteGatewayID ResourceID
+	// RoutingState is routingState: the state of the hub's router
+	// (Provisioned when it routes; None, Provisioning or Failed
+	// otherwise); empty when not reported.
+	RoutingState string
 
 	// Connections are hubVirtualNetworkConnections; ConnectionsKnown is
 	// false when they could not be listed.
@@ -161,6 +165,14 @@ type RoutingIntent struct {
 	UnknownPolicies []string
 }
 
+// IsNone reports whether t is the hub's noneRouteTable: "Propagating to
+// the None route table implies that no routes are required to be
+// propagated from the connection" ("About virtual hub routing"), so it
+// holds no connection's routes.
+func (t *HubRouteTable) IsNone() bool {
+	return strings.EqualFold(t.Name, HubNoneRouteTable)
+}
+
 // RouteTable returns the hub route table with that id, or nil.
 func (h *VirtualHub) RouteTable(id ResourceID) *HubRouteTable {
 	for _, t := range h.RouteTables {
@@ -169,6 +181,17 @@ func (h *VirtualHub) RouteTable(id ResourceID) *HubRouteTable {
 		}
 	}
 	return nil
+}
+
+// HubRoutingProvisioned is the routingState of a hub whose router routes.
+const HubRoutingProvisioned = "Provisioned"
+
+// RouterNotReady reports whether the hub reports a routing state other
+// than Provisioned: its router is being provisioned, failed, or absent
+// ("About virtual hub routing", Hub reset; Reset-AzHubRouter resets it
+// "only if the Routing State of the virtual hub is not Provisioned").
+func (h *VirtualHub) RouterNotReady() bool {
+	return h.RoutingState != "" && !strings.EqualFold(h.RoutingState, HubRoutingProvisioned)
 }
 
 // AssociatedTable is the id of the route table c is associated with: its
@@ -198,8 +221,11 @@ func (h *VirtualHub) AddBuiltinRouteTables() {
 // PropagatesTo reports whether connection c propagates its prefixes to
 // route table t: by id, or by one of t's labels. A connection without a
 // propagation configuration propagates to defaultRouteTable (label
-// "default").
+// "default"); nothing propagates to noneRouteTable.
 func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
+	if t.IsNone() {
+		return false
+	}
 	if len(c.PropagatedRouteTables) == 0 && len(c.PropagatedLabels) == 0 {
 		return strings.EqualFold(t.Name, HubDefaultRouteTable)
 	}

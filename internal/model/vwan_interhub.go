@@ -52,6 +52,9 @@ func (t *HubRouteTable) LabelSet() []string {
 // virtual network connection will automatically propagate to the 'Default'
 // label").
 func (c *HubConnection) PropagatesToRemote(t *HubRouteTable) bool {
+	if t.IsNone() {
+		return false
+	}
 	if len(c.PropagatedLabels) == 0 && containsFold(t.LabelSet(), HubDefaultLabel) {
 		return true
 	}

@@ -408,6 +408,20 @@ func (w *walker) crossPeering(c *Computed, r *model.Route, p *model.Peering) (*m
 		return nil, false
 	}
 	remote := net.VNet(p.RemoteVNetID)
+	if h := net.HubByVNet(remote.ID); h != nil && reverse == nil {
+		// The stand-in for a Virtual WAN hub's VNet (Microsoft's, never
+		// read) has a peering back to each connection of the hub that was
+		// read: none is the hub's connections not known, not a peering to
+		// create.
+		g, ok := hubUnread(net, h, false, "whether it connects "+c.vnet.Name+" is unknown")
+		if !ok {
+			g = model.Gap{ResourceID: model.ResourceID(string(h.ID) + "/hubVirtualNetworkConnections"), Kind: model.GapNotFound,
+				Detail: "virtual hub " + h.Name + " lists no connection of " + c.vnet.Name + ", whose peering " + p.Name + " names the hub's VNet"}
+		}
+		w.hop(c.SubnetID, r, "into virtual hub "+h.Name+" (its connection of "+c.vnet.Name+" is unknown)")
+		w.gaps = appendGap(w.gaps, g)
+		return nil, false
+	}
 	switch {
 	case reverse == nil || !reverse.Connected():
 		w.hop(c.SubnetID, r, "dropped (the "+remote.Name+" side of the peering is missing or not Connected)")

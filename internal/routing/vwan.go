@@ -88,16 +88,20 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		gaps = append(gaps, scopedGap{gap: gapFor(net, id, model.GapNotFound,
 			fmt.Sprintf("the %s of virtual hub %s were not read: the routes it programs into %s are unknown", what, hub.Name, vnet.Name)), bgpOnly: true})
 	}
-	if !hub.ConnectionsKnown {
+	switch {
+	case !hub.ConnectionsKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/hubVirtualNetworkConnections"), "connections")
-		return nil, gaps
-	}
-	if !hub.RouteTablesKnown {
+	case !hub.RouteTablesKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/hubRouteTables"), "route tables")
-		return nil, gaps
-	}
-	if !hub.IntentKnown {
+	case !hub.IntentKnown:
 		unknown(model.ResourceID(string(hub.ID)+"/routingIntent"), "routing intent")
+	}
+	// A router that is not provisioned: its routes are unknown whatever
+	// its configuration says (named with a part that was not read).
+	if g, ok := hubRouterNotReady(hub); ok {
+		gaps = append(gaps, scopedGap{gap: g, bgpOnly: true})
+	}
+	if len(gaps) > 0 {
 		return nil, gaps
 	}
 	var router netip.Addr
@@ -149,6 +153,30 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			Detail: fmt.Sprintf("route table %s that connection %s of virtual hub %s is associated with was not read", assocID.Name(), conn.Name, hub.Name)}, bgpOnly: true})
 		return out, gaps
 	}
+	// The table's static routes come first: "Routes added statically take
+	// precedence over dynamically learned routes for the same prefixes"
+	// ("About virtual hub routing"), so a static route for a prefix a
+	// connection also propagates wins (add keeps the first route of a
+	// prefix). A static route to a firewall that was not read still claims
+	// its prefix: the destination is unverified, never sent directly.
+	if intent == nil {
+		for _, hr := range assoc.Routes {
+			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
+			for _, p := range hr.Destinations {
+				if p.Bits() == 0 && !conn.EnableInternetSecurity {
+					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
+				}
+				if hr.NextHop.Equal(hub.FirewallID) {
+					if !fwKnown {
+						seen[p.Masked()] = true
+					}
+					toFirewall([]netip.Prefix{p}, origin)
+				} else {
+					add(p, router, origin)
+				}
+			}
+		}
+	}
 	if !private {
 		for _, oc := range hub.Connections {
 			if oc == conn || oc.RemoteVNetID.Equal(vnet.ID) || !oc.PropagatesTo(assoc) {
@@ -175,22 +203,20 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		}
 		gaps = append(gaps, interHubRoutes(net, hub, assoc, vnet, func(_ *model.VirtualHub, p netip.Prefix, origin string) { add(p, router, origin) })...)
 	}
-	if intent == nil {
-		for _, hr := range assoc.Routes {
-			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
-			for _, p := range hr.Destinations {
-				if p.Bits() == 0 && !conn.EnableInternetSecurity {
-					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
-				}
-				if hr.NextHop.Equal(hub.FirewallID) {
-					toFirewall([]netip.Prefix{p}, origin)
-				} else {
-					add(p, router, origin)
-				}
-			}
-		}
-	}
 	return out, gaps
+}
+
+// hubRouterNotReady is the gap of a hub whose router reports a routing
+// state other than Provisioned: what it programs, and whether it forwards
+// at all, is not documented for that state.
+func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
+	if !hub.RouterNotReady() {
+		return model.Gap{}, false
+	}
+	return model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
+		Detail: fmt.Sprintf("its router has routing state %s, not Provisioned: which routes it programs into the VNets connected to it, and whether it forwards their traffic at all, is not documented for that state",
+			hub.RoutingState),
+		Remediation: fmt.Sprintf("Wait until virtual hub %s shows routing status Provisioned; if it stays %s, reset the hub (Azure portal: the virtual hub, Reset; or Reset-AzHubRouter), then plan again.", hub.Name, hub.RoutingState)}, true
 }
 
 // viaHub follows a route a virtual hub programmed: to the hub's firewall
@@ -379,6 +405,16 @@ func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst ne
 		v := net.VNet(oc.RemoteVNetID)
 		if v == nil || !anyContains(v.AddressSpace, dst) || oc.PropagatesTo(assoc) {
 			continue
+		}
+		if assoc.IsNone() {
+			// No connection's routes reach noneRouteTable: the nodes'
+			// association is what to change.
+			f := newFinding(model.RouteHubNotPropagated, conn.ID, c.SubnetID, r,
+				"%s is in %s, connected to virtual hub %s by connection %s, but connection %s of %s (the nodes' VNet) is associated with noneRouteTable, to which no connection's routes propagate; so subnet %s has no route to it and %s %s it.",
+				dst, v.Name, hub.Name, oc.Name, conn.Name, c.vnet.Name, SubnetLabel(c.SubnetID), routeLabel(*r), verb)
+			f.Remediation = fmt.Sprintf("Associate connection %s of virtual hub %s with defaultRouteTable, or with a custom route table that connection %s propagates to (routingConfiguration.associatedRouteTable).%s",
+				conn.Name, hub.Name, oc.Name, timeoutNote)
+			return f, true
 		}
 		via := "route table " + assoc.Name
 		if len(assoc.Labels) > 0 {

@@ -43,6 +43,11 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	if found && !r.OriginID.Equal(hub.ID) && !routeDrops(r, w.dst) {
 		return "", false, false
 	}
+	if hub.RouterNotReady() {
+		// Its effective routes describe a router that is not provisioned:
+		// the computed routes stand, with hubRoutes' gap for it.
+		return "", false, false
+	}
 	action := hubEffectiveAction(hub)
 	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
 		w.needs = model.AddNeed(w.needs, ev)

@@ -328,13 +328,18 @@ func dropsHere(c *Computed, dst netip.Addr) bool {
 }
 
 // hubUnread returns the gap of the first part of hub h that was not read:
-// its connections, its routing intent and, with tables, its route tables.
+// its connections, its routing intent and, with tables, its route tables;
+// or of its router, when it reports a routing state other than Provisioned.
 func hubUnread(net *model.Network, h *model.VirtualHub, tables bool, why string) (model.Gap, bool) {
 	part := func(child, what string) (model.Gap, bool) {
 		return gapFor(net, model.ResourceID(string(h.ID)+"/"+child), model.GapNotFound,
 			fmt.Sprintf("the %s of virtual hub %s were not read; %s", what, h.Name, why)), true
 	}
 	switch {
+	case h.ConnectionsKnown && h.RouterNotReady():
+		g, _ := hubRouterNotReady(h)
+		g.Detail += "; " + why
+		return g, true
 	case !h.ConnectionsKnown:
 		if g, ok := net.Gaps.Lookup(h.ID); ok {
 			return g, true // the hub itself

@@ -140,6 +140,12 @@ func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) mo
 		msg := fmt.Sprintf("Reading %s (%s) got no answer%s. %s", label, gap.ResourceID, detail, unverified)
 		fix := "Check that the machine running the plan reaches Azure Resource Manager over HTTPS: its DNS, the proxy settings (HTTPS_PROXY, NO_PROXY) and a firewall on the way. Credentials are irrelevant here, and nothing on the " + w.path + " needs to change for this finding."
 		return model.NewFinding(model.EvidenceUnavailable, pool, endpoint, gap.ResourceID, msg, fix)
+	case model.GapUnavailable:
+		if gap.Remediation != "" {
+			msg := fmt.Sprintf("%s (%s) was read, but %s. %s", capitalize(label), gap.ResourceID, gap.Detail, unverified)
+			return model.NewFinding(model.EvidenceUnavailable, pool, endpoint, gap.ResourceID, msg, gap.Remediation)
+		}
+		fallthrough
 	default:
 		msg := fmt.Sprintf("Reading %s (%s) kept failing after retries%s. %s", label, gap.ResourceID, detail, unverified)
 		fix := w.again + "; if the failure persists, check Azure service health and Resource Manager throttling for the subscription. Nothing on the " + w.path + " needs to change for this finding."

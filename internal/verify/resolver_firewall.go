@@ -88,6 +88,7 @@ func (r *run) checkFirewallDNS(pc *poolCtx, res *resolver) {
 		return
 	}
 	why := "it forwards to " + via
+	fix := fmt.Sprintf("Let the firewall's DNS proxy forward to Azure DNS (no custom DNS servers in its settings) from a VNet linked to the registry's private DNS zone, or to a DNS private resolver inbound endpoint whose VNet is linked, which the provider can verify. Check from a node (not a pod): `nslookup <registry name> %s`.", res.Addr)
 	switch {
 	case len(opaque) > 0:
 		why += ", and Azure cannot describe the forwarding of " + strings.Join(opaque, ", ")
@@ -95,11 +96,14 @@ func (r *run) checkFirewallDNS(pc *poolCtx, res *resolver) {
 		why += ", which answer from different VNets, and the firewall may ask any of them"
 	default:
 		why += " from a firewall that is not in a VNet Resource Manager shows (a Virtual WAN hub)"
+		// No private DNS zone can be linked to a virtual hub ("Guide to
+		// Private Link and DNS in Azure Virtual WAN"): the proxy answers
+		// private names only through a resolver in a spoke.
+		fix = fmt.Sprintf("A private DNS zone cannot be linked to a Virtual WAN hub: set the DNS servers of the firewall's policy to the inbound endpoint of a DNS private resolver in a VNet connected to the hub and linked to the registry's private DNS zone, which the provider can verify, or let the nodes' VNet use that inbound endpoint directly. Check from a node (not a pod): `nslookup <registry name> %s`.", res.Addr)
 	}
 	res.Label = fmt.Sprintf("%s (Azure Firewall %s, DNS proxy to %s)", res.Addr, fw.Name, via)
 	msg := fmt.Sprintf("%s resolves through the DNS proxy of Azure Firewall %s at %s, set by %s, but %s; whether it answers the registry names with their private addresses is unverified, and the paths assume it does.",
 		pc.label, fw.Name, res.Addr, pc.dnsOrigin, why)
-	fix := fmt.Sprintf("Let the firewall's DNS proxy forward to Azure DNS (no custom DNS servers in its settings) from a VNet linked to the registry's private DNS zone, or to a DNS private resolver inbound endpoint whose VNet is linked, which the provider can verify. Check from a node (not a pod): `nslookup <registry name> %s`.", res.Addr)
 	pc.shared = append(pc.shared, model.NewFinding(model.DNSForwarderUnverified, pc.pool.Name, res.Addr.String(), dns.From, msg, fix))
 }
 
