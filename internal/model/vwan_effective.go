@@ -10,14 +10,16 @@ import (
 // table, as POST virtualHubs/{hub}/effectiveRoutes reports it for the
 // resource type RouteTable. Like a NIC's effective route table, it is the
 // evidence the routes computed from the hub's configuration are compared
-// with; unlike it, it is read only for paths whose first hop uses the hub
-// (EvidenceHubEffectiveRoutes).
+// with (a cross-check, IsCrossCheckRead), and the only evidence of the
+// branch prefixes its gateways learn; it is read only for paths that need
+// it (EvidenceHubEffectiveRoutes).
 
 // EvidenceHubEffectiveRoutes: the effective routes of a Virtual WAN hub's
 // defaultRouteTable, for a path from a VNet connected to the hub (and
-// associated with that table) whose computed route is the hub's, or that
-// the computed routes drop. ID is the hub; it fills
-// Network.HubEffectiveRoutes.
+// associated with that table) whose computed route is the hub's, that
+// the computed routes drop, or that a branch route of the hub's VPN or
+// ExpressRoute gateway could take (routing/vwan_branch.go). ID is the hub;
+// it fills Network.HubEffectiveRoutes.
 const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
 
 // HubEffectiveRoutesOf is the effective routes evidence of a virtual hub.

@@ -143,13 +143,12 @@ func branchRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConn
 		if conn.EnableInternetSecurity {
 			detail += " (a branch's 0.0.0.0/0 included: connection " + conn.Name + " has enableInternetSecurity)"
 		}
+		// Not even where the route selected is already the hub's router:
+		// the hub forwards by its own table, where a branch prefix more
+		// specific than a connected VNet's takes the destination.
 		gaps = append(gaps, scopedGap{
 			gap:     model.Gap{ResourceID: gw.id, Kind: model.GapUnavailable, Detail: detail},
 			bgpOnly: true,
-			// A branch route's next hop is the hub's router: where the
-			// route selected already goes there, the packet reaches the
-			// hub either way.
-			sameHop: &model.Route{NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: router},
 		})
 	}
 	return gaps

@@ -141,6 +141,18 @@ func TestBranchRoutesFromTheEffectiveRoutes(t *testing.T) {
 }
 
 func TestBranchGapStays(t *testing.T) {
+	t.Run("the read failed: a spoke behind the hub too", func(t *testing.T) {
+		f := newVWAN()
+		gw := f.withBranch()
+		f.b.net.Pending.Done(model.HubEffectiveRoutesOf(f.hub.ID))
+		f.b.net.Gaps = model.Gaps{}
+		f.b.net.Gaps.Add(model.Gap{ResourceID: model.HubEffectiveRoutesAction(f.hub.ID), Kind: model.GapNotFound, Snapshot: true})
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+		g, ok := gapOn(res, gw)
+		if res.Verdict != model.Unverified || !ok || !strings.Contains(g.Detail, "not recorded in the snapshot") {
+			t.Fatalf("verdict %v gaps %+v", res.Verdict, res.Gaps)
+		}
+	})
 	t.Run("the read failed", func(t *testing.T) {
 		f := newVWAN()
 		gw := f.withBranch()
