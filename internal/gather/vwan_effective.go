@@ -15,8 +15,10 @@ import (
 // hub's router holds for its defaultRouteTable, POST
 // virtualHubs/{hub}/effectiveRoutes with the route table as the resource
 // ("Virtual Hubs - Get Effective Virtual Hub Routes"). Only a path whose
-// first hop uses the hub needs them, so they are pending
-// (model.EvidenceHubEffectiveRoutes) until an evaluation reaches one.
+// first hop uses the hub (a cross-check, model.IsCrossCheckRead) or that a
+// branch route could take (routing/vwan_branch.go) needs them, so they are
+// pending (model.EvidenceHubEffectiveRoutes) until an evaluation reaches
+// one.
 
 // hubEffectiveRouteType is the virtualWanResourceType of a hub route
 // table in the effective routes request.

@@ -114,7 +114,7 @@ var helps = map[model.Code]help{
 		"Enable anonymous pull on the registry, or use the kubelet identity or an image pull secret."},
 	model.TLSNameNotCovered: {"The name the nodes use is not covered by the registry certificate (for example a privatelink name).",
 		"Pull by the registry's own name (<registry>.azurecr.io); DNS maps it to the private endpoint."},
-	model.CoverageRoutesComputed: {"Routes for the pool were computed from configuration: scale-set instances and pools at zero nodes have no effective-route API.",
+	model.CoverageRoutesComputed: {"Routes for the pool were computed from configuration: scale-set instances and pools at zero nodes have no effective-route API (and a Virtual WAN hub whose effective routes could not be read is computed from its configuration).",
 		"Nothing to fix: this says how the routes were obtained."},
 	model.CoverageModelDrift: {"Computed routes and the NIC's effective routes disagree for an endpoint.",
 		"Compare the effective routes with the configuration; the effective routes decide."},

@@ -135,6 +135,9 @@ func (e *Engine) returnToTranslator(res *Result, k int, nat NATFunc) {
 			return
 		}
 	case ArrivalOnPremises:
+		if e.returnFromBranch(res, []netip.Prefix{netip.PrefixFrom(t.IP, t.IP.BitLen())}) {
+			return
+		}
 		e.returnFromOnPremises(res, t.IP, []netip.Prefix{netip.PrefixFrom(t.IP, t.IP.BitLen())}, after, nat)
 		if res.Return.Verdict != model.Reachable {
 			return

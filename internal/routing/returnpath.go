@@ -53,6 +53,9 @@ func (e *Engine) checkReturn(res *Result, nat NATFunc) {
 		back := e.traceBack(res, res.Arrival.SubnetID, false)
 		e.judgeBack(res, back, res.Appliances, nat)
 	case ArrivalOnPremises:
+		if e.returnFromBranch(res, e.nodePrefixes(res)) {
+			return
+		}
 		e.returnFromOnPremises(res, res.Source, e.nodePrefixes(res), res.Appliances, nat)
 	case ArrivalBeyondAppliance:
 		e.returnFromBeyondAppliance(res)

@@ -249,6 +249,7 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 		w.gaps = appendGap(w.gaps, g)
 	}
 	w.uncertain = len(hopGaps) > 0
+	w.branchNeed(c, hopGaps)
 	w.remoteAddressGap(c)
 	i := c.Table.LookupIndex(w.dst)
 	hubCheck := w.hubCheck
@@ -289,6 +290,9 @@ func (w *walker) follow(c *Computed, rp *model.Route, onDrop func(*Computed, *mo
 		w.arrive(subnetID, &r, Arrival{Kind: ArrivalServiceEndpoint, Label: "Azure service over the backbone (" + r.Origin + ")"})
 	case strings.EqualFold(hop, model.NextHopVirtualNetworkGateway):
 		if hub := w.e.net.VirtualHub(r.OriginID); hub != nil {
+			if w.viaBranch(c, &r, hub) {
+				return "", false
+			}
 			return w.viaHub(c, &r, hub)
 		}
 		if rs := routeServerOf(w.e.net, c, &r); rs != nil {

@@ -108,7 +108,6 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if len(hub.RouterIPs) > 0 {
 		router = hub.RouterIPs[0].Unmap()
 	}
-	gaps = append(gaps, branchGaps(hub, conn, router)...)
 	fwIP, fwKnown := hubFirewallIP(net, hub)
 	var out []model.Route
 	seen := map[netip.Prefix]bool{}
@@ -146,6 +145,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if internet && conn.EnableInternetSecurity {
 		toFirewall([]netip.Prefix{defaultRoute4}, fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
 	}
+	gaps = append(gaps, branchRoutes(net, hub, conn, vnet, router, add)...)
 	assocID := hub.AssociatedTable(conn)
 	assoc := hub.RouteTable(assocID)
 	if assoc == nil {

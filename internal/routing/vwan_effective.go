@@ -15,7 +15,10 @@ import (
 // from configuration, uses the hub (the selected route is the hub's) or is
 // dropped (the hub could hold a route the configuration does not explain)
 // is checked against them: while they are pending the path needs them;
-// when their read failed the path is unverified; when they select
+// when their read failed (model.IsCrossCheckRead) the hop computed from
+// the hub's configuration stands and the pool gets a
+// COVERAGE_ROUTES_COMPUTED note, since the hub's routes follow from its
+// configuration by documented rules; when they select
 // another next hop than the computed routes, the finding is
 // COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub really
 // holds, as a trace from a NIC's effective routes does. A path that
@@ -24,7 +27,40 @@ import (
 // hubEffectiveAction is the id the read of a hub's effective routes is
 // recorded under (a gap names it).
 func hubEffectiveAction(hub *model.VirtualHub) model.ResourceID {
-	return model.ResourceID(string(hub.ID) + "/effectiveRoutes")
+	return model.HubEffectiveRoutesAction(hub.ID)
+}
+
+// hubUnreadNote is the COVERAGE_ROUTES_COMPUTED note of a path through hub
+// whose effective routes could not be read (gap g on action): its routes
+// were computed from its configuration, as a scale-set pool's subnet
+// routes are; verify folds it into the pool's one note.
+func hubUnreadNote(hub *model.VirtualHub, action model.ResourceID, g model.Gap) Finding {
+	perm := g.Permission
+	if perm == "" {
+		perm = "Microsoft.Network/virtualHubs/effectiveRoutes/action"
+	}
+	var why, fix string
+	switch {
+	case g.Kind == model.GapPermissionDenied:
+		why = "the permission " + perm + " was refused"
+		fix = "grant " + perm + " on virtual hub " + hub.Name + " to the identity that runs the plan"
+	case g.Snapshot && g.Kind == model.GapNotFound:
+		why = "the snapshot does not record them"
+		fix = "record the answer of POST " + string(action) + " in the snapshot (az network vhub get-effective-routes --resource-type RouteTable --resource-id " + string(hub.DefaultRouteTable()) + ")"
+	case g.Kind == model.GapNotFound:
+		why = "Azure answered that they were not found"
+		fix = "run the plan again once the hub is provisioned"
+	default:
+		why = "the read kept failing"
+		if g.Detail != "" {
+			why += " (" + g.Detail + ")"
+		}
+		fix = "run the plan again when Azure answers"
+	}
+	msg := fmt.Sprintf("The effective routes of Virtual WAN hub %s (POST %s) could not be read: %s. The hub's routes were computed from its connections, route tables and routing intent by the documented rules, without that cross-check; no verdict depends on it.",
+		hub.Name, action, why)
+	return Finding{Code: model.CoverageRoutesComputed, Resource: action, Message: msg,
+		Remediation: "Nothing to fix. To cross-check the hub's computed routes with what its router holds (differences show up as COVERAGE_MODEL_DRIFT), " + fix + "."}
 }
 
 // hubFirstHop checks the first hop of a forward trace from c's subnet,
@@ -59,6 +95,12 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	eff := net.HubEffective(hub.ID)
 	if eff == nil {
 		if g, failed := net.Gaps.Lookup(action); failed {
+			if model.IsCrossCheckRead(action) {
+				// A cross-check: the hop computed from the hub's
+				// configuration stands, with a note that says so.
+				w.findings = appendFinding(w.findings, hubUnreadNote(hub, action, g))
+				return "", false, false
+			}
 			w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes could not be read)")
 			w.gaps = appendGap(w.gaps, g)
 			return "", false, true

@@ -82,18 +82,83 @@ func TestHubEffectiveRoutesDriftDrops(t *testing.T) {
 	}
 }
 
-func TestHubEffectiveRoutesFailedReadIsEvidenceOnThePath(t *testing.T) {
-	f := newVWAN()
-	action := model.ResourceID(string(f.hub.ID) + "/effectiveRoutes")
-	f.b.net.Gaps = model.Gaps{}
-	f.b.net.Gaps.Add(model.Gap{ResourceID: action, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/effectiveRoutes/action"})
-	e := NewEngine(f.b.net, Options{})
-	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
-	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(action) {
-		t.Fatalf("verdict %v gaps %+v, want unverified on %s", res.Verdict, res.Gaps, action)
+// A failed read of the hub's effective routes is a cross-check that could
+// not be made: the hop computed from the hub's configuration stands, with a
+// COVERAGE_ROUTES_COMPUTED note naming the read and why it failed.
+func TestHubEffectiveRoutesFailedReadKeepsTheComputedHop(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		gap  model.Gap
+		why  string
+		fix  string
+	}{
+		{"permission", model.Gap{Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/effectiveRoutes/action"},
+			"the permission Microsoft.Network/virtualHubs/effectiveRoutes/action was refused", "grant Microsoft.Network/virtualHubs/effectiveRoutes/action on virtual hub hub-weu"},
+		{"not recorded", model.Gap{Kind: model.GapNotFound, Snapshot: true}, "the snapshot does not record them", "in the snapshot"},
+		{"throttled", model.Gap{Kind: model.GapUnavailable, Detail: "429 Too Many Requests"}, "the read kept failing (429 Too Many Requests)", "run the plan again"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newVWAN()
+			action := model.HubEffectiveRoutesAction(f.hub.ID)
+			if !model.IsCrossCheckRead(action) {
+				t.Fatalf("%s is not a cross-check read", action)
+			}
+			g := tc.gap
+			g.ResourceID = action
+			f.b.net.Gaps = model.Gaps{}
+			f.b.net.Gaps.Add(g)
+			e := NewEngine(f.b.net, Options{})
+			res := e.Trace(f.aks.ID, ip("10.2.1.4"))
+			if res.Verdict != model.Reachable || len(res.Gaps) != 0 || res.Arrival.Kind != ArrivalSubnet || !res.Arrival.SubnetID.Equal(f.app.ID) {
+				t.Fatalf("verdict %v gaps %+v arrival %+v, want reachable in vnet-shared by the computed routes", res.Verdict, res.Gaps, res.Arrival)
+			}
+			var note *Finding
+			for i := range res.Findings {
+				if res.Findings[i].Code == model.CoverageRoutesComputed {
+					note = &res.Findings[i]
+				}
+			}
+			if note == nil || !note.Resource.Equal(action) {
+				t.Fatalf("findings %+v, want a COVERAGE_ROUTES_COMPUTED note on %s", res.Findings, action)
+			}
+			for _, want := range []string{"Virtual WAN hub hub-weu", string(action), tc.why, "connections, route tables and routing intent"} {
+				if !strings.Contains(note.Message, want) {
+					t.Errorf("note %q does not say %q", note.Message, want)
+				}
+			}
+			if !strings.Contains(note.Remediation, tc.fix) {
+				t.Errorf("remediation %q does not say %q", note.Remediation, tc.fix)
+			}
+			if local := e.Trace(f.aks.ID, ip("10.1.0.10")); local.Verdict != model.Reachable || hasCode(local.Findings, model.CoverageRoutesComputed) {
+				t.Fatalf("a path that does not use the hub: verdict %v findings %+v", local.Verdict, local.Findings)
+			}
+		})
 	}
-	if local := e.Trace(f.aks.ID, ip("10.1.0.10")); local.Verdict != model.Reachable {
-		t.Fatalf("a path that does not use the hub: verdict %v gaps %+v", local.Verdict, local.Gaps)
+	t.Run("a path the computed routes drop stays dropped", func(t *testing.T) {
+		f := newVWAN()
+		f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
+		f.b.net.Gaps = model.Gaps{}
+		f.b.net.Gaps.Add(model.Gap{ResourceID: model.HubEffectiveRoutesAction(f.hub.ID), Kind: model.GapPermissionDenied})
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+		if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) || !hasCode(res.Findings, model.CoverageRoutesComputed) {
+			t.Fatalf("verdict %v findings %+v, want unreachable (ROUTE_HUB_NOT_PROPAGATED) with the note", res.Verdict, res.Findings)
+		}
+	})
+}
+
+func TestIsCrossCheckRead(t *testing.T) {
+	hub := model.ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub-weu")
+	for id, want := range map[model.ResourceID]bool{
+		model.HubEffectiveRoutesAction(hub):                                 true,
+		model.ResourceID(strings.ToLower(string(hub)) + "/effectiveroutes"): true,
+		hub: false,
+		hub + "/hubRouteTables/defaultRouteTable": false,
+		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkInterfaces/nic/effectiveRouteTable": false,
+		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/vpnGateways/gw/effectiveRoutes":            false,
+	} {
+		if got := model.IsCrossCheckRead(id); got != want {
+			t.Errorf("IsCrossCheckRead(%s) = %v, want %v", id, got, want)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sort"
+	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/routing"
@@ -228,7 +229,49 @@ func evaluateRouteSet(e *nodeEvaluator, cl *model.Cluster, set *model.RouteSet, 
 		}
 		res.Traces = append(res.Traces, t)
 	}
+	foldComputedNotes(&res)
 	return res
+}
+
+// foldComputedNotes moves the route engine's COVERAGE_ROUTES_COMPUTED
+// notes about a cross-check read it could not make (a Virtual WAN hub's
+// effective routes) from the traces into the set's one note, once each, as
+// pullpath_verification folds them into the pool's.
+func foldComputedNotes(res *RouteSetResult) {
+	var notes []model.Finding
+	for i := range res.Traces {
+		kept := res.Traces[i].Findings[:0]
+		for _, f := range res.Traces[i].Findings {
+			if f.Code != model.CoverageRoutesComputed || f.ResourceID.IsZero() {
+				kept = append(kept, f)
+				continue
+			}
+			seen := false
+			for _, n := range notes {
+				seen = seen || n.ResourceID.Equal(f.ResourceID)
+			}
+			if !seen {
+				notes = append(notes, f)
+			}
+		}
+		res.Traces[i].Findings = kept
+	}
+	if len(notes) == 0 {
+		return
+	}
+	for i := range res.Findings {
+		if f := &res.Findings[i]; f.Code == model.CoverageRoutesComputed {
+			for _, n := range notes {
+				f.Message += " " + n.Message
+				f.Remediation += " " + strings.TrimPrefix(n.Remediation, "Nothing to fix. ")
+			}
+			return
+		}
+	}
+	for _, n := range notes {
+		n.NodePool, n.Endpoint = res.Set.Pool, ""
+		res.Findings = append(res.Findings, n)
+	}
 }
 
 // routeSetNotes are the findings about a whole set that come from reading

@@ -567,3 +567,26 @@ func TestNodeGapFinding(t *testing.T) {
 		t.Errorf("verification's words: %+v", f)
 	}
 }
+
+func TestFoldComputedNotesIntoTheSetsNote(t *testing.T) {
+	action := model.ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub-weu/effectiveRoutes")
+	note := model.NewFinding(model.CoverageRoutesComputed, "system", "10.2.2.5", action, "The effective routes of Virtual WAN hub hub-weu could not be read.", "Nothing to fix. To cross-check, grant it.")
+	other := model.NewFinding(model.CoverageModelDrift, "system", "10.2.2.5", "", "drift", "")
+	set := &model.RouteSet{Pool: "system"}
+	res := RouteSetResult{Set: set, Findings: []model.Finding{routeSetComputedFinding(set)},
+		Traces: []NodeTrace{{Findings: []model.Finding{note, other}}, {Findings: []model.Finding{note}}}}
+	foldComputedNotes(&res)
+	if len(res.Traces[0].Findings) != 1 || res.Traces[0].Findings[0].Code != model.CoverageModelDrift || len(res.Traces[1].Findings) != 0 {
+		t.Fatalf("traces keep %+v / %+v", res.Traces[0].Findings, res.Traces[1].Findings)
+	}
+	if len(res.Findings) != 1 || strings.Count(res.Findings[0].Message, "hub-weu could not be read") != 1 || strings.Count(res.Findings[0].Remediation, "To cross-check, grant it.") != 1 {
+		t.Fatalf("set findings %+v", res.Findings)
+	}
+	// A set with a real effective table has no note of its own: the
+	// engine's note stands alone, once.
+	res = RouteSetResult{Set: set, Traces: []NodeTrace{{Findings: []model.Finding{note}}, {Findings: []model.Finding{note}}}}
+	foldComputedNotes(&res)
+	if len(res.Findings) != 1 || !res.Findings[0].ResourceID.Equal(action) || res.Findings[0].Endpoint != "" {
+		t.Fatalf("set findings %+v", res.Findings)
+	}
+}

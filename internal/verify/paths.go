@@ -66,6 +66,21 @@ type poolCtx struct {
 	// used computed routes.
 	source   RouteSource
 	computed bool
+	// computedNotes are the route engine's COVERAGE_ROUTES_COMPUTED notes
+	// about reads that only cross-check computed routes (a Virtual WAN
+	// hub's effective routes), one per read, folded into the pool's note.
+	computedNotes []model.Finding
+}
+
+// addComputedNote keeps the route engine's note about a read once per
+// pool.
+func (pc *poolCtx) addComputedNote(f model.Finding) {
+	for _, have := range pc.computedNotes {
+		if have.ResourceID.Equal(f.ResourceID) {
+			return
+		}
+	}
+	pc.computedNotes = append(pc.computedNotes, f)
 }
 
 // pathState is one pool × host path being evaluated.
@@ -119,7 +134,7 @@ func (r *run) verifyPool(pool *model.NodePool) {
 	for _, h := range r.hosts {
 		r.verifyPath(pc, h)
 	}
-	if pc.computed {
+	if pc.computed || len(pc.computedNotes) > 0 {
 		r.findings = append(r.findings, r.routesComputedFinding(pc))
 	}
 	r.findings = append(r.findings, pc.shared...)
@@ -433,6 +448,9 @@ func (r *run) trace(pc *poolCtx, q RouteQuery, endpoint string) RouteResult {
 	for _, f := range rr.Findings {
 		if f.Code == model.CoverageRoutesComputed {
 			pc.computed = true
+			if !f.ResourceID.IsZero() && f.Message != "" {
+				pc.addComputedNote(f)
+			}
 			continue
 		}
 		if f.NodePool == "" {
@@ -507,6 +525,16 @@ func (r *run) routesComputedFinding(pc *poolCtx) model.Finding {
 	}
 	msg := fmt.Sprintf("Routes for node pool %s were computed from configuration (route table of subnet %s, VNet address space, peerings, gateway routes) because %s. A route added by hand on a node is invisible here on purpose.", pc.pool.Name, subnet, why)
 	fix := "Nothing to fix. To compare with what Azure programs, read the effective routes of a standalone VM's NIC in the same subnet; differences show up as COVERAGE_MODEL_DRIFT."
+	if !pc.computed {
+		msg = fmt.Sprintf("Routes for node pool %s beyond its network interfaces' effective route table were computed from configuration.", pc.pool.Name)
+		fix = "Nothing to fix."
+	}
+	// The engine's notes about cross-check reads that failed: the same
+	// condition (routes computed from configuration), so the same note.
+	for _, n := range pc.computedNotes {
+		msg += " " + n.Message
+		fix += " " + strings.TrimPrefix(n.Remediation, "Nothing to fix. ")
+	}
 	resource := pc.pool.ScaleSetID
 	if resource.IsZero() {
 		resource = pc.pool.SubnetID

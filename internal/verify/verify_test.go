@@ -6,6 +6,7 @@ package verify
 import (
 	"net/netip"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -59,6 +60,26 @@ func TestRouteSourceAndCoverage(t *testing.T) {
 		requireContains(t, fs[1].Message, "no nodes")
 		if res.Verdict != model.Reachable {
 			t.Errorf("an info finding changed the verdict to %s", res.Verdict)
+		}
+	})
+	t.Run("a cross-check read the engine could not make is folded into the pool's one note", func(t *testing.T) {
+		action := model.ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub-weu/effectiveRoutes")
+		note := model.NewFinding(model.CoverageRoutesComputed, "", "", action, "The effective routes of Virtual WAN hub hub-weu could not be read.", "Nothing to fix. To cross-check, grant it.")
+		tr := &fakeTracer{byDest: map[netip.Addr]RouteResult{
+			ip("10.0.2.5"): {Source: RouteSourceComputed, Findings: []model.Finding{note}},
+			ip("10.0.2.6"): {Source: RouteSourceComputed, Findings: []model.Finding{note}}}}
+		res := Verify(baselineFacts(), tr)
+		fs := findingsWith(res, model.CoverageRoutesComputed)
+		if len(fs) != 2 {
+			t.Fatalf("findings %+v, want one note per pool", fs)
+		}
+		for _, f := range fs {
+			if strings.Count(f.Message, "hub-weu could not be read") != 1 || strings.Count(f.Remediation, "To cross-check, grant it.") != 1 || !f.ResourceID.Equal(scaleSetID) && f.NodePool == "system" {
+				t.Errorf("note of pool %s on %s: %s / %s", f.NodePool, f.ResourceID, f.Message, f.Remediation)
+			}
+		}
+		if res.Verdict != model.Reachable {
+			t.Errorf("an info note changed the verdict to %s", res.Verdict)
 		}
 	})
 	t.Run("effective routes: no coverage note", func(t *testing.T) {
