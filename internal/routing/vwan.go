@@ -135,7 +135,8 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	intent := hub.Intent
 	if intent != nil && len(intent.UnknownPolicies) > 0 {
 		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: intent.ID, Kind: model.GapUnavailable,
-			Detail: fmt.Sprintf("routing intent of virtual hub %s has routing policies this provider does not model (%s)", hub.Name, strings.Join(intent.UnknownPolicies, ", "))}, bgpOnly: true})
+			Detail:      fmt.Sprintf("routing intent of virtual hub %s has routing policies this provider does not model (%s)", hub.Name, strings.Join(intent.UnknownPolicies, ", ")),
+			Remediation: "The provider models the PrivateTraffic and Internet routing policies only. Check by hand where the hub sends the registry's addresses (az network vhub get-effective-routes --resource-type RouteTable), or accept this finding with the reason."}, bgpOnly: true})
 	}
 	private := intent != nil && !intent.PrivateNextHop.IsZero()
 	internet := intent != nil && !intent.InternetNextHop.IsZero()
@@ -248,7 +249,8 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 	case !found:
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (destination not in a connected VNet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
-			Detail: fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name)})
+			Detail:      fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name),
+			Remediation: fmt.Sprintf("Check where virtual hub %s sends %s (az network vhub get-effective-routes --resource-type RouteTable): if it should be in a VNet, connect that VNet to the hub; if it is behind a branch, the path leaves Azure and cannot be verified.", hub.Name, w.dst)})
 		return "", false
 	}
 	if !atHub {
@@ -327,7 +329,8 @@ func (w *walker) viaHubStaticRoute(c *Computed, r *model.Route, hub *model.Virtu
 	if !nh.IsValid() || !anyContains(transit.AddressSpace, nh) {
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+", "+what+" (next hop outside "+transit.Name+")")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: oc.ID, Kind: model.GapUnavailable,
-			Detail: fmt.Sprintf("%s sends %s to next hop %s, which is not in the address space of %s (%s), the connection's VNet: where the hub delivers it is not documented", what, w.dst, addrOrNone(nh), transit.Name, prefixList(transit.AddressSpace))})
+			Detail:      fmt.Sprintf("%s sends %s to next hop %s, which is not in the address space of %s (%s), the connection's VNet: where the hub delivers it is not documented", what, w.dst, addrOrNone(nh), transit.Name, prefixList(transit.AddressSpace)),
+			Remediation: fmt.Sprintf("Set the next hop of static route %s of connection %s to the private address of the appliance in %s (routingConfiguration.vnetRoutes.staticRoutes[].nextHopIpAddress).", sr.Name, oc.Name, transit.Name)})
 		return "", false
 	}
 	if toHub != nil {

@@ -147,7 +147,8 @@ func branchRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConn
 		// the hub forwards by its own table, where a branch prefix more
 		// specific than a connected VNet's takes the destination.
 		gaps = append(gaps, scopedGap{
-			gap:     model.Gap{ResourceID: gw.id, Kind: model.GapUnavailable, Detail: detail},
+			gap: model.Gap{ResourceID: gw.id, Kind: model.GapUnavailable, Detail: detail,
+				Remediation: fmt.Sprintf("Let the provider read the effective routes of virtual hub %s (Microsoft.Network/virtualHubs/effectiveRoutes/action on the hub; in a snapshot, record them): they show the branch prefixes and decide these paths. By hand: az network vhub get-effective-routes --resource-type RouteTable --resource-id %s, and check that no branch prefix covers the registry's addresses. Nothing on the pull path needs to change for this finding.", hub.Name, hub.DefaultRouteTable())},
 			bgpOnly: true,
 		})
 	}

@@ -238,6 +238,10 @@ func TestHubBranchGatewayIsAGap(t *testing.T) {
 	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.hub.VPNGatewayID) {
 		t.Fatalf("a destination a branch may advertise: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
 	}
+	// No failed read: the gap says what to do instead of "read again".
+	if !strings.Contains(res.Gaps[0].Remediation, "effective routes of virtual hub") {
+		t.Errorf("branch gap without its remediation: %+v", res.Gaps[0])
+	}
 	g := newVWAN()
 	if res := NewEngine(g.b.net, Options{}).Trace(g.aks.ID, ip("10.9.0.4")); res.Verdict == model.Unverified {
 		t.Fatalf("without a branch gateway: %v gaps %+v", res.Verdict, res.Gaps)
