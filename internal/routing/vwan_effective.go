@@ -152,13 +152,16 @@ func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.H
 	var out []model.Route
 	seen := map[netip.Prefix]bool{}
 	for _, er := range eff.Routes {
-		nh, via := router, er.NextHopType
+		// The hub's router may have no address read (a hub without
+		// virtualRouterIps): its routes still go to the hub, as the
+		// computed ones do; only a route to a firewall whose address is
+		// unknown has nothing to compare.
+		nh, via, skip := router, er.NextHopType, false
 		for _, id := range er.NextHops {
 			via = er.NextHopType + " " + id.Name()
 			if !hub.FirewallID.IsZero() && id.Equal(hub.FirewallID) {
 				if !fwKnown {
-					// The firewall's address is unknown: nothing to compare.
-					nh = netip.Addr{}
+					skip = true
 				} else {
 					nh = fwIP
 				}
@@ -168,7 +171,7 @@ func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.H
 		if strings.TrimSpace(via) == "" {
 			via = "an unnamed next hop"
 		}
-		if !nh.IsValid() {
+		if skip {
 			continue
 		}
 		for _, p := range er.Prefixes {
