@@ -527,9 +527,9 @@ func (w *walker) viaRouteServer(c *Computed, r *model.Route, rs *model.RouteServ
 // its operating system forwards along them and does not NAT).
 func (w *walker) viaAppliance(c *Computed, r *model.Route) (model.ResourceID, bool) {
 	nh := r.NextHopIP.Unmap()
-	applianceVNet, p := c.vnet, (*model.Peering)(nil)
+	applianceVNet := c.vnet
 	if !nh.IsValid() || !anyContains(c.vnet.AddressSpace, nh) {
-		applianceVNet, p = nil, peeringCoveringUsable(c.vnet, nh)
+		p := peeringCoveringUsable(c.vnet, nh)
 		if q := peeringCovering(c.vnet, nh); p == nil && q != nil {
 			// Peered, but the peering carries nothing: that is the cause.
 			w.hop(c.SubnetID, r, "appliance unreachable (peering "+q.Name+" is not usable)")
