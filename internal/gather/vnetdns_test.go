@@ -223,7 +223,7 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 		wantAzure bool
 		// firewalls: what the Azure Firewall at an address is as a DNS
 		// server, and the VNet that answers.
-		firewalls map[netip.Addr]verify.FirewallDNSKind
+		firewalls  map[netip.Addr]verify.FirewallDNSKind
 		answerVNet model.ResourceID
 	}{
 		{name: "azure-provided dns", want: []verify.DNSServerKind{verify.DNSServerAzure}, wantFrom: model.DNSFromAzureDefault, wantAzure: true},
