@@ -535,3 +535,70 @@ func TestVNetDNSFirewallPolicyUnread(t *testing.T) {
 		t.Errorf("classic proxy off: %+v", off.DNS)
 	}
 }
+
+// hubReads answers the hub lookup: the spoke is connected to hub, unless
+// hub is nil (no connection found).
+type hubReads struct {
+	fixtureReads
+	hub *model.VirtualHub
+	fw  *model.AzureFirewall
+}
+
+func (r hubReads) hubsOfVNets(context.Context, []*model.VNet) []*model.VirtualHub {
+	if r.hub == nil {
+		return nil
+	}
+	return []*model.VirtualHub{r.hub}
+}
+
+func (r hubReads) Firewall(ctx context.Context, id model.ResourceID) (*model.AzureFirewall, error) {
+	if id.Equal(r.fw.ID) {
+		return r.fw, nil
+	}
+	return r.fixtureReads.Firewall(ctx, id)
+}
+
+func (r hubReads) VNet(context.Context, model.ResourceID) (*model.VNet, error) {
+	panic("a hub's VNet is never read")
+}
+
+// A DNS server in a Virtual WAN hub's VNet is the hub's Azure Firewall,
+// found through the hub as the verification finds it; when the hub cannot
+// be found, the lookup fails with a gap on the hub VNet, never a read of
+// the hub VNet itself.
+func TestVNetDNSHubFirewall(t *testing.T) {
+	f := newDNSFixture()
+	hv := model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-weu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-weu_1")
+	hubID := model.ResourceID(sub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu")
+	fw := &model.AzureFirewall{ID: model.ResourceID(sub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/azureFirewalls/afw-hub"), Name: "afw-hub",
+		PrivateIPs: addrList("10.100.0.132"), VirtualHubID: hubID, DNSProxyEnabled: true}
+	spoke := *f.spoke
+	spoke.Peerings = []*model.Peering{{RemoteVNetID: hv, RemoteAddressSpace: []netip.Prefix{pfx("10.100.0.0/23")}}}
+	hub := &model.VirtualHub{ID: hubID, Name: "hub-weu", AddressPrefix: pfx("10.100.0.0/23"), FirewallID: fw.ID, HubVNetID: hv,
+		Connections: []*model.HubConnection{{ID: hubID + "/hubVirtualNetworkConnections/spoke", Name: "spoke", RemoteVNetID: spoke.ID}}}
+	base := fixtureReads{f: f, vnets: map[string]*model.VNet{spoke.ID.Key(): &spoke}}
+
+	read := vnetDNS(t.Context(), New(nil), hubReads{fixtureReads: base, hub: hub, fw: fw}, &spoke, addrList("10.100.0.132", "10.100.0.140"))
+	got, ok := read.FirewallAt(ip("10.100.0.132"))
+	if !ok || got.Firewall != fw || !got.DNS.Known || !got.DNS.Proxy {
+		t.Fatalf("hub firewall: %+v, %v (firewalls %+v, failed %+v)", got, ok, read.Firewalls, read.Failed)
+	}
+	if c := verify.ClassifyFirewallDNS(got.Firewall, got.DNS, evidence(read)); c.Kind != verify.FirewallDNSUnverified || c.Reason != verify.FirewallDNSNoVNet {
+		t.Errorf("a hub firewall asking Azure DNS: %+v", c)
+	}
+	if _, ok := read.FirewallAt(ip("10.100.0.140")); ok {
+		t.Errorf("another address in the hub is not its firewall")
+	}
+	if s := verify.ClassifyDNSServer(ip("10.100.0.140"), evidence(read)); s.Kind != verify.DNSServerUnidentified || !s.VNet.ID.Equal(hv) {
+		t.Errorf("another address in the hub: %+v", s)
+	}
+
+	read = vnetDNS(t.Context(), New(nil), hubReads{fixtureReads: base, fw: fw}, &spoke, addrList("10.100.0.132"))
+	if len(read.Firewalls) != 0 || len(read.Failed) != 1 || read.Failed[0].Lookup != LookupVirtualHub || !read.Failed[0].VNetID.Equal(hv) ||
+		read.Failed[0].Addr != ip("10.100.0.132") {
+		t.Fatalf("hub not found: firewalls %+v, failed %+v", read.Firewalls, read.Failed)
+	}
+	if s := verify.ClassifyDNSServer(ip("10.100.0.132"), evidence(read)); s.Kind != verify.DNSServerUnidentified || s.Gap == nil {
+		t.Errorf("hub not found: %+v", s)
+	}
+}
