@@ -32,6 +32,21 @@ import (
 // they join n with RuleCollectionGroupsKnown false until a flow through the
 // firewall has its rules read. mu guards n.
 func (r *Reader) dnsFirewallAt(ctx context.Context, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
+	return dnsFirewallAt(ctx, r, n, mu, a)
+}
+
+// firewallDNSReads are the reads dnsFirewallAt makes (the Reader's own; a
+// test may answer them).
+type firewallDNSReads interface {
+	Firewall(ctx context.Context, id model.ResourceID) (*model.AzureFirewall, error)
+	firewallsInGroup(ctx context.Context, vnetID model.ResourceID) ([]*model.AzureFirewall, error)
+	firewallPolicySettings(ctx context.Context, id model.ResourceID) (*model.FirewallPolicy, error)
+}
+
+// dnsFirewallAt is Reader.dnsFirewallAt with its reads answered by r: the
+// verification's gathering and pullpath_vnet_dns (VNetDNS) both find the
+// firewall at a DNS server address this way.
+func dnsFirewallAt(ctx context.Context, r firewallDNSReads, n *model.Network, mu *sync.Mutex, a netip.Addr) *model.AzureFirewall {
 	mu.Lock()
 	var ids []model.ResourceID
 	var listIn *model.VNet

@@ -6,6 +6,7 @@ package gather
 import (
 	"context"
 	"net/netip"
+	"sync"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -30,6 +31,12 @@ type VNetDNS struct {
 	// NICs are the network interfaces found holding a server, in the
 	// order of the servers.
 	NICs []*model.NIC
+	// Firewalls are the Azure Firewalls (in a known VNet, or a secured
+	// Virtual WAN hub's) found holding a server, in the order of the
+	// servers, each with its DNS settings. The servers their DNS proxies
+	// forward to are looked up as the VNet's own servers are, so that they
+	// are classified (verify.ClassifyFirewallDNS).
+	Firewalls []DNSFirewall
 	// LookupGaps are the servers whose holder could not be determined
 	// because a read failed, with the gap of that read.
 	LookupGaps map[netip.Addr]model.Gap
@@ -42,6 +49,25 @@ type VNetDNS struct {
 	// each server outside every known VNet, then each server's NIC lookup,
 	// both in the order of the servers.
 	Failed []DNSLookupFailure
+}
+
+// DNSFirewall is an Azure Firewall whose private address is a DNS server.
+type DNSFirewall struct {
+	Addr     netip.Addr
+	Firewall *model.AzureFirewall
+	// DNS are its DNS settings (model.Network.FirewallDNSOf); not Known
+	// when its policy (or its parent policy) could not be read.
+	DNS model.FirewallDNS
+}
+
+// FirewallAt is the firewall found holding a, if any.
+func (d VNetDNS) FirewallAt(a netip.Addr) (DNSFirewall, bool) {
+	for _, f := range d.Firewalls {
+		if f.Addr == a {
+			return f, true
+		}
+	}
+	return DNSFirewall{}, false
 }
 
 // DNSLookup is a read that describing a DNS server makes.
@@ -61,6 +87,12 @@ const (
 	// known VNet (the verification's search, resolversearch.go), and
 	// reads the resolver found.
 	LookupResolverSearch
+	// LookupFirewallDNS reads the DNS settings of the Azure Firewall
+	// holding Addr: its firewall policy (VNetID), or that policy's parent.
+	LookupFirewallDNS
+	// LookupVirtualHub finds and reads the Virtual WAN hub whose VNet
+	// (VNetID, HV_…) holds Addr, to look for the hub's Azure Firewall.
+	LookupVirtualHub
 )
 
 // DNSLookupFailure is a lookup that failed, with the gap it left. The
@@ -68,7 +100,8 @@ const (
 type DNSLookupFailure struct {
 	Lookup DNSLookup
 	VNetID model.ResourceID
-	// Addr is the server the lookup was for (LookupPeeredVNet, LookupNIC).
+	// Addr is the server the lookup was for (LookupPeeredVNet, LookupNIC,
+	// LookupFirewallDNS, LookupVirtualHub).
 	Addr netip.Addr
 	Gap  model.Gap
 }
@@ -88,16 +121,20 @@ func lookupFailure(lookup DNSLookup, id model.ResourceID, a netip.Addr, err erro
 // VNetDNS reads what describing vnet's DNS takes: its forwarding rulesets
 // and, for the servers, what classification needs (VNetDNS). For an
 // address inside a known VNet (vnet or one it peers with) that is that
-// VNet's resolver inbound endpoints and, failing those, the NIC holding
-// the address (after reading the peered VNet). For addresses outside
-// every known VNet it is the verification's search for the DNS private
-// resolver inbound endpoints holding them (one Resource Graph query, then
-// the resolvers found), so that a resolver in a VNet connected to a
-// Virtual WAN hub, or in another subscription, is classified as the
-// verification classifies it. Azure DNS costs no read. The reads run
-// concurrently within the Reader's width: the rulesets beside the
-// servers' lookups, the resolvers of every holding VNet at once beside the
-// search, then every server's NIC lookup at once.
+// VNet's resolver inbound endpoints and, failing those, the Azure Firewall
+// holding the address (found as the verification finds it,
+// dnsFirewallAt: a VNet's, or a secured Virtual WAN hub's once the hub is
+// read) with its DNS settings, else the NIC holding it (after reading the
+// peered VNet). For addresses outside every known VNet it is the
+// verification's search for the DNS private resolver inbound endpoints
+// holding them (one Resource Graph query, then the resolvers found), so
+// that a resolver in a VNet connected to a Virtual WAN hub, or in another
+// subscription, is classified as the verification classifies it. The
+// servers a firewall's DNS proxy forwards to are then looked up the same
+// way (without looking for firewalls again). Azure DNS costs no read. The
+// reads run concurrently within the Reader's width: the rulesets beside
+// the servers' lookups, the resolvers of every holding VNet at once beside
+// the search, then every server's firewall and NIC lookup at once.
 func (r *Reader) VNetDNS(ctx context.Context, vnet *model.VNet, servers []netip.Addr) VNetDNS {
 	return vnetDNS(ctx, r, r, vnet, servers)
 }
@@ -106,10 +143,12 @@ func (r *Reader) VNetDNS(ctx context.Context, vnet *model.VNet, servers []netip.
 // answer them).
 type vnetDNSReads interface {
 	resolverSearchReads
+	firewallDNSReads
 	VNet(ctx context.Context, id model.ResourceID) (*model.VNet, error)
 	Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*model.Resolver, error)
 	NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error)
 	Rulesets(ctx context.Context, vnetID model.ResourceID) ([]*model.Ruleset, error)
+	hubsOfVNets(ctx context.Context, vnets []*model.VNet) []*model.VirtualHub
 }
 
 // vnetDNS is VNetDNS with its reads answered by reads and its fan-outs run
@@ -118,28 +157,58 @@ func vnetDNS(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *model.VNe
 	out := VNetDNS{VNets: model.KnownVNetsOf([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}, SearchGaps: map[netip.Addr]model.Gap{}}
 	all(ctx, r,
 		func(ctx context.Context) { out.Rulesets, out.RulesetsErr = reads.Rulesets(ctx, vnet.ID) },
-		func(ctx context.Context) { serverLookups(ctx, r, reads, vnet, servers, &out) })
+		func(ctx context.Context) {
+			l := &lookups{r: r, reads: reads, vnet: vnet, out: &out, n: model.NewNetwork(), holders: map[string]bool{}, done: map[netip.Addr]bool{}}
+			l.n.AddVNet(vnet)
+			l.servers(ctx, servers, true)
+			// The servers the firewalls' DNS proxies forward to.
+			var proxied []netip.Addr
+			for _, f := range out.Firewalls {
+				if f.DNS.Known && f.DNS.Proxy {
+					proxied = append(proxied, f.DNS.Servers...)
+				}
+			}
+			l.servers(ctx, proxied, false)
+		})
 	return out
 }
 
-// serverLookups fills out's facts about the servers (VNetDNS).
-func serverLookups(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *model.VNet, servers []netip.Addr, out *VNetDNS) {
+// lookups are the server lookups of one VNetDNS: n holds what the
+// firewall lookup (dnsFirewallAt) looks at, the VNet, the peered VNets
+// read and the Virtual WAN hubs; holders and done are the VNets whose
+// resolvers, and the addresses, already looked up.
+type lookups struct {
+	r       *Reader
+	reads   vnetDNSReads
+	vnet    *model.VNet
+	out     *VNetDNS
+	mu      sync.Mutex
+	n       *model.Network
+	hubs    bool
+	holders map[string]bool
+	done    map[netip.Addr]bool
+}
+
+// servers fills out's facts about the servers (VNetDNS); with firewalls,
+// an address in a known VNet is looked for as an Azure Firewall's first.
+func (l *lookups) servers(ctx context.Context, servers []netip.Addr, firewalls bool) {
+	r, reads, vnet, out := l.r, l.reads, l.vnet, l.out
 	// Which known VNet holds each server that needs a look, holders in the
 	// order of the servers.
 	var holders []model.ResourceID
-	seen := map[string]bool{}
 	var pending, outside []netip.Addr
 	for _, a := range servers {
-		if a == model.AzureDNS {
+		if a == model.AzureDNS || l.done[a] {
 			continue
 		}
+		l.done[a] = true
 		if v, ok := out.VNets.Holding(a); ok {
-			if !seen[v.ID.Key()] {
-				seen[v.ID.Key()] = true
+			if !l.holders[v.ID.Key()] {
+				l.holders[v.ID.Key()] = true
 				holders = append(holders, v.ID)
 			}
 			pending = append(pending, a)
-		} else if !containsAddrOf(outside, a) {
+		} else {
 			outside = append(outside, a)
 		}
 	}
@@ -172,25 +241,76 @@ func serverLookups(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *mod
 		}
 	}
 
-	// NICs holding the remaining addresses.
-	var lookups []netip.Addr
+	// Firewalls, else NICs, holding the remaining addresses.
+	var rest []netip.Addr
+	inHub := false
 	for _, a := range pending {
 		if !atInbound(out.Resolvers, a) {
-			lookups = append(lookups, a)
+			rest = append(rest, a)
+			holder, _ := out.VNets.Holding(a)
+			inHub = inHub || model.IsHubVNet(holder.ID)
 		}
 	}
-	type found struct {
-		nic     *model.NIC
-		failure *DNSLookupFailure
+	if firewalls && inHub && !l.hubs {
+		// A Virtual WAN hub's VNet is Microsoft's and never read: the hub
+		// (found through Resource Graph) stands in for it, with its
+		// firewall (model/vwan.go).
+		l.hubs = true
+		hubs := reads.hubsOfVNets(ctx, []*model.VNet{vnet})
+		l.mu.Lock()
+		addHubs(l.n, hubs)
+		l.mu.Unlock()
 	}
-	results, _ := mapEach(ctx, r, lookups, func(ctx context.Context, a netip.Addr) (found, error) {
+	type found struct {
+		nic      *model.NIC
+		firewall *DNSFirewall
+		failure  *DNSLookupFailure
+	}
+	results, _ := mapEach(ctx, r, rest, func(ctx context.Context, a netip.Addr) (found, error) {
 		holder, _ := out.VNets.Holding(a)
 		hv := vnet
 		if !holder.ID.Equal(vnet.ID) {
-			var err error
-			if hv, err = reads.VNet(ctx, holder.ID); err != nil {
-				f := lookupFailure(LookupPeeredVNet, holder.ID, a, err)
+			l.mu.Lock()
+			stand := l.n.VNet(holder.ID)
+			l.mu.Unlock()
+			switch {
+			case stand != nil:
+				hv = stand // a hub's VNet, or a peer already read
+			case model.IsHubVNet(holder.ID) && firewalls:
+				// Its hub could not be found (a gap on the hub VNet) or
+				// read (a gap on the hub): hubsOfVNets.
+				g, ok := r.Gaps().Lookup(holder.ID)
+				l.mu.Lock()
+				for _, h := range l.n.VirtualHubs {
+					if !ok && h.HubVNetID.Equal(holder.ID) {
+						g, ok = r.Gaps().Lookup(h.ID)
+					}
+				}
+				l.mu.Unlock()
+				if !ok {
+					g = model.Gap{ResourceID: holder.ID, Kind: model.GapNotFound, Detail: "the virtual hub whose VNet holds the address was not found"}
+				}
+				f := DNSLookupFailure{Lookup: LookupVirtualHub, VNetID: holder.ID, Addr: a, Gap: g}
 				return found{failure: &f}, nil
+			default:
+				var err error
+				if hv, err = reads.VNet(ctx, holder.ID); err != nil {
+					f := lookupFailure(LookupPeeredVNet, holder.ID, a, err)
+					return found{failure: &f}, nil
+				}
+				l.mu.Lock()
+				if l.n.VNet(hv.ID) == nil {
+					l.n.AddVNet(hv)
+				}
+				l.mu.Unlock()
+			}
+		}
+		if firewalls {
+			if fw := dnsFirewallAt(ctx, reads, l.n, &l.mu, a); fw != nil {
+				l.mu.Lock()
+				dns := l.n.FirewallDNSOf(fw)
+				l.mu.Unlock()
+				return found{firewall: &DNSFirewall{Addr: a, Firewall: fw, DNS: dns}}, nil
 			}
 		}
 		nic, err := reads.NICByAddress(ctx, hv, a)
@@ -202,10 +322,19 @@ func serverLookups(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *mod
 	})
 	for i, res := range results {
 		switch {
+		case res.firewall != nil:
+			out.Firewalls = append(out.Firewalls, *res.firewall)
+			if dns := res.firewall.DNS; !dns.Known {
+				g, ok := r.Gaps().Lookup(dns.From)
+				if !ok {
+					g = model.Gap{ResourceID: dns.From, Kind: model.GapNotFound, Detail: "the DNS settings of firewall policy " + dns.From.Name() + " were not read"}
+				}
+				out.Failed = append(out.Failed, DNSLookupFailure{Lookup: LookupFirewallDNS, VNetID: dns.From, Addr: rest[i], Gap: g})
+			}
 		case res.nic != nil:
 			out.NICs = append(out.NICs, res.nic)
 		case res.failure != nil:
-			out.LookupGaps[lookups[i]] = res.failure.Gap
+			out.LookupGaps[rest[i]] = res.failure.Gap
 			out.Failed = append(out.Failed, *res.failure)
 		}
 	}

@@ -40,6 +40,12 @@ type dnsFixture struct {
 	vmNIC, bareNIC, peNIC, nodeNIC *model.NIC
 	lockedAddr                     netip.Addr
 	lockedGap                      model.Gap
+	// Azure Firewalls in the hub's AzureFirewallSubnet: fwOn's policy has
+	// the DNS proxy on (Azure DNS), fwOff's classic setting has it off,
+	// fwFwd's classic proxy forwards to the remote resolver (only the
+	// search finds it).
+	fwOn, fwOff, fwFwd *model.AzureFirewall
+	policyOn           *model.FirewallPolicy
 }
 
 func newDNSFixture() dnsFixture {
@@ -50,6 +56,19 @@ func newDNSFixture() dnsFixture {
 	f.far = rg("rg-far", "Microsoft.Network/virtualNetworks/vnet-far")
 	f.hub = &model.VNet{ID: vnetHub, Name: "vnet-hub", AddressSpace: []netip.Prefix{pfx("10.0.0.0/16")},
 		Subnets: []*model.Subnet{{ID: vnetHub + "/subnets/snet-dns", VNetID: vnetHub, Prefixes: []netip.Prefix{pfx("10.0.1.0/24")}}}}
+	fwSubnet := &model.Subnet{ID: vnetHub + "/subnets/AzureFirewallSubnet", Name: "AzureFirewallSubnet", VNetID: vnetHub, Prefixes: []netip.Prefix{pfx("10.0.4.0/24")}}
+	f.hub.Subnets = append(f.hub.Subnets, fwSubnet)
+	firewall := func(name, addr string) *model.AzureFirewall {
+		id := rg("rg-hub", "Microsoft.Network/azureFirewalls/"+name)
+		fwSubnet.IPConfigurationIDs = append(fwSubnet.IPConfigurationIDs, id+"/azureFirewallIpConfigurations/ipconfig")
+		return &model.AzureFirewall{ID: id, Name: name, PrivateIPs: addrList(addr), SubnetIDs: []model.ResourceID{fwSubnet.ID}}
+	}
+	f.policyOn = &model.FirewallPolicy{ID: rg("rg-hub", "Microsoft.Network/firewallPolicies/afwp-on"), Name: "afwp-on", DNSProxyEnabled: true}
+	f.fwOn = firewall("afw-on", "10.0.4.4")
+	f.fwOn.PolicyID = f.policyOn.ID
+	f.fwOff = firewall("afw-off", "10.0.4.5")
+	f.fwFwd = firewall("afw-fwd", "10.0.4.6")
+	f.fwFwd.DNSProxyEnabled, f.fwFwd.ClassicDNSServers = true, addrList("10.4.3.4")
 	f.spoke = &model.VNet{ID: vnetSpoke, Name: "vnet-spoke", AddressSpace: []netip.Prefix{pfx("10.1.0.0/16")}, Peerings: []*model.Peering{
 		{RemoteVNetID: vnetHub, RemoteAddressSpace: []netip.Prefix{pfx("10.0.0.0/16")}},
 		{RemoteVNetID: f.far, RemoteAddressSpace: []netip.Prefix{pfx("10.3.0.0/16")}},
@@ -92,14 +111,19 @@ func (f dnsFixture) facts(spoke *model.VNet) *model.Facts {
 	facts.DNS.Resolvers[f.resolver.ID.Key()] = f.resolver
 	facts.DNS.Resolvers[f.remote.ID.Key()] = f.remote
 	facts.DNS.AddResolverSearchGap(f.searchFails, f.searchGap)
+	for _, fw := range []*model.AzureFirewall{f.fwOn, f.fwOff, f.fwFwd} {
+		facts.Network.AddFirewall(fw)
+	}
+	facts.Network.AddFirewallPolicy(f.policyOn)
 	return facts
 }
 
 // fixtureReads answers VNetDNS's reads from the same resources, as the
 // Reader does: an unreadable resource is a ReadError with its gap.
 type fixtureReads struct {
-	f     dnsFixture
-	vnets map[string]*model.VNet
+	f            dnsFixture
+	vnets        map[string]*model.VNet
+	policyDenied bool
 }
 
 func (r fixtureReads) VNet(_ context.Context, id model.ResourceID) (*model.VNet, error) {
@@ -157,6 +181,28 @@ func (r fixtureReads) Rulesets(_ context.Context, vnetID model.ResourceID) ([]*m
 	return nil, nil
 }
 
+func (r fixtureReads) Firewall(_ context.Context, id model.ResourceID) (*model.AzureFirewall, error) {
+	for _, fw := range []*model.AzureFirewall{r.f.fwOn, r.f.fwOff, r.f.fwFwd} {
+		if fw.ID.Equal(id) {
+			return fw, nil
+		}
+	}
+	return nil, &ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapNotFound, Permission: permFirewallRead}, Err: errors.New("HTTP 404")}
+}
+
+func (r fixtureReads) firewallsInGroup(context.Context, model.ResourceID) ([]*model.AzureFirewall, error) {
+	return nil, nil
+}
+
+func (r fixtureReads) firewallPolicySettings(_ context.Context, id model.ResourceID) (*model.FirewallPolicy, error) {
+	if id.Equal(r.f.policyOn.ID) && !r.policyDenied {
+		return r.f.policyOn, nil
+	}
+	return nil, &ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapPermissionDenied, Permission: permFirewallPolicyRead}, Err: errors.New("HTTP 403")}
+}
+
+func (r fixtureReads) hubsOfVNets(context.Context, []*model.VNet) []*model.VirtualHub { return nil }
+
 // evidence is what classification looks at, from what VNetDNS read.
 func evidence(d VNetDNS) verify.DNSEvidence {
 	return verify.DNSEvidence{VNets: d.VNets, Resolvers: d.Resolvers, NICs: d.NICs, LookupGaps: d.LookupGaps, SearchGaps: d.SearchGaps}
@@ -175,6 +221,10 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 		want      []verify.DNSServerKind
 		wantFrom  model.DNSSource
 		wantAzure bool
+		// firewalls: what the Azure Firewall at an address is as a DNS
+		// server, and the VNet that answers.
+		firewalls  map[netip.Addr]verify.FirewallDNSKind
+		answerVNet model.ResourceID
 	}{
 		{name: "azure-provided dns", want: []verify.DNSServerKind{verify.DNSServerAzure}, wantFrom: model.DNSFromAzureDefault, wantAzure: true},
 		{name: "every kind of server on the vnet", vnetDNS: every, wantFrom: model.DNSFromVNet, wantAzure: true, want: []verify.DNSServerKind{
@@ -186,6 +236,13 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 			want: []verify.DNSServerKind{verify.DNSServerUnidentified}},
 		{name: "the nic's servers override the vnet's", vnetDNS: addrList("10.0.3.4"), nicDNS: addrList("10.0.1.10", "192.168.1.10"), withNIC: true,
 			wantFrom: model.DNSFromNIC, want: []verify.DNSServerKind{verify.DNSServerNIC, verify.DNSServerExternal}},
+		{name: "an azure firewall with the dns proxy on", vnetDNS: addrList("10.0.4.4"), wantFrom: model.DNSFromVNet,
+			want: []verify.DNSServerKind{verify.DNSServerUnidentified}, firewalls: map[netip.Addr]verify.FirewallDNSKind{ip("10.0.4.4"): verify.FirewallDNSToAzure}, answerVNet: vnetHub},
+		{name: "an azure firewall with the dns proxy off", vnetDNS: addrList("10.0.4.5", "10.0.3.4"), wantFrom: model.DNSFromVNet,
+			want: []verify.DNSServerKind{verify.DNSServerUnidentified, verify.DNSServerResolverInbound}, firewalls: map[netip.Addr]verify.FirewallDNSKind{ip("10.0.4.5"): verify.FirewallDNSProxyOff}},
+		{name: "an azure firewall whose proxy forwards to a resolver only the search finds", vnetDNS: addrList("10.0.4.6"), wantFrom: model.DNSFromVNet,
+			want: []verify.DNSServerKind{verify.DNSServerUnidentified}, firewalls: map[netip.Addr]verify.FirewallDNSKind{ip("10.0.4.6"): verify.FirewallDNSToResolvers},
+			answerVNet: model.ResourceID(sub + "/resourceGroups/rg-dns/providers/Microsoft.Network/virtualNetworks/vnet-dns")},
 		{name: "a nic without servers defers to the vnet", vnetDNS: addrList("10.0.3.4"), withNIC: true,
 			wantFrom: model.DNSFromVNet, want: []verify.DNSServerKind{verify.DNSServerResolverInbound}},
 	}
@@ -230,6 +287,23 @@ func TestDNSServersAgreeBetweenVNetDNSAndVerification(t *testing.T) {
 				}
 				if (a == f.lockedAddr || a == f.searchFails) && (got.Gap == nil || want.Gap == nil || *got.Gap != *want.Gap) {
 					t.Errorf("%s: the failed lookup must be the same gap: %+v / %+v", a, got.Gap, want.Gap)
+				}
+				// An Azure Firewall's address: both find the firewall and
+				// say the same of its DNS proxy.
+				read, found := read.FirewallAt(a)
+				vfw := facts.Network.FirewallByPrivateIP(a)
+				wantKind, isFirewall := tt.firewalls[a]
+				if found != isFirewall || (vfw != nil) != isFirewall {
+					t.Fatalf("%s: firewall found %v (pullpath_vnet_dns), %v (verification), want %v", a, found, vfw != nil, isFirewall)
+				}
+				if !isFirewall {
+					continue
+				}
+				gotFW := verify.ClassifyFirewallDNS(read.Firewall, read.DNS, ev)
+				wantFW := verify.ClassifyFirewallDNS(vfw, facts.Network.FirewallDNSOf(vfw), vev)
+				if gotFW.Kind != wantKind || wantFW.Kind != wantKind || !gotFW.VNetID.Equal(wantFW.VNetID) || !gotFW.VNetID.Equal(tt.answerVNet) ||
+					gotFW.Reason != wantFW.Reason || !gotFW.Firewall.ID.Equal(vfw.ID) {
+					t.Errorf("%s: firewall DNS %+v (pullpath_vnet_dns), %+v (verification), want %d from %q", a, gotFW, wantFW, wantKind, tt.answerVNet)
 				}
 			}
 			// The rulesets linked to the VNet are read beside the servers.
@@ -430,5 +504,101 @@ func TestSearchResolverEndpointsConfirmsByTheRead(t *testing.T) {
 	}
 	if len(got.Gaps) != 0 {
 		t.Errorf("gaps %v", got.Gaps)
+	}
+}
+
+// A firewall whose policy cannot be read is found, its DNS settings stay
+// unknown (never "proxy off"), and the failed read is named with its gap;
+// a firewall's address is never looked up as a NIC.
+func TestVNetDNSFirewallPolicyUnread(t *testing.T) {
+	f := newDNSFixture()
+	reads := fixtureReads{f: f, vnets: map[string]*model.VNet{vnetSpoke.Key(): f.spoke, vnetHub.Key(): f.hub}, policyDenied: true}
+	read := vnetDNS(t.Context(), New(nil), reads, f.spoke, addrList("10.0.4.4", "10.0.4.5"))
+	if len(read.Firewalls) != 2 || read.Firewalls[0].Firewall != f.fwOn || read.Firewalls[1].Firewall != f.fwOff {
+		t.Fatalf("firewalls %+v", read.Firewalls)
+	}
+	if len(read.NICs) != 0 {
+		t.Errorf("a firewall's address looked up as a NIC: %+v", read.NICs)
+	}
+	on := read.Firewalls[0]
+	if on.DNS.Known || !on.DNS.From.Equal(f.policyOn.ID) {
+		t.Errorf("settings of an unread policy: %+v", on.DNS)
+	}
+	if c := verify.ClassifyFirewallDNS(on.Firewall, on.DNS, evidence(read)); c.Kind != verify.FirewallDNSSettingsUnknown {
+		t.Errorf("unread settings classified as %d", c.Kind)
+	}
+	if len(read.Failed) != 1 || read.Failed[0].Lookup != LookupFirewallDNS || read.Failed[0].Addr != ip("10.0.4.4") ||
+		!read.Failed[0].VNetID.Equal(f.policyOn.ID) || !read.Failed[0].Gap.ResourceID.Equal(f.policyOn.ID) {
+		t.Errorf("failed lookups %+v", read.Failed)
+	}
+	if off := read.Firewalls[1]; !off.DNS.Known || off.DNS.Proxy {
+		t.Errorf("classic proxy off: %+v", off.DNS)
+	}
+}
+
+// hubReads answers the hub lookup: the spoke is connected to hub, unless
+// hub is nil (no connection found).
+type hubReads struct {
+	fixtureReads
+	hub *model.VirtualHub
+	fw  *model.AzureFirewall
+}
+
+func (r hubReads) hubsOfVNets(context.Context, []*model.VNet) []*model.VirtualHub {
+	if r.hub == nil {
+		return nil
+	}
+	return []*model.VirtualHub{r.hub}
+}
+
+func (r hubReads) Firewall(ctx context.Context, id model.ResourceID) (*model.AzureFirewall, error) {
+	if id.Equal(r.fw.ID) {
+		return r.fw, nil
+	}
+	return r.fixtureReads.Firewall(ctx, id)
+}
+
+func (r hubReads) VNet(context.Context, model.ResourceID) (*model.VNet, error) {
+	panic("a hub's VNet is never read")
+}
+
+// A DNS server in a Virtual WAN hub's VNet is the hub's Azure Firewall,
+// found through the hub as the verification finds it; when the hub cannot
+// be found, the lookup fails with a gap on the hub VNet, never a read of
+// the hub VNet itself.
+func TestVNetDNSHubFirewall(t *testing.T) {
+	f := newDNSFixture()
+	hv := model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-weu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-weu_1")
+	hubID := model.ResourceID(sub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu")
+	fw := &model.AzureFirewall{ID: model.ResourceID(sub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/azureFirewalls/afw-hub"), Name: "afw-hub",
+		PrivateIPs: addrList("10.100.0.132"), VirtualHubID: hubID, DNSProxyEnabled: true}
+	spoke := *f.spoke
+	spoke.Peerings = []*model.Peering{{RemoteVNetID: hv, RemoteAddressSpace: []netip.Prefix{pfx("10.100.0.0/23")}}}
+	hub := &model.VirtualHub{ID: hubID, Name: "hub-weu", AddressPrefix: pfx("10.100.0.0/23"), FirewallID: fw.ID, HubVNetID: hv,
+		Connections: []*model.HubConnection{{ID: hubID + "/hubVirtualNetworkConnections/spoke", Name: "spoke", RemoteVNetID: spoke.ID}}}
+	base := fixtureReads{f: f, vnets: map[string]*model.VNet{spoke.ID.Key(): &spoke}}
+
+	read := vnetDNS(t.Context(), New(nil), hubReads{fixtureReads: base, hub: hub, fw: fw}, &spoke, addrList("10.100.0.132", "10.100.0.140"))
+	got, ok := read.FirewallAt(ip("10.100.0.132"))
+	if !ok || got.Firewall != fw || !got.DNS.Known || !got.DNS.Proxy {
+		t.Fatalf("hub firewall: %+v, %v (firewalls %+v, failed %+v)", got, ok, read.Firewalls, read.Failed)
+	}
+	if c := verify.ClassifyFirewallDNS(got.Firewall, got.DNS, evidence(read)); c.Kind != verify.FirewallDNSUnverified || c.Reason != verify.FirewallDNSNoVNet {
+		t.Errorf("a hub firewall asking Azure DNS: %+v", c)
+	}
+	if _, ok := read.FirewallAt(ip("10.100.0.140")); ok {
+		t.Errorf("another address in the hub is not its firewall")
+	}
+	if s := verify.ClassifyDNSServer(ip("10.100.0.140"), evidence(read)); s.Kind != verify.DNSServerUnidentified || !s.VNet.ID.Equal(hv) {
+		t.Errorf("another address in the hub: %+v", s)
+	}
+
+	read = vnetDNS(t.Context(), New(nil), hubReads{fixtureReads: base, fw: fw}, &spoke, addrList("10.100.0.132"))
+	if len(read.Firewalls) != 0 || len(read.Failed) != 1 || read.Failed[0].Lookup != LookupVirtualHub || !read.Failed[0].VNetID.Equal(hv) ||
+		read.Failed[0].Addr != ip("10.100.0.132") {
+		t.Fatalf("hub not found: firewalls %+v, failed %+v", read.Firewalls, read.Failed)
+	}
+	if s := verify.ClassifyDNSServer(ip("10.100.0.132"), evidence(read)); s.Kind != verify.DNSServerUnidentified || s.Gap == nil {
+		t.Errorf("hub not found: %+v", s)
 	}
 }

@@ -91,10 +91,13 @@ func (d *vnetDNSDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 						"Graph finds in any subscription the identity can read, such as a spoke of another Virtual WAN hub); `vm` (a " +
 						"network interface in this or a peered virtual network holds the address: a DNS server on a VM, whose " +
 						"forwarding Azure cannot show); `external` (outside every known virtual network and no resolver inbound " +
-						"endpoint: on-premises or public); `unknown` (inside a known virtual network, but nothing found holding it, " +
+						"endpoint: on-premises or public); `azure_firewall` (the private address of an Azure Firewall in a known virtual " +
+						"network, or of a secured Virtual WAN hub's: its DNS proxy decides what answers, and the note says what it does: off, " +
+						"so nothing answers; forwarding to Azure DNS or to resolver inbound endpoints, and from which virtual network; or " +
+						"why that is unverified); `unknown` (inside a known virtual network, but nothing found holding it, " +
 						"or the lookup failed; or outside them, and the search for resolver inbound endpoints failed)."),
-					"resource_id": str("What serves the address: the resolver's inbound endpoint, or the VM (the network interface " +
-						"when it is attached to none). Null for `azure_dns`, `external` and most `unknown`."),
+					"resource_id": str("What serves the address: the resolver's inbound endpoint, the VM (the network interface " +
+						"when it is attached to none), or the Azure Firewall. Null for `azure_dns`, `external` and most `unknown`."),
 					"network_interface_id": str("The network interface holding the address (kind `vm`)."),
 					"virtual_network_id": str("The known virtual network whose address space holds the address; for a resolver " +
 						"inbound endpoint outside them, the resolver's virtual network."),
@@ -185,7 +188,12 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.UsesAzureDNS = types.BoolValue(effective.UsesAzureDNS())
 	m.Servers = make([]dnsServerModel, 0, len(effective.Servers))
 	for _, a := range effective.Servers {
-		m.Servers = append(m.Servers, dnsServerToModel(verify.ClassifyDNSServer(a, evidence)))
+		s := verify.ClassifyDNSServer(a, evidence)
+		if fw, ok := read.FirewallAt(a); ok {
+			m.Servers = append(m.Servers, firewallServerToModel(s, verify.ClassifyFirewallDNS(fw.Firewall, fw.DNS, evidence)))
+			continue
+		}
+		m.Servers = append(m.Servers, dnsServerToModel(s))
 	}
 	m.ForwardingRulesets = nil
 	if rulesetErr != nil && rulesets == nil {
@@ -224,6 +232,12 @@ func dnsLookupWarnings(failed []gather.DNSLookupFailure) diag.Diagnostics {
 		case gather.LookupPeeredVNet:
 			diags.Append(gapWarning("the peered virtual network "+f.VNetID.Name(), f.Gap,
 				fmt.Sprintf("What holds the DNS server address %s cannot be looked up; it is reported as unknown.", f.Addr)))
+		case gather.LookupFirewallDNS:
+			diags.Append(gapWarning("the DNS settings of the Azure Firewall at "+f.Addr.String()+" ("+f.VNetID.Name()+")", f.Gap,
+				fmt.Sprintf("Whether the firewall's DNS proxy answers at %s, and from where, is unknown; the server is reported as azure_firewall with unknown settings.", f.Addr)))
+		case gather.LookupVirtualHub:
+			diags.Append(gapWarning("the Virtual WAN hub whose VNet "+f.VNetID.Name()+" holds "+f.Addr.String(), f.Gap,
+				fmt.Sprintf("Whether the DNS server address %s is the hub's Azure Firewall cannot be looked up; it is reported as unknown.", f.Addr)))
 		default:
 			diags.AddWarning("Could not look up a DNS server's network interface",
 				fmt.Sprintf("Some network interfaces in %s could not be read while looking for the one holding the DNS server address %s (%s). "+

@@ -117,6 +117,37 @@ func TestAccVNetDNS_resolverAndRulesets(t *testing.T) {
 	})
 }
 
+// The spoke's DNS server 10.0.4.4 is the private address of Azure Firewall
+// fw-hub: with its DNS proxy on, it forwards to Azure DNS from the hub; with
+// it off, nothing answers there.
+func TestAccVNetDNS_azureFirewall(t *testing.T) {
+	firewall := "/subscriptions/" + accSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/azureFirewalls/fw-hub"
+	for scenario, note := range map[string]string{
+		"firewall_dns_proxy_on":  `DNS proxy on: forwards to Azure DNS from virtual network vnet-hub`,
+		"firewall_dns_proxy_off": `DNS proxy is off .*nothing answers DNS at this address`,
+	} {
+		t.Run(scenario, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: dnsConfig(scenarioSnapshot(t, scenario), accSpoke, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(dnsAddr, tfjsonpath.New("effective_dns_servers"), strList("10.0.4.4")),
+						statecheck.ExpectKnownValue(dnsAddr, serverAt(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"address":              knownvalue.StringExact("10.0.4.4"),
+							"kind":                 knownvalue.StringExact("azure_firewall"),
+							"resource_id":          knownvalue.StringExact(firewall),
+							"network_interface_id": knownvalue.Null(),
+							"virtual_network_id":   knownvalue.StringExact(accHub),
+							"note":                 knownvalue.StringRegexp(regexp.MustCompile(note)),
+						})),
+					},
+				}},
+			})
+		})
+	}
+}
+
 // A NIC's own DNS servers override the VNet's.
 func TestAccVNetDNS_networkInterfaceOverride(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{

@@ -34,10 +34,14 @@ const (
 	// dnsKindUnknown is inside a known VNet but no NIC or resolver was found
 	// for it (or the lookup failed), or it is a private endpoint's address.
 	dnsKindUnknown = "unknown"
+	// dnsKindFirewall is an Azure Firewall's private address (a VNet's
+	// firewall, or a secured Virtual WAN hub's): what answers there is
+	// decided by its DNS proxy settings (verify.ClassifyFirewallDNS).
+	dnsKindFirewall = "azure_firewall"
 )
 
 // dnsServerKinds lists the kinds, for tests.
-var dnsServerKinds = []string{dnsKindAzure, dnsKindResolverInbound, dnsKindVM, dnsKindExternal, dnsKindUnknown}
+var dnsServerKinds = []string{dnsKindAzure, dnsKindResolverInbound, dnsKindVM, dnsKindExternal, dnsKindUnknown, dnsKindFirewall}
 
 // dnsSourceName is effective_dns_source for where the servers come from.
 // The data source takes one network interface and no scale set, so a scale
@@ -115,6 +119,42 @@ func dnsServerToModel(s verify.DNSServer) dnsServerModel {
 		Kind:               types.StringValue(kind),
 		ResourceID:         idOrNull(resource),
 		NetworkInterfaceID: idOrNull(nicID),
+		VirtualNetworkID:   idOrNull(vnetID),
+		Note:               stringOrNull(note),
+	}
+}
+
+// firewallServerToModel describes the private address of an Azure Firewall
+// used as a DNS server: the firewall, the known VNet holding the address,
+// and what its DNS proxy does (verify.ClassifyFirewallDNS), in words.
+func firewallServerToModel(s verify.DNSServer, fw verify.FirewallDNSServer) dnsServerModel {
+	var vnetID model.ResourceID
+	if s.InVNet {
+		vnetID = s.VNet.ID
+	}
+	name := "Azure Firewall " + fw.Firewall.Name
+	where := "its firewall policy " + fw.Settings.From.Name()
+	if fw.Firewall.PolicyID.IsZero() {
+		where = "its classic setting Network.DNS.EnableProxy"
+	}
+	var note string
+	switch fw.Kind {
+	case verify.FirewallDNSProxyOff:
+		note = fmt.Sprintf("%s: DNS proxy is off (%s; off by default): nothing answers DNS at this address, so the registry's names do not resolve. Turn the DNS proxy on, or use another DNS server.", name, where)
+	case verify.FirewallDNSToAzure:
+		note = fmt.Sprintf("%s with its DNS proxy on: forwards to Azure DNS from virtual network %s, which answers from the private DNS zones linked to it, after its forwarding rulesets.", name, fw.VNetID.Name())
+	case verify.FirewallDNSToResolvers:
+		note = fmt.Sprintf("%s with its DNS proxy on: forwards to %s, DNS private resolver inbound endpoints that answer from the private DNS zones linked to virtual network %s, after its forwarding rulesets.", name, fw.Via, fw.VNetID.Name())
+	case verify.FirewallDNSUnverified:
+		note = fmt.Sprintf("%s with its DNS proxy set, but %s: whether it answers the registry's names with their private addresses is unverified.", name, fw.Why())
+	default:
+		note = fmt.Sprintf("%s: its DNS settings could not be read (%s, see the warning): whether its DNS proxy answers at this address, and from where, is unknown.", name, fw.Settings.From.Name())
+	}
+	return dnsServerModel{
+		Address:            types.StringValue(s.Addr.String()),
+		Kind:               types.StringValue(dnsKindFirewall),
+		ResourceID:         idOrNull(fw.Firewall.ID),
+		NetworkInterfaceID: idOrNull(""),
 		VirtualNetworkID:   idOrNull(vnetID),
 		Note:               stringOrNull(note),
 	}

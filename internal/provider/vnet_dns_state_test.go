@@ -166,3 +166,60 @@ func TestDNSLookupWarnings(t *testing.T) {
 		t.Errorf("no failure, no warning: %v", diags)
 	}
 }
+
+// An Azure Firewall's address is azure_firewall, with the firewall as the
+// resource and a note saying what its DNS proxy does; a firewall's unread
+// settings are a warning naming the policy.
+func TestFirewallServerToModel(t *testing.T) {
+	f := newDNSFixture()
+	rg := func(rest string) model.ResourceID {
+		return model.ResourceID(tSub + "/resourceGroups/rg-hub/providers/" + rest)
+	}
+	fw := &model.AzureFirewall{ID: rg("Microsoft.Network/azureFirewalls/afw-hub"), Name: "afw-hub", PrivateIPs: addrs("10.0.4.4"),
+		SubnetIDs: []model.ResourceID{tHub + "/subnets/AzureFirewallSubnet"}}
+	policy := rg("Microsoft.Network/firewallPolicies/afwp-hub")
+	withPolicy := *fw
+	withPolicy.PolicyID = policy
+	ev := verify.DNSEvidence{VNets: model.KnownVNetsOf([]*model.VNet{f.spoke}), Resolvers: []*model.Resolver{f.resolver}, NICs: []*model.NIC{f.vmNIC}}
+	tests := []struct {
+		name string
+		fw   *model.AzureFirewall
+		dns  model.FirewallDNS
+		note []string
+	}{
+		{name: "proxy off, classic", fw: fw, dns: model.FirewallDNS{Known: true, From: fw.ID},
+			note: []string{"Azure Firewall afw-hub", "DNS proxy is off", "Network.DNS.EnableProxy", "nothing answers DNS at this address"}},
+		{name: "proxy off in the policy", fw: &withPolicy, dns: model.FirewallDNS{Known: true, From: policy},
+			note: []string{"DNS proxy is off", "firewall policy afwp-hub", "nothing answers DNS at this address"}},
+		{name: "proxy on to azure dns", fw: &withPolicy, dns: model.FirewallDNS{Known: true, Proxy: true, From: policy},
+			note: []string{"forwards to Azure DNS from virtual network vnet-hub"}},
+		{name: "proxy on to a resolver", fw: &withPolicy, dns: model.FirewallDNS{Known: true, Proxy: true, Servers: addrs("10.0.3.4"), From: policy},
+			note: []string{"forwards to 10.0.3.4", "resolver inbound endpoints", "virtual network vnet-hub"}},
+		{name: "proxy on to a dns vm", fw: &withPolicy, dns: model.FirewallDNS{Known: true, Proxy: true, Servers: addrs("10.0.1.10"), From: policy},
+			note: []string{"cannot describe the forwarding of 10.0.1.10", "unverified"}},
+		{name: "settings unread", fw: &withPolicy, dns: model.FirewallDNS{From: policy},
+			note: []string{"could not be read (afwp-hub", "unknown"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mustAddr("10.0.4.4")
+			m := firewallServerToModel(verify.ClassifyDNSServer(a, ev), verify.ClassifyFirewallDNS(tt.fw, tt.dns, ev))
+			if m.Kind.ValueString() != dnsKindFirewall || !slices.Contains(dnsServerKinds, dnsKindFirewall) || m.ResourceID.ValueString() != string(fw.ID) ||
+				m.VirtualNetworkID.ValueString() != string(tHub) || !m.NetworkInterfaceID.IsNull() || m.Address.ValueString() != "10.0.4.4" {
+				t.Fatalf("got %+v", m)
+			}
+			for _, want := range tt.note {
+				if !strings.Contains(m.Note.ValueString(), want) {
+					t.Errorf("note %q does not say %q", m.Note.ValueString(), want)
+				}
+			}
+		})
+	}
+
+	policyGap := model.Gap{ResourceID: policy, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/firewallPolicies/read"}
+	diags := dnsLookupWarnings([]gather.DNSLookupFailure{{Lookup: gather.LookupFirewallDNS, VNetID: policy, Addr: mustAddr("10.0.4.4"), Gap: policyGap}})
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.Contains(diags[0].Summary(), "Azure Firewall at 10.0.4.4 (afwp-hub)") ||
+		!strings.Contains(diags[0].Detail(), "Microsoft.Network/firewallPolicies/read") {
+		t.Errorf("firewall settings warning: %v", diags)
+	}
+}

@@ -5,6 +5,7 @@ package verify
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -123,5 +124,65 @@ func TestDNSEvidenceOf(t *testing.T) {
 	}
 	if ev := DNSEvidenceOf(&model.Facts{}); len(ev.VNets)+len(ev.NICs)+len(ev.Resolvers) != 0 {
 		t.Errorf("no facts, no evidence: %+v", ev)
+	}
+}
+
+// What an Azure Firewall's address is as a DNS server: each outcome of its
+// DNS proxy, and the look-alike that is not it.
+func TestClassifyFirewallDNS(t *testing.T) {
+	resolver := &model.Resolver{ID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/dnsResolvers/r"), Name: "r", VNetID: clsHub,
+		Inbound: []model.ResolverEndpoint{{ID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/dnsResolvers/r/inboundEndpoints/in"), Name: "in", Address: ip("10.0.3.4")}}}
+	other := &model.Resolver{ID: id("/resourceGroups/rg-spoke/providers/Microsoft.Network/dnsResolvers/s"), Name: "s", VNetID: clsSpoke,
+		Inbound: []model.ResolverEndpoint{{ID: id("/resourceGroups/rg-spoke/providers/Microsoft.Network/dnsResolvers/s/inboundEndpoints/in"), Name: "in", Address: ip("10.1.3.4")}}}
+	vmNIC := &model.NIC{ID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-dns"), PrivateIPs: ips("10.0.1.10")}
+	ev := DNSEvidence{
+		VNets: model.KnownVNets{
+			{ID: clsSpoke, Name: "vnet-spoke", Space: pfxs("10.1.0.0/16")},
+			{ID: clsHub, Name: "vnet-hub", Space: pfxs("10.0.0.0/16"), Peered: true},
+		},
+		Resolvers: []*model.Resolver{resolver, other},
+		NICs:      []*model.NIC{vmNIC},
+	}
+	fw := &model.AzureFirewall{ID: id("/resourceGroups/rg-hub/providers/Microsoft.Network/azureFirewalls/afw"), Name: "afw",
+		PrivateIPs: ips("10.0.4.4"), SubnetIDs: []model.ResourceID{clsHub + "/subnets/AzureFirewallSubnet"}}
+	hubFW := &model.AzureFirewall{ID: id("/resourceGroups/rg-vwan/providers/Microsoft.Network/azureFirewalls/afw-hub"), Name: "afw-hub", PrivateIPs: ips("10.100.0.4")}
+	known := func(proxy bool, servers ...string) model.FirewallDNS {
+		return model.FirewallDNS{Known: true, Proxy: proxy, Servers: ips(servers...), From: fw.ID}
+	}
+	tests := []struct {
+		name   string
+		fw     *model.AzureFirewall
+		dns    model.FirewallDNS
+		kind   FirewallDNSKind
+		vnet   model.ResourceID
+		reason FirewallDNSReason
+		why    string
+	}{
+		{name: "settings not read", fw: fw, dns: model.FirewallDNS{From: fw.ID}, kind: FirewallDNSSettingsUnknown},
+		{name: "unread settings are not proxy off, even with the proxy flag", fw: fw, dns: model.FirewallDNS{Proxy: true, From: fw.ID}, kind: FirewallDNSSettingsUnknown},
+		{name: "proxy off", fw: fw, dns: known(false), kind: FirewallDNSProxyOff},
+		{name: "proxy off, whatever servers it lists", fw: fw, dns: known(false, "10.0.3.4"), kind: FirewallDNSProxyOff},
+		{name: "proxy on without servers: azure dns from the firewall's vnet", fw: fw, dns: known(true), kind: FirewallDNSToAzure, vnet: clsHub},
+		{name: "proxy on to 168.63.129.16", fw: fw, dns: known(true, "168.63.129.16"), kind: FirewallDNSToAzure, vnet: clsHub},
+		{name: "proxy on to a resolver in another vnet", fw: fw, dns: known(true, "10.1.3.4"), kind: FirewallDNSToResolvers, vnet: clsSpoke},
+		{name: "proxy on to azure dns and a resolver of the same vnet", fw: fw, dns: known(true, "168.63.129.16", "10.0.3.4"), kind: FirewallDNSToResolvers, vnet: clsHub},
+		{name: "proxy on to resolvers of two vnets", fw: fw, dns: known(true, "10.0.3.4", "10.1.3.4"), kind: FirewallDNSUnverified, reason: FirewallDNSManyVNets, why: "different VNets"},
+		{name: "proxy on to a dns vm", fw: fw, dns: known(true, "10.0.3.4", "10.0.1.10"), kind: FirewallDNSUnverified, reason: FirewallDNSOpaqueServers, why: "forwarding of 10.0.1.10"},
+		{name: "proxy on to an external server", fw: fw, dns: known(true, "192.168.1.1"), kind: FirewallDNSUnverified, reason: FirewallDNSOpaqueServers, why: "forwarding of 192.168.1.1"},
+		{name: "a hub firewall asking azure dns", fw: hubFW, dns: known(true), kind: FirewallDNSUnverified, reason: FirewallDNSNoVNet, why: "Virtual WAN hub"},
+		{name: "a hub firewall forwarding to a spoke's resolver", fw: hubFW, dns: known(true, "10.1.3.4"), kind: FirewallDNSToResolvers, vnet: clsSpoke},
+		{name: "child and parent policies disagree", fw: fw, dns: model.FirewallDNS{Known: true, Proxy: true, From: fw.ID, Inheritance: "the parent differs"},
+			kind: FirewallDNSUnverified, reason: FirewallDNSInheritance, why: "the parent differs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ClassifyFirewallDNS(tt.fw, tt.dns, ev)
+			if got.Kind != tt.kind || !got.VNetID.Equal(tt.vnet) || got.Reason != tt.reason || got.Firewall != tt.fw {
+				t.Fatalf("got %+v, want kind %d from %q, reason %d", got, tt.kind, tt.vnet, tt.reason)
+			}
+			if why := got.Why(); (tt.why == "") != (why == "") || !strings.Contains(why, tt.why) {
+				t.Errorf("why %q, want it to say %q", why, tt.why)
+			}
+		})
 	}
 }
