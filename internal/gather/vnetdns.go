@@ -203,7 +203,10 @@ func (l *lookups) servers(ctx context.Context, servers []netip.Addr, firewalls b
 		}
 		l.done[a] = true
 		if v, ok := out.VNets.Holding(a); ok {
-			if !l.holders[v.ID.Key()] {
+			// A Virtual WAN hub's VNet (HV_…) is Microsoft's: its
+			// resolvers can never be listed, and it holds none (the
+			// hub's firewall is found through the hub).
+			if !l.holders[v.ID.Key()] && !model.IsHubVNet(v.ID) {
 				l.holders[v.ID.Key()] = true
 				holders = append(holders, v.ID)
 			}
