@@ -219,9 +219,10 @@ func (h *VirtualHub) AddBuiltinRouteTables() {
 }
 
 // PropagatesTo reports whether connection c propagates its prefixes to
-// route table t: by id, or by one of t's labels. A connection without a
-// propagation configuration propagates to defaultRouteTable (label
-// "default"); nothing propagates to noneRouteTable.
+// route table t: by id, or by one of t's labels (LabelSet: defaultRouteTable
+// carries "default" even where its labels are not listed). A connection
+// without a propagation configuration propagates to defaultRouteTable
+// (label "default"); nothing propagates to noneRouteTable.
 func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
 	if t.IsNone() {
 		return false
@@ -235,7 +236,7 @@ func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
 		}
 	}
 	for _, l := range c.PropagatedLabels {
-		if containsFold(t.Labels, l) {
+		if containsFold(t.LabelSet(), l) {
 			return true
 		}
 	}
