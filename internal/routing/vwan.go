@@ -248,9 +248,15 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 		return w.viaHubStaticRoute(c, r, hub, p, t)
 	case !found:
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (destination not in a connected VNet)")
-		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
-			Detail:      fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name),
-			Remediation: fmt.Sprintf("Check where virtual hub %s sends %s (az network vhub get-effective-routes --resource-type RouteTable): if it should be in a VNet, connect that VNet to the hub; if it is behind a branch, the path leaves Azure and cannot be verified.", hub.Name, w.dst)})
+		detail := fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name)
+		remedy := fmt.Sprintf("Check where virtual hub %s sends %s (az network vhub get-effective-routes --resource-type RouteTable): if it should be in a VNet, connect that VNet to the hub; if it is behind a branch, the path leaves Azure and cannot be verified.", hub.Name, w.dst)
+		if hub.VirtualWANID.IsZero() {
+			// Without its Virtual WAN, the hub's sibling hubs (whose
+			// spokes its router reaches) cannot be found.
+			detail += fmt.Sprintf("; virtual hub %s names no Virtual WAN (properties.virtualWan), so the other hubs of its Virtual WAN, whose VNets may hold %s, are unknown", hub.Name, w.dst)
+			remedy = fmt.Sprintf("Record the virtual hub's virtualWan (az network vhub show -n %s) so that the other hubs of its Virtual WAN are read. ", hub.Name) + remedy
+		}
+		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable, Detail: detail, Remediation: remedy})
 		return "", false
 	}
 	if !atHub {
