@@ -150,6 +150,8 @@ func routingIntentFromSDK(ri *armnetwork.RoutingIntent) *model.RoutingIntent {
 		}
 		for _, d := range pol.Destinations {
 			switch s := str(d); {
+			case str(pol.NextHop) == "" && (strings.EqualFold(s, model.IntentPrivateTraffic) || strings.EqualFold(s, model.IntentInternet)):
+				out.NoNextHop = append(out.NoNextHop, s)
 			case strings.EqualFold(s, model.IntentPrivateTraffic):
 				out.PrivateNextHop = model.ResourceID(str(pol.NextHop))
 			case strings.EqualFold(s, model.IntentInternet):

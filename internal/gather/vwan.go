@@ -255,12 +255,16 @@ func addHubs(n *model.Network, hubs []*model.VirtualHub) []model.ResourceID {
 // completeHubPeering fills what a connected VNet's peering to its hub's
 // VNet leaves out (a snapshot written by hand): Azure creates and removes
 // that peering with the hub connection, which is listed, so an unrecorded
-// peeringState is Connected, as the hub's side stands in; and the hub's
-// VNet holds the hub's address prefix, so an unrecorded remote address
-// space is that prefix. What the peering records is kept.
+// peeringState is Connected and an unrecorded allowVirtualNetworkAccess
+// true, as the hub's side stands in; and the hub's VNet holds the hub's
+// address prefix, so an unrecorded remote address space is that prefix.
+// What the peering records is kept.
 func completeHubPeering(p *model.Peering, h *model.VirtualHub) {
 	if p.State == "" {
 		p.State = "Connected"
+	}
+	if p.AccessUnrecorded {
+		p.AllowVirtualNetworkAccess, p.AccessUnrecorded = true, false
 	}
 	if len(p.RemoteAddressSpace) == 0 && len(p.RemoteCurrentAddressSpace) == 0 && h.AddressPrefix.IsValid() {
 		p.RemoteAddressSpace = []netip.Prefix{h.AddressPrefix}

@@ -21,7 +21,7 @@ func TestAddHubsCompletesHubPeering(t *testing.T) {
 	build := func(hubPeering *model.Peering) (*model.Network, *model.Peering) {
 		n := model.NewNetwork()
 		other := &model.Peering{ID: model.ResourceID(string(spoke) + "/virtualNetworkPeerings/to-other"), Name: "to-other", VNetID: spoke,
-			RemoteVNetID: model.ResourceID(sub + "virtualNetworks/other")}
+			RemoteVNetID: model.ResourceID(sub + "virtualNetworks/other"), AccessUnrecorded: true}
 		n.AddVNet(&model.VNet{ID: spoke, Name: "spoke", AddressSpace: []netip.Prefix{netip.MustParsePrefix("10.1.0.0/16")},
 			Peerings: []*model.Peering{hubPeering, other}})
 		hub := &model.VirtualHub{ID: model.ResourceID(sub + "virtualHubs/hub"), Name: "hub", AddressPrefix: hubPfx, HubVNetID: hubVNet,
@@ -30,15 +30,18 @@ func TestAddHubsCompletesHubPeering(t *testing.T) {
 		return n, other
 	}
 	t.Run("unrecorded", func(t *testing.T) {
-		p := &model.Peering{ID: model.ResourceID(string(spoke) + "/virtualNetworkPeerings/RemoteVnetToHubPeering_1"), VNetID: spoke, RemoteVNetID: hubVNet, AllowVirtualNetworkAccess: true}
+		p := &model.Peering{ID: model.ResourceID(string(spoke) + "/virtualNetworkPeerings/RemoteVnetToHubPeering_1"), VNetID: spoke, RemoteVNetID: hubVNet, AccessUnrecorded: true}
 		_, other := build(p)
+		if !p.AllowVirtualNetworkAccess {
+			t.Errorf("a hub peering without allowVirtualNetworkAccess allows access, as Azure keeps it")
+		}
 		if !p.Connected() {
 			t.Errorf("state %q: a hub peering without peeringState is Connected while its hub connection exists", p.State)
 		}
 		if len(p.RemoteAddressSpace) != 1 || p.RemoteAddressSpace[0] != hubPfx || len(p.RemoteCurrentAddressSpace) != 1 {
 			t.Errorf("remote space %v / %v, want the hub's prefix %s", p.RemoteAddressSpace, p.RemoteCurrentAddressSpace, hubPfx)
 		}
-		if other.State != "" || len(other.RemoteAddressSpace) != 0 {
+		if other.State != "" || len(other.RemoteAddressSpace) != 0 || other.AllowVirtualNetworkAccess {
 			t.Errorf("a peering to another VNet must be left as recorded: %+v", other)
 		}
 	})
@@ -47,6 +50,9 @@ func TestAddHubsCompletesHubPeering(t *testing.T) {
 		p := &model.Peering{ID: model.ResourceID(string(spoke) + "/virtualNetworkPeerings/RemoteVnetToHubPeering_1"), VNetID: spoke, RemoteVNetID: hubVNet,
 			State: "Disconnected", RemoteAddressSpace: []netip.Prefix{old}}
 		build(p)
+		if p.AllowVirtualNetworkAccess {
+			t.Errorf("a recorded allowVirtualNetworkAccess false must be kept")
+		}
 		if p.State != "Disconnected" || len(p.RemoteAddressSpace) != 1 || p.RemoteAddressSpace[0] != old || len(p.RemoteCurrentAddressSpace) != 0 {
 			t.Errorf("a recorded hub peering must be kept: %+v", p)
 		}

@@ -163,6 +163,10 @@ type RoutingIntent struct {
 	PrivateNextHop  ResourceID
 	InternetNextHop ResourceID
 	UnknownPolicies []string
+	// NoNextHop are the destinations (PrivateTraffic, Internet) of routing
+	// policies that name no next hop (a snapshot written by hand): Azure
+	// requires one, so where that traffic goes is unknown.
+	NoNextHop []string
 }
 
 // IsNone reports whether t is the hub's noneRouteTable: "Propagating to

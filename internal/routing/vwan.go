@@ -138,6 +138,11 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			Detail:      fmt.Sprintf("routing intent of virtual hub %s has routing policies this provider does not model (%s)", hub.Name, strings.Join(intent.UnknownPolicies, ", ")),
 			Remediation: "The provider models the PrivateTraffic and Internet routing policies only. Check by hand where the hub sends the registry's addresses (az network vhub get-effective-routes --resource-type RouteTable), or accept this finding with the reason."}, bgpOnly: true})
 	}
+	if intent != nil && len(intent.NoNextHop) > 0 {
+		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: intent.ID, Kind: model.GapUnavailable,
+			Detail:      fmt.Sprintf("routing intent of virtual hub %s has a routing policy for %s that names no next hop: where the hub sends that traffic is unknown", hub.Name, strings.Join(intent.NoNextHop, ", ")),
+			Remediation: fmt.Sprintf("Record the next hop of every routing policy of virtual hub %s (az network vhub routing-intent show), normally the hub's Azure Firewall, then plan again.", hub.Name)}, bgpOnly: true})
+	}
 	private := intent != nil && !intent.PrivateNextHop.IsZero()
 	internet := intent != nil && !intent.InternetNextHop.IsZero()
 	if private {

@@ -221,3 +221,22 @@ func TestHubUnreadGapOnlyWhereTheHubRoutes(t *testing.T) {
 		t.Fatalf("a destination in the nodes' own VNet: %v gaps %+v", near.Verdict, near.Gaps)
 	}
 }
+
+// TestHubRoutingPolicyWithoutNextHop: a routing policy that names no next
+// hop leaves where the hub sends traffic unknown: a path through the hub
+// is unverified with a gap on the routing intent that says so, never
+// reachable directly; a path inside the nodes' own VNet is unaffected.
+func TestHubRoutingPolicyWithoutNextHop(t *testing.T) {
+	f := newVWAN()
+	f.withFirewall()
+	f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), NoNextHop: []string{"PrivateTraffic"}}
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.hub.Intent.ID) ||
+		!strings.Contains(res.Gaps[0].Detail, "names no next hop") {
+		t.Fatalf("through the hub: verdict %v gaps %+v", res.Verdict, res.Gaps)
+	}
+	if local := e.Trace(f.aks.ID, ip("10.1.1.4")); local.Verdict != model.Reachable {
+		t.Fatalf("inside the VNet: %v gaps %+v", local.Verdict, local.Gaps)
+	}
+}
