@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"net/netip"
+	"sort"
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -152,6 +153,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 		toFirewall([]netip.Prefix{defaultRoute4}, fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
 	}
 	gaps = append(gaps, branchRoutes(net, hub, conn, vnet, router, add)...)
+	gaps = append(gaps, unknownWANGaps(net, hub, vnet)...)
 	assocID := hub.AssociatedTable(conn)
 	assoc := hub.RouteTable(assocID)
 	if assoc == nil {
@@ -223,6 +225,43 @@ func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
 		Detail: fmt.Sprintf("its router has routing state %s, not Provisioned: which routes it programs into the VNets connected to it, and whether it forwards their traffic at all, is not documented for that state",
 			hub.RoutingState),
 		Remediation: fmt.Sprintf("Wait until virtual hub %s shows routing status Provisioned; if it stays %s, reset the hub (Azure portal: the virtual hub, Reset; or Reset-AzHubRouter), then plan again.", hub.Name, hub.RoutingState)}, true
+}
+
+// unknownWANGaps: the hubs of one Virtual WAN route to each other's
+// connected VNets (model/vwan_interhub.go), which hubs share one is their
+// virtualWan. Where hub or another hub that was read names none (a
+// snapshot written by hand), whether hub routes to that hub's VNets is
+// unknown: a gap scoped to their address spaces.
+func unknownWANGaps(net *model.Network, hub *model.VirtualHub, vnet *model.VNet) []scopedGap {
+	others := make([]*model.VirtualHub, 0, len(net.VirtualHubs))
+	for _, o := range net.VirtualHubs {
+		if o != hub && !o.ID.Equal(hub.ID) && (hub.VirtualWANID.IsZero() || o.VirtualWANID.IsZero()) {
+			others = append(others, o)
+		}
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i].ID.Key() < others[j].ID.Key() })
+	var out []scopedGap
+	for _, o := range others {
+		var scope []netip.Prefix
+		for _, oc := range o.Connections {
+			if v := net.VNet(oc.RemoteVNetID); v != nil && !v.ID.Equal(vnet.ID) {
+				scope = append(scope, v.AddressSpace...)
+			}
+		}
+		if len(scope) == 0 {
+			continue
+		}
+		missing := hub
+		if !hub.VirtualWANID.IsZero() {
+			missing = o
+		}
+		out = append(out, scopedGap{gap: model.Gap{ResourceID: missing.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("virtual hub %s names no Virtual WAN (properties.virtualWan), so whether virtual hub %s routes to the VNets connected to virtual hub %s (another hub of its Virtual WAN, or of none) is unknown",
+				missing.Name, hub.Name, o.Name),
+			Remediation: fmt.Sprintf("Record the virtualWan of virtual hub %s (az network vhub show -n %s), then plan again.", missing.Name, missing.Name)},
+			scope: scope, bgpOnly: true})
+	}
+	return out
 }
 
 // viaHub follows a route a virtual hub programmed: to the hub's firewall
