@@ -66,7 +66,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if hub == nil {
 		var gaps []scopedGap
 		for _, p := range vnet.Peerings {
-			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || !p.Connected() {
+			// A peering that records no state (a snapshot written by
+			// hand, completed only once its hub is read) may be Connected.
+			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || (!p.Connected() && p.State != "") {
 				continue
 			}
 			// Never the hub VNet's own read (it is Microsoft's): the
@@ -260,6 +262,19 @@ func unknownWANGaps(net *model.Network, hub *model.VirtualHub, vnet *model.VNet)
 				missing.Name, hub.Name, o.Name),
 			Remediation: fmt.Sprintf("Record the virtualWan of virtual hub %s (az network vhub show -n %s), then plan again.", missing.Name, missing.Name)},
 			scope: scope, bgpOnly: true})
+		// Were they one Virtual WAN, the other hub's route tables and
+		// routing intent would decide those routes too.
+		for _, part := range []struct {
+			known bool
+			child string
+		}{{o.RouteTablesKnown, "hubRouteTables"}, {o.IntentKnown, "routingIntent"}} {
+			if !part.known {
+				id := model.ResourceID(string(o.ID) + "/" + part.child)
+				out = append(out, scopedGap{gap: gapFor(net, id, model.GapNotFound,
+					fmt.Sprintf("the %s of virtual hub %s were not read: the routes it would give to its VNets are unknown", part.child, o.Name)),
+					scope: scope, bgpOnly: true})
+			}
+		}
 	}
 	return out
 }

@@ -322,6 +322,16 @@ func TestInterHubUnknownVirtualWAN(t *testing.T) {
 		if near := e.Trace(f.aks.ID, ip("10.2.1.4")); near.Verdict != model.Reachable {
 			t.Fatalf("%s without virtualWan, the same hub's spoke: %v gaps %+v", which, near.Verdict, near.Gaps)
 		}
+		// The other hub's route tables, unread, are named too.
+		f.hub2.RouteTablesKnown = false
+		res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+		named := false
+		for _, g := range res.Gaps {
+			named = named || g.ResourceID.Equal(model.ResourceID(hubNeuID+"/hubRouteTables"))
+		}
+		if res.Verdict != model.Unverified || !named {
+			t.Fatalf("%s without virtualWan, hub-neu's route tables unread: verdict %v gaps %+v", which, res.Verdict, res.Gaps)
+		}
 	}
 	f := newInterHub()
 	f.hub2.VirtualWANID = testSub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualWans/other"

@@ -240,3 +240,26 @@ func TestHubRoutingPolicyWithoutNextHop(t *testing.T) {
 		t.Fatalf("inside the VNet: %v gaps %+v", local.Verdict, local.Gaps)
 	}
 }
+
+// TestHubUnreadPeeringWithoutState: a peering to a hub's VNet that records
+// no peeringState (a snapshot written by hand; gather completes it only
+// once the hub is read) leaves a path through an unread hub unverified,
+// never dropped; a recorded Disconnected peering carries no hub route and
+// no gap.
+func TestHubUnreadPeeringWithoutState(t *testing.T) {
+	for _, state := range []string{"", "Disconnected"} {
+		f := newVWAN()
+		delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+		delete(f.b.net.VNets, f.hubNet.ID.Key())
+		f.b.net.Gaps.Add(model.Gap{ResourceID: f.hub.ID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/read"})
+		f.b.net.VirtualHubs[f.hub.ID.Key()] = &model.VirtualHub{ID: f.hub.ID, Name: "hub-weu", HubVNetID: f.hubNet.ID}
+		f.spoke.PeeringTo(f.hubNet.ID).State = state
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+		if state == "" && (res.Verdict != model.Unverified || len(res.Gaps) == 0) {
+			t.Fatalf("no peeringState: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+		}
+		if state != "" && (res.Verdict != model.Unreachable || len(res.Gaps) != 0) {
+			t.Fatalf("Disconnected: %v gaps %+v", res.Verdict, res.Gaps)
+		}
+	}
+}
