@@ -59,6 +59,7 @@ func hubConnectionFromSDK(c *armnetwork.HubVirtualNetworkConnection) (*model.Hub
 		out.RemoteVNetID = rid(p.RemoteVirtualNetwork.ID)
 	}
 	out.EnableInternetSecurity = boolv(p.EnableInternetSecurity)
+	out.InternetSecurityUnrecorded = p.EnableInternetSecurity == nil
 	rc := p.RoutingConfiguration
 	if rc == nil {
 		return out, nil

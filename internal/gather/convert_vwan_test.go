@@ -64,3 +64,26 @@ func TestRoutingIntentPolicyWithoutNextHop(t *testing.T) {
 		t.Errorf("Internet policy with its next hop: %q unknown %v", got.InternetNextHop, got.UnknownPolicies)
 	}
 }
+
+// TestHubConnectionInternetSecurityUnrecorded: a connection without
+// enableInternetSecurity is marked unrecorded (Azure documents no
+// default); a recorded false or true is not.
+func TestHubConnectionInternetSecurityUnrecorded(t *testing.T) {
+	for _, tc := range []struct {
+		field               string
+		enabled, unrecorded bool
+	}{{``, false, true}, {`,"enableInternetSecurity":false`, false, false}, {`,"enableInternetSecurity":true`, true, false}} {
+		body := `{"id":"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/h/hubVirtualNetworkConnections/c","name":"c","properties":{"provisioningState":"Succeeded"` + tc.field + `}}`
+		var c armnetwork.HubVirtualNetworkConnection
+		if err := json.Unmarshal([]byte(body), &c); err != nil {
+			t.Fatal(err)
+		}
+		got, err := hubConnectionFromSDK(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.EnableInternetSecurity != tc.enabled || got.InternetSecurityUnrecorded != tc.unrecorded {
+			t.Errorf("%q: enabled %v unrecorded %v, want %v %v", tc.field, got.EnableInternetSecurity, got.InternetSecurityUnrecorded, tc.enabled, tc.unrecorded)
+		}
+	}
+}

@@ -113,6 +113,10 @@ type HubConnection struct {
 	BypassStaticRoutesInVNet bool
 	// EnableInternetSecurity: a 0.0.0.0/0 route of the hub reaches the VNet.
 	EnableInternetSecurity bool
+	// InternetSecurityUnrecorded: the read has no enableInternetSecurity
+	// (a snapshot written by hand). Azure documents no default, so whether
+	// a 0.0.0.0/0 route of the hub reaches the VNet is unknown.
+	InternetSecurityUnrecorded bool
 }
 
 // HubStaticRoute is a static route of a connection: prefixes behind an

@@ -151,8 +151,18 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if private {
 		toFirewall(append(append([]netip.Prefix(nil), rfc1918...), additionalPrivatePrefixes(hub)...), fmt.Sprintf("routing intent of virtual hub %s (private traffic)", hub.Name))
 	}
+	// Whether a 0.0.0.0/0 of the hub reaches a connection that records no
+	// enableInternetSecurity is unknown.
+	unrecordedDefault := func(origin string) {
+		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: conn.ID, Kind: model.GapUnavailable,
+			Detail:      fmt.Sprintf("connection %s of virtual hub %s records no enableInternetSecurity, so whether %s (0.0.0.0/0) reaches %s is unknown", conn.Name, hub.Name, origin, vnet.Name),
+			Remediation: fmt.Sprintf("Record enableInternetSecurity (Propagate Default Route) of connection %s (az network vhub connection show), then plan again.", conn.Name)},
+			bgpOnly: true, defaultOnly: true})
+	}
 	if internet && conn.EnableInternetSecurity {
 		toFirewall([]netip.Prefix{defaultRoute4}, fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
+	} else if internet && conn.InternetSecurityUnrecorded {
+		unrecordedDefault(fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
 	}
 	gaps = append(gaps, branchRoutes(net, hub, conn, vnet, router, add)...)
 	gaps = append(gaps, unknownWANGaps(net, hub, vnet)...)
@@ -174,6 +184,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
 			for _, p := range hr.Destinations {
 				if p.Bits() == 0 && !conn.EnableInternetSecurity {
+					if conn.InternetSecurityUnrecorded {
+						unrecordedDefault(origin)
+					}
 					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
 				}
 				if hr.NextHop.Equal(hub.FirewallID) {

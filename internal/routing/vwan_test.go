@@ -263,3 +263,32 @@ func TestHubUnreadPeeringWithoutState(t *testing.T) {
 		}
 	}
 }
+
+// TestHubDefaultRouteUnrecordedInternetSecurity: Azure documents no
+// default for enableInternetSecurity, so where a connection records none,
+// a public destination the hub's 0.0.0.0/0 (routing intent to the
+// firewall) might carry is unverified with a gap naming the connection,
+// never sent straight to the Internet; a destination a longer route
+// decides (the other spoke) is unaffected, and a recorded false sends the
+// public destination to the Internet.
+func TestHubDefaultRouteUnrecordedInternetSecurity(t *testing.T) {
+	for _, unrecorded := range []bool{true, false} {
+		f := newVWAN()
+		f.withFirewall()
+		f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), InternetNextHop: f.hub.FirewallID}
+		f.connSpoke.InternetSecurityUnrecorded = unrecorded
+		e := NewEngine(f.b.net, Options{})
+		res := e.Trace(f.aks.ID, ip("20.50.2.10"))
+		if unrecorded {
+			if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.connSpoke.ID) ||
+				!strings.Contains(res.Gaps[0].Detail, "records no enableInternetSecurity") {
+				t.Fatalf("unrecorded: verdict %v gaps %+v", res.Verdict, res.Gaps)
+			}
+		} else if res.Verdict != model.Reachable || len(res.Gaps) != 0 {
+			t.Fatalf("recorded false: verdict %v gaps %+v", res.Verdict, res.Gaps)
+		}
+		if other := e.Trace(f.aks.ID, ip("10.2.1.4")); other.Verdict != model.Reachable || len(other.Gaps) != 0 {
+			t.Fatalf("unrecorded %v, the other spoke: %v gaps %+v", unrecorded, other.Verdict, other.Gaps)
+		}
+	}
+}
