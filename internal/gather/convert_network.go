@@ -135,6 +135,7 @@ func peeringFromSDK(vnetID model.ResourceID, pe *armnetwork.VirtualNetworkPeerin
 	out.State = str(p.PeeringState)
 	out.SyncLevel = str(p.PeeringSyncLevel)
 	out.AllowVirtualNetworkAccess = boolv(p.AllowVirtualNetworkAccess)
+	out.AccessUnrecorded = p.AllowVirtualNetworkAccess == nil
 	out.AllowForwardedTraffic = boolv(p.AllowForwardedTraffic)
 	out.AllowGatewayTransit = boolv(p.AllowGatewayTransit)
 	out.UseRemoteGateways = boolv(p.UseRemoteGateways)

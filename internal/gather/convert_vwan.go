@@ -59,6 +59,7 @@ func hubConnectionFromSDK(c *armnetwork.HubVirtualNetworkConnection) (*model.Hub
 		out.RemoteVNetID = rid(p.RemoteVirtualNetwork.ID)
 	}
 	out.EnableInternetSecurity = boolv(p.EnableInternetSecurity)
+	out.InternetSecurityUnrecorded = p.EnableInternetSecurity == nil
 	rc := p.RoutingConfiguration
 	if rc == nil {
 		return out, nil
@@ -150,6 +151,8 @@ func routingIntentFromSDK(ri *armnetwork.RoutingIntent) *model.RoutingIntent {
 		}
 		for _, d := range pol.Destinations {
 			switch s := str(d); {
+			case str(pol.NextHop) == "" && (strings.EqualFold(s, model.IntentPrivateTraffic) || strings.EqualFold(s, model.IntentInternet)):
+				out.NoNextHop = append(out.NoNextHop, s)
 			case strings.EqualFold(s, model.IntentPrivateTraffic):
 				out.PrivateNextHop = model.ResourceID(str(pol.NextHop))
 			case strings.EqualFold(s, model.IntentInternet):

@@ -235,6 +235,7 @@ func addHubs(n *model.Network, hubs []*model.VirtualHub) []model.ResourceID {
 			for _, p := range remote.Peerings {
 				if p.RemoteVNetID.Equal(h.HubVNetID) {
 					p.VirtualHubID = h.ID
+					completeHubPeering(p, h)
 				}
 			}
 			hv.Peerings = append(hv.Peerings, &model.Peering{
@@ -249,6 +250,26 @@ func addHubs(n *model.Network, hubs []*model.VirtualHub) []model.ResourceID {
 		n.AddVNet(hv)
 	}
 	return speculative
+}
+
+// completeHubPeering fills what a connected VNet's peering to its hub's
+// VNet leaves out (a snapshot written by hand): Azure creates and removes
+// that peering with the hub connection, which is listed, so an unrecorded
+// peeringState is Connected and an unrecorded allowVirtualNetworkAccess
+// true, as the hub's side stands in; and the hub's VNet holds the hub's
+// address prefix, so an unrecorded remote address space is that prefix.
+// What the peering records is kept.
+func completeHubPeering(p *model.Peering, h *model.VirtualHub) {
+	if p.State == "" {
+		p.State = "Connected"
+	}
+	if p.AccessUnrecorded {
+		p.AllowVirtualNetworkAccess, p.AccessUnrecorded = true, false
+	}
+	if len(p.RemoteAddressSpace) == 0 && len(p.RemoteCurrentAddressSpace) == 0 && h.AddressPrefix.IsValid() {
+		p.RemoteAddressSpace = []netip.Prefix{h.AddressPrefix}
+		p.RemoteCurrentAddressSpace = []netip.Prefix{h.AddressPrefix}
+	}
 }
 
 // includeHubFirewalls reads the secured hubs' Azure Firewalls into n; what

@@ -307,9 +307,12 @@ type Peering struct {
 	// LocalNotInSync, LocalAndRemoteNotInSync.
 	SyncLevel                 string
 	AllowVirtualNetworkAccess bool
-	AllowForwardedTraffic     bool
-	AllowGatewayTransit       bool
-	UseRemoteGateways         bool
+	// AccessUnrecorded: the read has no allowVirtualNetworkAccess (a
+	// snapshot written by hand); AllowVirtualNetworkAccess is then false.
+	AccessUnrecorded      bool
+	AllowForwardedTraffic bool
+	AllowGatewayTransit   bool
+	UseRemoteGateways     bool
 	// RemoteAddressSpace is the remote space as this side last synced it
 	// (remoteAddressSpace): what Azure programs routes for.
 	RemoteAddressSpace []netip.Prefix

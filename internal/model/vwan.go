@@ -113,6 +113,10 @@ type HubConnection struct {
 	BypassStaticRoutesInVNet bool
 	// EnableInternetSecurity: a 0.0.0.0/0 route of the hub reaches the VNet.
 	EnableInternetSecurity bool
+	// InternetSecurityUnrecorded: the read has no enableInternetSecurity
+	// (a snapshot written by hand). Azure documents no default, so whether
+	// a 0.0.0.0/0 route of the hub reaches the VNet is unknown.
+	InternetSecurityUnrecorded bool
 }
 
 // HubStaticRoute is a static route of a connection: prefixes behind an
@@ -163,6 +167,10 @@ type RoutingIntent struct {
 	PrivateNextHop  ResourceID
 	InternetNextHop ResourceID
 	UnknownPolicies []string
+	// NoNextHop are the destinations (PrivateTraffic, Internet) of routing
+	// policies that name no next hop (a snapshot written by hand): Azure
+	// requires one, so where that traffic goes is unknown.
+	NoNextHop []string
 }
 
 // IsNone reports whether t is the hub's noneRouteTable: "Propagating to
@@ -219,9 +227,10 @@ func (h *VirtualHub) AddBuiltinRouteTables() {
 }
 
 // PropagatesTo reports whether connection c propagates its prefixes to
-// route table t: by id, or by one of t's labels. A connection without a
-// propagation configuration propagates to defaultRouteTable (label
-// "default"); nothing propagates to noneRouteTable.
+// route table t: by id, or by one of t's labels (LabelSet: defaultRouteTable
+// carries "default" even where its labels are not listed). A connection
+// without a propagation configuration propagates to defaultRouteTable
+// (label "default"); nothing propagates to noneRouteTable.
 func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
 	if t.IsNone() {
 		return false
@@ -235,7 +244,7 @@ func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
 		}
 	}
 	for _, l := range c.PropagatedLabels {
-		if containsFold(t.Labels, l) {
+		if containsFold(t.LabelSet(), l) {
 			return true
 		}
 	}

@@ -41,3 +41,27 @@ func TestAddBuiltinRouteTables(t *testing.T) {
 		}
 	})
 }
+
+// TestPropagatesToByBuiltinLabel: a connection that propagates to the
+// label "default" only (no route table ids) reaches the hub's
+// defaultRouteTable even where its labels are not listed (a hand-written
+// snapshot, a table AddBuiltinRouteTables added); a custom table without
+// that label does not get its routes.
+func TestPropagatesToByBuiltinLabel(t *testing.T) {
+	hubID := ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub")
+	h := &VirtualHub{ID: hubID, RouteTables: []*HubRouteTable{
+		{ID: ResourceID(string(hubID) + "/hubRouteTables/" + HubDefaultRouteTable), Name: HubDefaultRouteTable},
+		{ID: ResourceID(string(hubID) + "/hubRouteTables/RT_SHARED"), Name: "RT_SHARED"},
+	}}
+	conn := &HubConnection{Name: "c", PropagatedLabels: []string{"Default"}}
+	if !conn.PropagatesTo(h.RouteTable(h.DefaultRouteTable())) {
+		t.Errorf("a connection propagating to label default must reach defaultRouteTable without listed labels")
+	}
+	if conn.PropagatesTo(h.RouteTables[1]) {
+		t.Errorf("a connection propagating to label default must not reach RT_SHARED, which has no such label")
+	}
+	h.RouteTables[1].Labels = []string{"default"}
+	if !conn.PropagatesTo(h.RouteTables[1]) {
+		t.Errorf("a custom table with the label default gets the connection's routes")
+	}
+}

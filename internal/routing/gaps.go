@@ -67,6 +67,10 @@ type scopedGap struct {
 	// where the route otherwise selected has the same next hop, the
 	// packet goes the same way either way and the gap does not apply.
 	sameHop *model.Route
+	// defaultOnly: the missing fact is a 0.0.0.0/0 gateway route, which
+	// changes the selection only where a default route that is not a
+	// user-defined one is selected (any longer prefix, and a UDR, win).
+	defaultOnly bool
 }
 
 // PublicStandIn stands for an Internet address Resource Manager does not
@@ -95,6 +99,11 @@ func (g scopedGap) applies(c *Computed, dst netip.Addr) bool {
 	}
 	if g.serviceEndpoint {
 		if r, ok := c.Table.Lookup(dst); ok && strings.EqualFold(r.NextHopType, model.NextHopInternet) {
+			return false
+		}
+	}
+	if g.defaultOnly {
+		if r, ok := c.Table.Lookup(dst); ok && (r.Prefix.Bits() > 0 || strings.EqualFold(r.Source, model.RouteSourceUser)) {
 			return false
 		}
 	}

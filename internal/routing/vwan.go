@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"net/netip"
+	"sort"
 	"strings"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -65,7 +66,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if hub == nil {
 		var gaps []scopedGap
 		for _, p := range vnet.Peerings {
-			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || !p.Connected() {
+			// A peering that records no state (a snapshot written by
+			// hand, completed only once its hub is read) may be Connected.
+			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || (!p.Connected() && p.State != "") {
 				continue
 			}
 			// Never the hub VNet's own read (it is Microsoft's): the
@@ -138,15 +141,31 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			Detail:      fmt.Sprintf("routing intent of virtual hub %s has routing policies this provider does not model (%s)", hub.Name, strings.Join(intent.UnknownPolicies, ", ")),
 			Remediation: "The provider models the PrivateTraffic and Internet routing policies only. Check by hand where the hub sends the registry's addresses (az network vhub get-effective-routes --resource-type RouteTable), or accept this finding with the reason."}, bgpOnly: true})
 	}
+	if intent != nil && len(intent.NoNextHop) > 0 {
+		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: intent.ID, Kind: model.GapUnavailable,
+			Detail:      fmt.Sprintf("routing intent of virtual hub %s has a routing policy for %s that names no next hop: where the hub sends that traffic is unknown", hub.Name, strings.Join(intent.NoNextHop, ", ")),
+			Remediation: fmt.Sprintf("Record the next hop of every routing policy of virtual hub %s (az network vhub routing-intent show), normally the hub's Azure Firewall, then plan again.", hub.Name)}, bgpOnly: true})
+	}
 	private := intent != nil && !intent.PrivateNextHop.IsZero()
 	internet := intent != nil && !intent.InternetNextHop.IsZero()
 	if private {
 		toFirewall(append(append([]netip.Prefix(nil), rfc1918...), additionalPrivatePrefixes(hub)...), fmt.Sprintf("routing intent of virtual hub %s (private traffic)", hub.Name))
 	}
+	// Whether a 0.0.0.0/0 of the hub reaches a connection that records no
+	// enableInternetSecurity is unknown.
+	unrecordedDefault := func(origin string) {
+		gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: conn.ID, Kind: model.GapUnavailable,
+			Detail:      fmt.Sprintf("connection %s of virtual hub %s records no enableInternetSecurity, so whether %s (0.0.0.0/0) reaches %s is unknown", conn.Name, hub.Name, origin, vnet.Name),
+			Remediation: fmt.Sprintf("Record enableInternetSecurity (Propagate Default Route) of connection %s (az network vhub connection show), then plan again.", conn.Name)},
+			bgpOnly: true, defaultOnly: true})
+	}
 	if internet && conn.EnableInternetSecurity {
 		toFirewall([]netip.Prefix{defaultRoute4}, fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
+	} else if internet && conn.InternetSecurityUnrecorded {
+		unrecordedDefault(fmt.Sprintf("routing intent of virtual hub %s (Internet traffic)", hub.Name))
 	}
 	gaps = append(gaps, branchRoutes(net, hub, conn, vnet, router, add)...)
+	gaps = append(gaps, unknownWANGaps(net, hub, vnet)...)
 	assocID := hub.AssociatedTable(conn)
 	assoc := hub.RouteTable(assocID)
 	if assoc == nil {
@@ -165,6 +184,9 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			origin := fmt.Sprintf("virtual hub %s route table %s route %s", hub.Name, assoc.Name, hr.Name)
 			for _, p := range hr.Destinations {
 				if p.Bits() == 0 && !conn.EnableInternetSecurity {
+					if conn.InternetSecurityUnrecorded {
+						unrecordedDefault(origin)
+					}
 					continue // "0.0.0.0/0 is propagated only to connections with enableInternetSecurity"
 				}
 				if hr.NextHop.Equal(hub.FirewallID) {
@@ -220,6 +242,56 @@ func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
 		Remediation: fmt.Sprintf("Wait until virtual hub %s shows routing status Provisioned; if it stays %s, reset the hub (Azure portal: the virtual hub, Reset; or Reset-AzHubRouter), then plan again.", hub.Name, hub.RoutingState)}, true
 }
 
+// unknownWANGaps: the hubs of one Virtual WAN route to each other's
+// connected VNets (model/vwan_interhub.go), which hubs share one is their
+// virtualWan. Where hub or another hub that was read names none (a
+// snapshot written by hand), whether hub routes to that hub's VNets is
+// unknown: a gap scoped to their address spaces.
+func unknownWANGaps(net *model.Network, hub *model.VirtualHub, vnet *model.VNet) []scopedGap {
+	others := make([]*model.VirtualHub, 0, len(net.VirtualHubs))
+	for _, o := range net.VirtualHubs {
+		if o != hub && !o.ID.Equal(hub.ID) && (hub.VirtualWANID.IsZero() || o.VirtualWANID.IsZero()) {
+			others = append(others, o)
+		}
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i].ID.Key() < others[j].ID.Key() })
+	var out []scopedGap
+	for _, o := range others {
+		var scope []netip.Prefix
+		for _, oc := range o.Connections {
+			if v := net.VNet(oc.RemoteVNetID); v != nil && !v.ID.Equal(vnet.ID) {
+				scope = append(scope, v.AddressSpace...)
+			}
+		}
+		if len(scope) == 0 {
+			continue
+		}
+		missing := hub
+		if !hub.VirtualWANID.IsZero() {
+			missing = o
+		}
+		out = append(out, scopedGap{gap: model.Gap{ResourceID: missing.ID, Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("virtual hub %s names no Virtual WAN (properties.virtualWan), so whether virtual hub %s routes to the VNets connected to virtual hub %s (another hub of its Virtual WAN, or of none) is unknown",
+				missing.Name, hub.Name, o.Name),
+			Remediation: fmt.Sprintf("Record the virtualWan of virtual hub %s (az network vhub show -n %s), then plan again.", missing.Name, missing.Name)},
+			scope: scope, bgpOnly: true})
+		// Were they one Virtual WAN, the other hub's route tables and
+		// routing intent would decide those routes too.
+		for _, part := range []struct {
+			known bool
+			child string
+		}{{o.RouteTablesKnown, "hubRouteTables"}, {o.IntentKnown, "routingIntent"}} {
+			if !part.known {
+				id := model.ResourceID(string(o.ID) + "/" + part.child)
+				out = append(out, scopedGap{gap: gapFor(net, id, model.GapNotFound,
+					fmt.Sprintf("the %s of virtual hub %s were not read: the routes it would give to its VNets are unknown", part.child, o.Name)),
+					scope: scope, bgpOnly: true})
+			}
+		}
+	}
+	return out
+}
+
 // viaHub follows a route a virtual hub programmed: to the hub's firewall
 // (routing intent, a static route to it), crossed like any Azure Firewall;
 // otherwise the hub router delivers into the connected VNet that holds the
@@ -248,9 +320,15 @@ func (w *walker) viaHub(c *Computed, r *model.Route, hub *model.VirtualHub) (mod
 		return w.viaHubStaticRoute(c, r, hub, p, t)
 	case !found:
 		w.hop(c.SubnetID, r, "virtual hub "+hub.Name+" (destination not in a connected VNet)")
-		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
-			Detail:      fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name),
-			Remediation: fmt.Sprintf("Check where virtual hub %s sends %s (az network vhub get-effective-routes --resource-type RouteTable): if it should be in a VNet, connect that VNet to the hub; if it is behind a branch, the path leaves Azure and cannot be verified.", hub.Name, w.dst)})
+		detail := fmt.Sprintf("%s sends %s to virtual hub %s, but no VNet connected to it that was read holds it (a branch, or another hub, is not followed)", routeLabel(*r), w.dst, hub.Name)
+		remedy := fmt.Sprintf("Check where virtual hub %s sends %s (az network vhub get-effective-routes --resource-type RouteTable): if it should be in a VNet, connect that VNet to the hub; if it is behind a branch, the path leaves Azure and cannot be verified.", hub.Name, w.dst)
+		if hub.VirtualWANID.IsZero() {
+			// Without its Virtual WAN, the hub's sibling hubs (whose
+			// spokes its router reaches) cannot be found.
+			detail += fmt.Sprintf("; virtual hub %s names no Virtual WAN (properties.virtualWan), so the other hubs of its Virtual WAN, whose VNets may hold %s, are unknown", hub.Name, w.dst)
+			remedy = fmt.Sprintf("Record the virtual hub's virtualWan (az network vhub show -n %s) so that the other hubs of its Virtual WAN are read. ", hub.Name) + remedy
+		}
+		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable, Detail: detail, Remediation: remedy})
 		return "", false
 	}
 	if !atHub {

@@ -187,3 +187,38 @@ func TestHubEffectiveRoutesToTheFirewall(t *testing.T) {
 		t.Fatalf("routing intent and its effective routes agree, yet: %+v", res.Findings)
 	}
 }
+
+// TestHubRouteToNoConnectedVNetNamesAMissingVirtualWAN: where the hub's
+// router sends a destination no connected VNet holds (here another hub's
+// spoke), the gap says so; where the hub names no Virtual WAN, it also
+// says that the other hubs, whose VNets may hold it, are unknown, and how
+// to record the hub's virtualWan. A hub that names its Virtual WAN gets no
+// such words.
+func TestHubRouteToNoConnectedVNetNamesAMissingVirtualWAN(t *testing.T) {
+	for _, withWAN := range []bool{true, false} {
+		f := newVWAN()
+		if withWAN {
+			f.hub.VirtualWANID = rid("rg-vwan", "virtualWans", "vwan-contoso")
+		}
+		eff := f.effectiveOf(f.connSpoke, f.connShared)
+		eff.Routes = append(eff.Routes, model.HubEffectiveRoute{Prefixes: []netip.Prefix{pfx("10.9.0.0/16")}, NextHopType: "Remote Hub", NextHops: []model.ResourceID{f.hub.ID}})
+		f.setEffective(eff)
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.1.4"))
+		if res.Verdict != model.Unverified || len(res.Gaps) == 0 {
+			t.Fatalf("withWAN %v: verdict %v gaps %+v, want unverified with a gap on the hub", withWAN, res.Verdict, res.Gaps)
+		}
+		var g model.Gap
+		for _, x := range res.Gaps {
+			if x.ResourceID.Equal(f.hub.ID) && strings.Contains(x.Detail, "no VNet connected to it") {
+				g = x
+			}
+		}
+		if g.Detail == "" {
+			t.Fatalf("withWAN %v: no gap on the hub naming the unheld destination: %+v", withWAN, res.Gaps)
+		}
+		names := strings.Contains(g.Detail, "names no Virtual WAN") && strings.Contains(g.Remediation, "virtualWan")
+		if names == withWAN {
+			t.Errorf("withWAN %v: detail %q remediation %q", withWAN, g.Detail, g.Remediation)
+		}
+	}
+}

@@ -299,3 +299,44 @@ func TestUnresolvedEndpointLeavesDropUnverified(t *testing.T) {
 		t.Fatalf("routed destination: %v gaps %+v", res.Verdict, res.Gaps)
 	}
 }
+
+// TestInterHubUnknownVirtualWAN: where either hub names no Virtual WAN
+// (a snapshot written by hand), whether hub-weu routes to hub-neu's spoke
+// is unknown: the trace is unverified with a gap on the hub that lacks it,
+// never a drop; a destination in hub-weu's own spoke is unaffected, and
+// hubs of two different Virtual WANs stay apart (no gap, a drop).
+func TestInterHubUnknownVirtualWAN(t *testing.T) {
+	for _, which := range []string{"hub-weu", "hub-neu"} {
+		f := newInterHub()
+		missing := f.hub
+		if which == "hub-neu" {
+			missing = f.hub2
+		}
+		missing.VirtualWANID = ""
+		e := NewEngine(f.b.net, Options{})
+		res := e.Trace(f.aks.ID, ip("10.3.1.5"))
+		if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(missing.ID) ||
+			!strings.Contains(res.Gaps[0].Detail, "names no Virtual WAN") {
+			t.Fatalf("%s without virtualWan: verdict %v gaps %+v findings %+v", which, res.Verdict, res.Gaps, res.Findings)
+		}
+		if near := e.Trace(f.aks.ID, ip("10.2.1.4")); near.Verdict != model.Reachable {
+			t.Fatalf("%s without virtualWan, the same hub's spoke: %v gaps %+v", which, near.Verdict, near.Gaps)
+		}
+		// The other hub's route tables, unread, are named too.
+		f.hub2.RouteTablesKnown = false
+		res = NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+		named := false
+		for _, g := range res.Gaps {
+			named = named || g.ResourceID.Equal(model.ResourceID(hubNeuID+"/hubRouteTables"))
+		}
+		if res.Verdict != model.Unverified || !named {
+			t.Fatalf("%s without virtualWan, hub-neu's route tables unread: verdict %v gaps %+v", which, res.Verdict, res.Gaps)
+		}
+	}
+	f := newInterHub()
+	f.hub2.VirtualWANID = testSub + "/resourceGroups/rg-vwan/providers/Microsoft.Network/virtualWans/other"
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+	if res.Verdict != model.Unreachable || len(res.Gaps) != 0 {
+		t.Fatalf("hubs of two known Virtual WANs: verdict %v gaps %+v", res.Verdict, res.Gaps)
+	}
+}

@@ -221,3 +221,74 @@ func TestHubUnreadGapOnlyWhereTheHubRoutes(t *testing.T) {
 		t.Fatalf("a destination in the nodes' own VNet: %v gaps %+v", near.Verdict, near.Gaps)
 	}
 }
+
+// TestHubRoutingPolicyWithoutNextHop: a routing policy that names no next
+// hop leaves where the hub sends traffic unknown: a path through the hub
+// is unverified with a gap on the routing intent that says so, never
+// reachable directly; a path inside the nodes' own VNet is unaffected.
+func TestHubRoutingPolicyWithoutNextHop(t *testing.T) {
+	f := newVWAN()
+	f.withFirewall()
+	f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), NoNextHop: []string{"PrivateTraffic"}}
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
+	if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.hub.Intent.ID) ||
+		!strings.Contains(res.Gaps[0].Detail, "names no next hop") {
+		t.Fatalf("through the hub: verdict %v gaps %+v", res.Verdict, res.Gaps)
+	}
+	if local := e.Trace(f.aks.ID, ip("10.1.1.4")); local.Verdict != model.Reachable {
+		t.Fatalf("inside the VNet: %v gaps %+v", local.Verdict, local.Gaps)
+	}
+}
+
+// TestHubUnreadPeeringWithoutState: a peering to a hub's VNet that records
+// no peeringState (a snapshot written by hand; gather completes it only
+// once the hub is read) leaves a path through an unread hub unverified,
+// never dropped; a recorded Disconnected peering carries no hub route and
+// no gap.
+func TestHubUnreadPeeringWithoutState(t *testing.T) {
+	for _, state := range []string{"", "Disconnected"} {
+		f := newVWAN()
+		delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+		delete(f.b.net.VNets, f.hubNet.ID.Key())
+		f.b.net.Gaps.Add(model.Gap{ResourceID: f.hub.ID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/read"})
+		f.b.net.VirtualHubs[f.hub.ID.Key()] = &model.VirtualHub{ID: f.hub.ID, Name: "hub-weu", HubVNetID: f.hubNet.ID}
+		f.spoke.PeeringTo(f.hubNet.ID).State = state
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+		if state == "" && (res.Verdict != model.Unverified || len(res.Gaps) == 0) {
+			t.Fatalf("no peeringState: %v gaps %+v findings %+v", res.Verdict, res.Gaps, res.Findings)
+		}
+		if state != "" && (res.Verdict != model.Unreachable || len(res.Gaps) != 0) {
+			t.Fatalf("Disconnected: %v gaps %+v", res.Verdict, res.Gaps)
+		}
+	}
+}
+
+// TestHubDefaultRouteUnrecordedInternetSecurity: Azure documents no
+// default for enableInternetSecurity, so where a connection records none,
+// a public destination the hub's 0.0.0.0/0 (routing intent to the
+// firewall) might carry is unverified with a gap naming the connection,
+// never sent straight to the Internet; a destination a longer route
+// decides (the other spoke) is unaffected, and a recorded false sends the
+// public destination to the Internet.
+func TestHubDefaultRouteUnrecordedInternetSecurity(t *testing.T) {
+	for _, unrecorded := range []bool{true, false} {
+		f := newVWAN()
+		f.withFirewall()
+		f.hub.Intent = &model.RoutingIntent{ID: model.ResourceID(hubID + "/routingIntent/ri"), InternetNextHop: f.hub.FirewallID}
+		f.connSpoke.InternetSecurityUnrecorded = unrecorded
+		e := NewEngine(f.b.net, Options{})
+		res := e.Trace(f.aks.ID, ip("20.50.2.10"))
+		if unrecorded {
+			if res.Verdict != model.Unverified || len(res.Gaps) == 0 || !res.Gaps[0].ResourceID.Equal(f.connSpoke.ID) ||
+				!strings.Contains(res.Gaps[0].Detail, "records no enableInternetSecurity") {
+				t.Fatalf("unrecorded: verdict %v gaps %+v", res.Verdict, res.Gaps)
+			}
+		} else if res.Verdict != model.Reachable || len(res.Gaps) != 0 {
+			t.Fatalf("recorded false: verdict %v gaps %+v", res.Verdict, res.Gaps)
+		}
+		if other := e.Trace(f.aks.ID, ip("10.2.1.4")); other.Verdict != model.Reachable || len(other.Gaps) != 0 {
+			t.Fatalf("unrecorded %v, the other spoke: %v gaps %+v", unrecorded, other.Verdict, other.Gaps)
+		}
+	}
+}
