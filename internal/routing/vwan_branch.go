@@ -132,7 +132,8 @@ func branchRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConn
 		why = "the hub's effective routes are not read yet"
 	default:
 		if g, failed := net.Gaps.Lookup(action); failed {
-			why = fmt.Sprintf("the hub's effective routes (POST %s), the only evidence of them, could not be read (%s)", action, gapWords(g))
+			failure, _ := hubEffectiveFailure(hub, action, g)
+			why = fmt.Sprintf("the hub's effective routes (POST %s), the only evidence of them, could not be read: %s", action, failure)
 		} else {
 			why = "the hub's effective routes were not read: a planned change alters the hub's routing, and Azure's answer would describe the hub before it"
 		}
@@ -153,22 +154,6 @@ func branchRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConn
 		})
 	}
 	return gaps
-}
-
-// gapWords says why a read failed, in words.
-func gapWords(g model.Gap) string {
-	switch {
-	case g.Kind == model.GapPermissionDenied:
-		if g.Permission != "" {
-			return "permission " + g.Permission + " refused"
-		}
-		return "permission refused"
-	case g.Kind == model.GapNotFound && g.Snapshot:
-		return "not recorded in the snapshot"
-	case g.Kind == model.GapNotFound:
-		return "not found"
-	}
-	return "unavailable"
 }
 
 // branchNeed makes a hop whose gaps include a branch gateway's of the hub

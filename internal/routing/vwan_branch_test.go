@@ -149,7 +149,7 @@ func TestBranchGapStays(t *testing.T) {
 		f.b.net.Gaps.Add(model.Gap{ResourceID: model.HubEffectiveRoutesAction(f.hub.ID), Kind: model.GapNotFound, Snapshot: true})
 		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
 		g, ok := gapOn(res, gw)
-		if res.Verdict != model.Unverified || !ok || !strings.Contains(g.Detail, "not recorded in the snapshot") {
+		if res.Verdict != model.Unverified || !ok || !strings.Contains(g.Detail, "could not be read: the snapshot does not record them") {
 			t.Fatalf("verdict %v gaps %+v", res.Verdict, res.Gaps)
 		}
 	})

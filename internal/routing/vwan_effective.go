@@ -24,43 +24,42 @@ import (
 // holds, as a trace from a NIC's effective routes does. A path that
 // neither uses the hub nor is dropped never waits for them.
 
-// hubEffectiveAction is the id the read of a hub's effective routes is
-// recorded under (a gap names it).
-func hubEffectiveAction(hub *model.VirtualHub) model.ResourceID {
-	return model.HubEffectiveRoutesAction(hub.ID)
-}
-
 // hubUnreadNote is the COVERAGE_ROUTES_COMPUTED note of a path through hub
 // whose effective routes could not be read (gap g on action): its routes
 // were computed from its configuration, as a scale-set pool's subnet
 // routes are; verify folds it into the pool's one note.
 func hubUnreadNote(hub *model.VirtualHub, action model.ResourceID, g model.Gap) Finding {
-	perm := g.Permission
-	if perm == "" {
-		perm = "Microsoft.Network/virtualHubs/effectiveRoutes/action"
-	}
-	var why, fix string
-	switch {
-	case g.Kind == model.GapPermissionDenied:
-		why = "the permission " + perm + " was refused"
-		fix = "grant " + perm + " on virtual hub " + hub.Name + " to the identity that runs the plan"
-	case g.Snapshot && g.Kind == model.GapNotFound:
-		why = "the snapshot does not record them"
-		fix = "record the answer of POST " + string(action) + " in the snapshot (az network vhub get-effective-routes --resource-type RouteTable --resource-id " + string(hub.DefaultRouteTable()) + ")"
-	case g.Kind == model.GapNotFound:
-		why = "Azure answered that they were not found"
-		fix = "run the plan again once the hub is provisioned"
-	default:
-		why = "the read kept failing"
-		if g.Detail != "" {
-			why += " (" + g.Detail + ")"
-		}
-		fix = "run the plan again when Azure answers"
-	}
+	why, fix := hubEffectiveFailure(hub, action, g)
 	msg := fmt.Sprintf("The effective routes of Virtual WAN hub %s (POST %s) could not be read: %s. The hub's routes were computed from its connections, route tables and routing intent by the documented rules, without that cross-check; no verdict depends on it.",
 		hub.Name, action, why)
 	return Finding{Code: model.CoverageRoutesComputed, Resource: action, Message: msg,
 		Remediation: "Nothing to fix. To cross-check the hub's computed routes with what its router holds (differences show up as COVERAGE_MODEL_DRIFT), " + fix + "."}
+}
+
+// hubEffectiveFailure says, in words, why the read of hub's effective
+// routes (gap g on action) failed, and what gets them read: the one
+// wording of the cross-check note (hubUnreadNote) and of the branch gap
+// (branchRoutes), for which they are the only evidence.
+func hubEffectiveFailure(hub *model.VirtualHub, action model.ResourceID, g model.Gap) (why, fix string) {
+	perm := g.Permission
+	if perm == "" {
+		perm = "Microsoft.Network/virtualHubs/effectiveRoutes/action"
+	}
+	switch {
+	case g.Kind == model.GapPermissionDenied:
+		return "the permission " + perm + " was refused",
+			"grant " + perm + " on virtual hub " + hub.Name + " to the identity that runs the plan"
+	case g.Snapshot && g.Kind == model.GapNotFound:
+		return "the snapshot does not record them",
+			"record the answer of POST " + string(action) + " in the snapshot (az network vhub get-effective-routes --resource-type RouteTable --resource-id " + string(hub.DefaultRouteTable()) + ")"
+	case g.Kind == model.GapNotFound:
+		return "Azure answered that they were not found", "run the plan again once the hub is provisioned"
+	}
+	why = "the read kept failing"
+	if g.Detail != "" {
+		why += " (" + g.Detail + ")"
+	}
+	return why, "run the plan again when Azure answers"
 }
 
 // hubFirstHop checks the first hop of a forward trace from c's subnet,
@@ -84,7 +83,7 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 		// the computed routes stand, with hubRoutes' gap for it.
 		return "", false, false
 	}
-	action := hubEffectiveAction(hub)
+	action := model.HubEffectiveRoutesAction(hub.ID)
 	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
 		w.needs = model.AddNeed(w.needs, ev)
 		w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes are not read yet)")
