@@ -226,6 +226,16 @@ func (h *VirtualHub) AddBuiltinRouteTables() {
 	}
 }
 
+// PropagatedStaticRoutes are the static routes c propagates with its
+// prefixes to the route tables it propagates to: all of them, none when
+// propagateStaticRoutes is false.
+func (c *HubConnection) PropagatedStaticRoutes() []HubStaticRoute {
+	if c.StaticRoutesNotPropagated {
+		return nil
+	}
+	return c.StaticRoutes
+}
+
 // PropagatesTo reports whether connection c propagates its prefixes to
 // route table t: by id, or by one of t's labels (LabelSet: defaultRouteTable
 // carries "default" even where its labels are not listed). A connection

@@ -65,3 +65,15 @@ func TestPropagatesToByBuiltinLabel(t *testing.T) {
 		t.Errorf("a custom table with the label default gets the connection's routes")
 	}
 }
+
+// TestPropagatedStaticRoutes: a connection propagates its static routes
+// unless propagateStaticRoutes is false.
+func TestPropagatedStaticRoutes(t *testing.T) {
+	sr := []HubStaticRoute{{Name: "to-nva", Prefixes: []netip.Prefix{netip.MustParsePrefix("10.50.0.0/16")}, NextHopIP: netip.MustParseAddr("10.3.0.4")}}
+	if got := (&HubConnection{StaticRoutes: sr}).PropagatedStaticRoutes(); len(got) != 1 {
+		t.Errorf("default: %d static routes propagated, want 1", len(got))
+	}
+	if got := (&HubConnection{StaticRoutes: sr, StaticRoutesNotPropagated: true}).PropagatedStaticRoutes(); len(got) != 0 {
+		t.Errorf("propagateStaticRoutes false: %d static routes propagated, want none", len(got))
+	}
+}

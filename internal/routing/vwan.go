@@ -215,10 +215,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 					add(p, router, origin)
 				}
 			}
-			for _, sr := range oc.StaticRoutes {
-				if oc.StaticRoutesNotPropagated {
-					break // propagateStaticRoutes false
-				}
+			for _, sr := range oc.PropagatedStaticRoutes() {
 				for _, p := range sr.Prefixes {
 					add(p, router, origin+" static route "+sr.Name)
 				}
@@ -436,10 +433,7 @@ func hubVNetStaticRoutes(h *model.VirtualHub, vnet *model.VNet, have []model.Rou
 	}
 	var out []model.Route
 	for _, oc := range h.Connections {
-		if oc.StaticRoutesNotPropagated {
-			continue
-		}
-		for _, sr := range oc.StaticRoutes {
+		for _, sr := range oc.PropagatedStaticRoutes() {
 			for _, p := range sr.Prefixes {
 				p = p.Masked()
 				if !p.IsValid() || p.Bits() == 0 || seen[p] || coveredBySpace(vnet.AddressSpace, p) {

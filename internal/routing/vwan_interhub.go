@@ -45,10 +45,7 @@ func interHubRoutes(net *model.Network, hub *model.VirtualHub, assoc *model.HubR
 					add(o, p, origin)
 				}
 			}
-			for _, sr := range oc.StaticRoutes {
-				if oc.StaticRoutesNotPropagated {
-					break // propagateStaticRoutes false
-				}
+			for _, sr := range oc.PropagatedStaticRoutes() {
 				for _, p := range sr.Prefixes {
 					if p.Bits() > 0 { // 0.0.0.0/0 stays in its hub
 						add(o, p, origin+" static route "+sr.Name)
