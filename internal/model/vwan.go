@@ -211,6 +211,16 @@ func (h *VirtualHub) AssociatedTable(c *HubConnection) ResourceID {
 	return h.DefaultRouteTable()
 }
 
+// RouterIP is the next hop Azure shows for the routes the hub programs
+// into its connected VNets: the first of virtualRouterIps, the zero
+// address when none was read (the routes still go to the hub).
+func (h *VirtualHub) RouterIP() netip.Addr {
+	if len(h.RouterIPs) == 0 {
+		return netip.Addr{}
+	}
+	return h.RouterIPs[0].Unmap()
+}
+
 // AddBuiltinRouteTables adds to a hub's listed route tables the two every
 // virtual hub has ("About virtual hub routing": each hub has its own
 // defaultRouteTable, with the label "default", and a None route table):

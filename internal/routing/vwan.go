@@ -107,10 +107,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	if len(gaps) > 0 {
 		return nil, gaps
 	}
-	var router netip.Addr
-	if len(hub.RouterIPs) > 0 {
-		router = hub.RouterIPs[0].Unmap()
-	}
+	router := hub.RouterIP()
 	fwIP, fwKnown := hubFirewallIP(net, hub)
 	var out []model.Route
 	seen := map[netip.Prefix]bool{}
@@ -423,10 +420,7 @@ func (w *walker) viaHubStaticRoute(c *Computed, r *model.Route, hub *model.Virtu
 // static route's appliance ("Routing intent with static routes"). The
 // prefixes the hub VNet already routes (have) are left out.
 func hubVNetStaticRoutes(h *model.VirtualHub, vnet *model.VNet, have []model.Route) []model.Route {
-	var router netip.Addr
-	if len(h.RouterIPs) > 0 {
-		router = h.RouterIPs[0].Unmap()
-	}
+	router := h.RouterIP()
 	seen := map[netip.Prefix]bool{}
 	for _, r := range have {
 		seen[r.Prefix] = true

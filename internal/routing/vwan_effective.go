@@ -143,10 +143,7 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 // route to the firewall; never the VNet's own prefixes; a 0.0.0.0/0 route
 // only with enableInternetSecurity.
 func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.HubConnection, vnet *model.VNet, eff *model.HubEffectiveRoutes) []model.Route {
-	var router netip.Addr
-	if len(hub.RouterIPs) > 0 {
-		router = hub.RouterIPs[0].Unmap()
-	}
+	router := hub.RouterIP()
 	fwIP, fwKnown := hubFirewallIP(net, hub)
 	var out []model.Route
 	seen := map[netip.Prefix]bool{}

@@ -73,10 +73,7 @@ func hubVNetRoutes(net *model.Network, h *model.VirtualHub, vnet *model.VNet) ([
 			return
 		}
 		seen[p] = true
-		var router netip.Addr
-		if len(o.RouterIPs) > 0 {
-			router = o.RouterIPs[0].Unmap()
-		}
+		router := o.RouterIP()
 		out = append(out, model.Route{
 			Prefix: p, NextHopType: model.NextHopVirtualNetworkGateway, NextHopIP: router,
 			Source: model.RouteSourceGateway, State: model.RouteStateActive,
