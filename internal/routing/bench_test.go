@@ -12,7 +12,7 @@ import (
 // randomTable10k is 10,000 random routes over the whole IPv4 space, with
 // every source and next hop type, plus the defaults.
 func randomTable10k(rng *rand.Rand) []model.Route {
-	routes := defaultRoutes([]netip.Prefix{pfx("10.1.0.0/16")}, ReservedNonePrefixes)
+	routes := defaultRoutes([]netip.Prefix{pfx("10.1.0.0/16")}, ReservedNonePrefixes, nil)
 	for len(routes) < 10000 {
 		a := netip.AddrFrom4([4]byte{byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))})
 		routes = append(routes, model.Route{

@@ -148,7 +148,12 @@ func computeEffective(net *model.Network, subnetID model.ResourceID, reserved []
 	hubRts, hubGaps := hubRoutes(net, vnet)
 	c.gaps = append(c.gaps, hubGaps...)
 
-	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved)
+	local, peered, defaults := vnetLocalRoutes(vnet), peeringRoutes(vnet, sub), defaultRoutes(vnet.AddressSpace, reserved, udrs)
+	if c.routeTable != nil && c.routeTable.DisableBGPRoutePropagation {
+		c.gaps = append(c.gaps, privateNoneUnknown(sub.ID, udrs)...)
+	} else {
+		c.gaps = append(c.gaps, privateNoneUnknown(sub.ID, udrs, gwRoutes, rsRoutes, hubRts)...)
+	}
 	// The routes in Azure's listing order: the VNet's own, its peerings',
 	// the gateway routes, the Route Servers' routes, defaults, private
 	// endpoints, service endpoints, UDRs. One gateway's routes (the usual

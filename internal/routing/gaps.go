@@ -71,6 +71,10 @@ type scopedGap struct {
 	// changes the selection only where a default route that is not a
 	// user-defined one is selected (any longer prefix, and a UDR, win).
 	defaultOnly bool
+	// privateNone: the missing fact is whether a default None route of a
+	// private or shared range is in the table (privateNoneUnknown): it
+	// changes the route only where such a None route is selected.
+	privateNone bool
 }
 
 // PublicStandIn stands for an Internet address Resource Manager does not
@@ -104,6 +108,11 @@ func (g scopedGap) applies(c *Computed, dst netip.Addr) bool {
 	}
 	if g.defaultOnly {
 		if r, ok := c.Table.Lookup(dst); ok && (r.Prefix.Bits() > 0 || strings.EqualFold(r.Source, model.RouteSourceUser)) {
+			return false
+		}
+	}
+	if g.privateNone {
+		if r, ok := c.Table.Lookup(dst); !ok || !isPrivateNone(&r) {
 			return false
 		}
 	}

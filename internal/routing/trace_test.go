@@ -237,16 +237,29 @@ func TestTraceRules(t *testing.T) {
 		{name: "BGP propagation disabled on the node subnet", dst: "192.168.10.20", verdict: model.Unreachable,
 			setup: func(h *hubSpoke) { h.useTransit(); h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true)) },
 			must:  []model.Code{model.RouteBGPPropagationDisabled}, mustNot: []model.Code{model.RouteBlackhole, model.RouteGatewayTransitMissing}},
-		{name: "BGP propagation disabled beside a forced-tunnelling 0.0.0.0/0 UDR", dst: "192.168.10.20", verdict: model.Unreachable,
+		{name: "BGP propagation disabled beside a UDR less specific than the None route", dst: "192.168.10.20", verdict: model.Unreachable,
+			setup: func(h *hubSpoke) {
+				h.useTransit()
+				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true, udr("half-via-nva", "128.0.0.0/1", model.NextHopVirtualAppliance, "10.0.1.4")))
+			},
+			must: []model.Code{model.RouteBGPPropagationDisabled}, mustNot: []model.Code{model.RouteBlackhole, model.RouteGatewayTransitMissing},
+			check: func(t *testing.T, h *hubSpoke, res Result) {
+				want := "no UDR as specific as 192.168.0.0/16 covers it (route 128.0.0.0/1 VirtualAppliance 10.0.1.4 (route table rt-aks route half-via-nva) is less specific and loses by longest prefix match)"
+				if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, want) {
+					t.Errorf("findings %v", res.Findings)
+				}
+			}},
+		{name: "BGP propagation disabled beside a 0.0.0.0/0 UDR: the UDR removes the private None routes, the appliance forwards", dst: "192.168.10.20",
 			setup: func(h *hubSpoke) {
 				h.useTransit()
 				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", true, udr("default-via-nva", "0.0.0.0/0", model.NextHopVirtualAppliance, "10.0.1.4")))
 			},
-			must: []model.Code{model.RouteBGPPropagationDisabled}, mustNot: []model.Code{model.RouteBlackhole, model.RouteGatewayTransitMissing},
+			verdict: model.Unreachable,
+			must:    []model.Code{model.ReturnRouteAsymmetric},
+			mustNot: []model.Code{model.RouteBlackhole, model.RouteBGPPropagationDisabled, model.RouteGatewayTransitMissing},
 			check: func(t *testing.T, h *hubSpoke, res Result) {
-				want := "no UDR as specific as 192.168.0.0/16 covers it (route 0.0.0.0/0 VirtualAppliance 10.0.1.4 (route table rt-aks route default-via-nva) is less specific and loses by longest prefix match)"
-				if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, want) {
-					t.Errorf("findings %v", res.Findings)
+				if p := res.Path(); !strings.Contains(strings.Join(p, " "), "10.0.1.4") {
+					t.Errorf("the flow must go to the appliance: %q", p)
 				}
 			}},
 		{name: "BGP propagation disabled, no UDR at all: the message says so (negative)", dst: "192.168.10.20", verdict: model.Unreachable,
