@@ -39,12 +39,23 @@ type fwCrossing struct {
 	pending  bool
 	decision firewall.Decision
 	snat     firewall.SNAT
+	// via says where flow.Sources come from when they are not the node
+	// addresses (a firewall earlier on the path translated them); empty
+	// for the node subnet.
+	via string
 }
 
 // firewallCrossings evaluates every Azure Firewall the forward path of res
 // crossed for the query's flow. For a public flow only a path that leaves
 // through on-premises (forced tunnelling) needs it here: replies to an
 // Internet exit need no route check.
+//
+// Each firewall's rules are matched against the source it receives: the
+// node addresses until a firewall on the way translates the source (SNAT),
+// that firewall's addresses from there on (azure-behaviour.md F6: a flow
+// SNATed by a first firewall reaches a second one from the first one's
+// private address). Where a firewall's translation is not known, the next
+// one may receive either source, and must allow both.
 func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwCrossing {
 	if q.Public && res.Arrival.Kind != routing.ArrivalOnPremises {
 		return nil
@@ -53,6 +64,7 @@ func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwC
 	if s := n.Subnet(q.SubnetID); s != nil {
 		sources = s.Prefixes
 	}
+	via := ""
 	var out []fwCrossing
 	for _, a := range res.Appliances {
 		if !q.Public && a.IP == q.Dest.Unmap() {
@@ -62,12 +74,13 @@ func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwC
 		if fw == nil && !(a.NICID.IsZero() && strings.EqualFold(a.SubnetID.Name(), "AzureFirewallSubnet")) {
 			continue
 		}
-		c := fwCrossing{app: a, fw: fw, flow: firewall.Flow{Sources: sources, Host: q.Host, Port: int(q.Port), Protocol: q.Protocol}}
+		c := fwCrossing{app: a, fw: fw, via: via, flow: firewall.Flow{Sources: sources, Host: q.Host, Port: int(q.Port), Protocol: q.Protocol}}
 		if q.Public {
 			c.flow.ServiceTag = firewallServiceTag(q.DestTags)
 		} else {
 			c.flow.Dest = q.Dest
 		}
+		translation := firewall.TranslationUnknown
 		switch {
 		case fw == nil:
 		case n.Pending.Has(model.FirewallRulesOf(fw.ID)):
@@ -76,8 +89,22 @@ func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwC
 			c.decision = firewall.Evaluate(fw, firewall.RulesOf(n), c.flow)
 			settings, known := n.FirewallSNATOf(fw)
 			c.snat = firewall.SourceNAT(settings, known, c.decision, c.flow)
+			translation = c.snat.Translation
 		}
 		out = append(out, c)
+		name := a.IP.String()
+		if fw != nil {
+			name = fw.Name
+		}
+		own := translatedSources(n.Subnet(a.SubnetID), a.IP)
+		switch translation {
+		case firewall.Translated:
+			sources, via = own, "the addresses of Azure Firewall "+name+", which translated the source"
+		case firewall.NotTranslated:
+		default:
+			sources = append(append([]netip.Prefix{}, sources...), own...)
+			via = "the node addresses or those of Azure Firewall " + name + ", whose translation of the source is not known"
+		}
 	}
 	return out
 }
@@ -257,7 +284,10 @@ func flowWords(f firewall.Flow) string {
 func routeFirewallDenied(q RouteQuery, c fwCrossing) model.Finding {
 	fw, d := c.fw, c.decision
 	from := prefixWords(d.DeniedSources)
-	if from != prefixWords(c.flow.Sources) {
+	switch {
+	case c.via != "":
+		from += " (" + c.via + ")"
+	case from != prefixWords(c.flow.Sources):
 		from += " (part of the node subnet " + prefixWords(c.flow.Sources) + ")"
 	}
 	why := "no rule allows it, and a firewall denies every flow no rule allows, east-west included"
@@ -284,7 +314,17 @@ func routeFirewallUnverified(q RouteQuery, c fwCrossing) model.Finding {
 		undecided = append(undecided, u.Rule.String()+": "+u.Why)
 	}
 	msg := fmt.Sprintf("The route to %s sends the flow through Azure Firewall %s (%s), and whether its %s allow %s from %s cannot be determined: %s. Until that is shown, the path is unverified, never reachable.",
-		q.Dest, fw.Name, addrWords(fw.PrivateIPs), rulesWords(fw, d), flowWords(c.flow), prefixWords(c.flow.Sources), strings.Join(undecided, "; "))
+		q.Dest, fw.Name, addrWords(fw.PrivateIPs), rulesWords(fw, d), flowWords(c.flow), sourceWords(c), strings.Join(undecided, "; "))
 	fix := "Add " + d.Allow + ", processed before the rules named here, or make those rules exact (addresses, FQDNs) so that they can be checked; the firewall's logs show whether the flow is denied."
 	return model.NewFinding(model.SecurityUnverified, "", "", changeTarget(fw, d), msg, fix)
+}
+
+// sourceWords names the source a firewall receives: the node subnet's
+// prefixes, or where they come from when a firewall before it translated
+// them.
+func sourceWords(c fwCrossing) string {
+	if c.via == "" {
+		return prefixWords(c.flow.Sources)
+	}
+	return prefixWords(c.flow.Sources) + " (" + c.via + ")"
 }
