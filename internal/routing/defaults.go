@@ -153,7 +153,7 @@ func privateNoneUnknown(subnet model.ResourceID, udrs []model.Route, bgp ...[]mo
 				what = fmt.Sprintf("the user-defined route for 0.0.0.0/0 (%s), which Azure lists Invalid", r.Origin)
 			}
 			out = append(out, scopedGap{gap: model.Gap{ResourceID: r.OriginID, Kind: model.GapUnavailable,
-				Detail: fmt.Sprintf("subnet %s has %s; Microsoft documents that a user-defined route for 0.0.0.0/0 removes the default None routes of 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16 and 100.64.0.0/10, but not whether this route does, so whether Azure drops the traffic on those None routes is not known", SubnetLabel(subnet), what),
+				Detail:      fmt.Sprintf("subnet %s has %s; Microsoft documents that a user-defined route for 0.0.0.0/0 removes the default None routes of 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16 and 100.64.0.0/10, but not whether this route does, so whether Azure drops the traffic on those None routes is not known", SubnetLabel(subnet), what),
 				Remediation: "Check the effective routes of a node's network interface (az network nic show-effective-route-table): if they list no None route for the destination's range, the traffic follows the 0.0.0.0/0 route. Or add a user-defined route for the destination's range (or for 0.0.0.0/0) to the node subnet's route table, then plan again."},
 				privateNone: true})
 			return out
