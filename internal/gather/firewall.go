@@ -130,23 +130,45 @@ func classicIPGroups(fw *model.AzureFirewall) []model.ResourceID {
 }
 
 // firewallsBehindRoutes returns the ids of the firewalls that the node
-// subnets' VirtualAppliance routes for public destinations name by
-// address, in id order, and the resource group lists it read to find
+// subnets' VirtualAppliance routes name by address (and, in turn, the
+// routes of the subnets holding those next hops), in id order, and the resource group lists it read to find
 // them.
 func (r *Reader) firewallsBehindRoutes(ctx context.Context, n *model.Network, nodeSubnets []model.ResourceID) (found, lists []model.ResourceID) {
 	var ips []netip.Addr
-	for _, sid := range nodeSubnets {
+	// The appliances the node subnets' routes name, then those the route
+	// tables of the subnets holding them name, and so on: a flow may cross
+	// a second firewall that the first one's subnet routes to (a firewall
+	// chain, another hub's firewall). Route tables are already read; this
+	// only follows them.
+	seen := map[string]bool{}
+	follow := func(sid model.ResourceID) {
 		s := n.Subnet(sid)
-		if s == nil || s.RouteTableID.IsZero() {
-			continue
+		if s == nil || seen[s.ID.Key()] {
+			return
+		}
+		seen[s.ID.Key()] = true
+		if s.RouteTableID.IsZero() {
+			return
 		}
 		rt := n.RouteTable(s.RouteTableID)
 		if rt == nil {
-			continue
+			return
 		}
 		for _, route := range rt.Routes {
 			if strings.EqualFold(route.NextHopType, model.NextHopVirtualAppliance) && route.NextHopIP.IsValid() {
 				ips = appendUniqueAddr(ips, route.NextHopIP.Unmap())
+			}
+		}
+	}
+	for _, sid := range nodeSubnets {
+		follow(sid)
+	}
+	for i := 0; i < len(ips); i++ {
+		for _, v := range n.VNets {
+			for _, s := range v.Subnets {
+				if subnetHolds(s, ips[i]) {
+					follow(s.ID)
+				}
 			}
 		}
 	}

@@ -146,11 +146,29 @@ func (e *Engine) returnToTranslator(res *Result, k int, nat NATFunc) {
 		e.checkReturn(res, nil)
 		return
 	}
-	back := e.traceBackTo(res, t.SubnetID, res.Destination, res.Source, false)
-	if !e.judgeBack(res, back, before, nat) {
-		return
+	// From the translator back: each translating appliance forwards the
+	// replies to the source it received, which is the address of the
+	// translator before it (a first Azure Firewall that translated the
+	// flow before a second one did), or the node's. The replies must
+	// cross the appliances in between.
+	note := fmt.Sprintf("%s translates the source to %s, so replies return to it", t.Label, t.IP)
+	for cur := k; ; {
+		j := lastTranslating(before, nat)
+		target, between := res.Source, before
+		if j >= 0 {
+			target, between = before[j].IP, before[j+1:]
+		}
+		back := e.traceBackTo(res, res.Appliances[cur].SubnetID, res.Destination, target, false)
+		if !e.judgeBack(res, back, between, nat) {
+			return
+		}
+		if j < 0 {
+			break
+		}
+		note += fmt.Sprintf("; it forwards them to %s, which translated the source before it", before[j].Label)
+		cur, before = j, before[:j]
 	}
-	res.Return.Note = fmt.Sprintf("%s translates the source to %s, so replies return to it and it forwards them to %s", t.Label, t.IP, res.Source)
+	res.Return.Note = fmt.Sprintf("%s, and it forwards them to %s", note, res.Source)
 }
 
 // endpointBypass: replies from a private endpoint ignore route tables and
