@@ -150,6 +150,10 @@ func TestReturnWithNAT(t *testing.T) {
 				h.attach(h.aks, h.routeTable("rg-spoke", "rt-aks", false, udr("fw", "10.2.0.0/16", model.NextHopVirtualAppliance, "10.0.4.4")))
 				h.attach(app, h.routeTable("rg-spoke2", "rt-app", false, udr("drop-hub", "10.0.4.0/24", model.NextHopNone, "")))
 			}, dst: "10.2.1.4", nat: natAll(NATTranslated), verdict: model.Unreachable, code: model.ReturnRouteMissing},
+		{name: "two firewalls in a row, both translate: replies go to the second, which returns them to the first: symmetric",
+			setup: func(h *hubSpoke) { fwChain(h, false) }, dst: "10.2.2.5", nat: natAll(NATTranslated), verdict: model.Reachable},
+		{name: "two firewalls in a row, both translate, but the second cannot reach the first's address: return route missing",
+			setup: func(h *hubSpoke) { fwChain(h, true) }, dst: "10.2.2.5", nat: natAll(NATTranslated), verdict: model.Unreachable, code: model.ReturnRouteMissing},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,5 +177,24 @@ func TestReturnWithNAT(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fwChain is peInSpoke2 with a second Azure Firewall, fw-two (10.2.4.4), in
+// spoke2's AzureFirewallSubnet: the hub firewall's subnet sends spoke2 to
+// it. spoke2 is peered with the hub only, so fw-two reaches fw-hub's
+// address (not the node's); dropHub takes that route away.
+func fwChain(h *hubSpoke, dropHub bool) {
+	peInSpoke2(h)
+	s2 := h.net.VNet(rid("rg-spoke2", "virtualNetworks", "vnet-spoke2"))
+	fs := h.subnet(s2, "AzureFirewallSubnet", "10.2.4.0/26")
+	fw := &model.AzureFirewall{ID: rid("rg-spoke2", "azureFirewalls", "fw-two"), Name: "fw-two", PrivateIPs: []netip.Addr{ip("10.2.4.4")}, SubnetIDs: []model.ResourceID{fs.ID}}
+	fs.IPConfigurationIDs = []model.ResourceID{fw.ID + "/azureFirewallIpConfigurations/ipconfig1"}
+	fs.IPConfigurationsRead = true
+	h.net.AddFirewall(fw)
+	hubFw := h.net.Subnet(h.hub.ID + "/subnets/AzureFirewallSubnet")
+	h.attach(hubFw, h.routeTable("rg-hub", "rt-fw", false, udr("spoke2-via-fw-two", "10.2.0.0/16", model.NextHopVirtualAppliance, "10.2.4.4")))
+	if dropHub {
+		h.attach(fs, h.routeTable("rg-spoke2", "rt-fw-two", false, udr("drop-hub", "10.0.4.0/24", model.NextHopNone, "")))
 	}
 }
