@@ -108,9 +108,19 @@ func (w *walker) viaOtherHub(c *Computed, r *model.Route, hub *model.VirtualHub)
 	from := net.HubByVNet(c.vnet.ID)
 	var destHub *model.VirtualHub
 	var dest *model.VNet
+	// static, when set, is the static route of a connection of destHub
+	// that takes the destination (an indirect spoke behind an appliance
+	// in that connection's VNet, "Route traffic through an NVA"): no VNet
+	// connected to any hub holds it.
+	var static *hubTarget
 	switch {
 	case from != nil && !from.ID.Equal(hub.ID):
 		destHub, dest = hub, connectedVNetHolding(net, hub, w.dst, "")
+		if dest == nil {
+			if t, ok := hubTargetOf(net, hub, c.vnet.ID, w.dst); ok && t.static != nil {
+				static = &t
+			}
+		}
 	case from == nil:
 		if connectedVNetHolding(net, hub, w.dst, c.vnet.ID) != nil {
 			return "", false, false
@@ -121,13 +131,30 @@ func (w *walker) viaOtherHub(c *Computed, r *model.Route, hub *model.VirtualHub)
 				break
 			}
 		}
+		if dest != nil {
+			break
+		}
+		if _, ok := hubTargetOf(net, hub, c.vnet.ID, w.dst); ok {
+			return "", false, false // the nodes' own hub's static route
+		}
+		for _, o := range net.OtherHubsOfWAN(hub) {
+			if t, ok := hubTargetOf(net, o, c.vnet.ID, w.dst); ok && t.static != nil && (static == nil || t.prefix.Bits() > static.prefix.Bits()) {
+				destHub, static = o, &t
+			}
+		}
 	}
-	if dest == nil {
+	if dest == nil && static == nil {
 		return "", false, false
+	}
+	toWhat := ""
+	if dest != nil {
+		toWhat = dest.Name
+	} else {
+		toWhat = fmt.Sprintf("%s (static route %s of connection %s)", w.dst, static.static.Name, static.conn.Name)
 	}
 	// How the destination hub hands the packet on (its routing intent,
 	// the static routes of its tables) is its own configuration.
-	if g, ok := hubUnread(net, destHub, true, "how it forwards traffic from virtual hub "+hubName(from, hub)+" to "+dest.Name+" is unknown"); ok {
+	if g, ok := hubUnread(net, destHub, true, "how it forwards traffic from virtual hub "+hubName(from, hub)+" to "+toWhat+" is unknown"); ok {
 		w.hop(c.SubnetID, r, "virtual hub "+destHub.Name+" (not read)")
 		w.gaps = appendGap(w.gaps, g)
 		return "", false, true
@@ -165,6 +192,13 @@ func (w *walker) viaOtherHub(c *Computed, r *model.Route, hub *model.VirtualHub)
 		via.Origin = fmt.Sprintf("routing intent of virtual hub %s (private traffic from virtual hub %s)", destHub.Name, hubName(from, hub))
 		via.OriginID = destHub.ID
 		next, ok := w.viaAppliance(at, &via)
+		return next, ok, true
+	}
+	if static != nil {
+		// Delivered by the destination hub's router into the connection's
+		// VNet to the static route's next hop (the nodes' peering to
+		// their hub, when there is one, was crossed above).
+		next, ok := w.viaHubStaticRoute(c, r, destHub, nil, *static)
 		return next, ok, true
 	}
 	w.arriveIn(c, r, dest)

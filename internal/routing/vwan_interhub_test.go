@@ -340,3 +340,64 @@ func TestInterHubUnknownVirtualWAN(t *testing.T) {
 		t.Fatalf("hubs of two known Virtual WANs: verdict %v gaps %+v", res.Verdict, res.Gaps)
 	}
 }
+
+// indirectBehindHub2 makes vnet-remote (connected to hub-neu) an NVA VNet:
+// appliance nva-remote (10.3.3.4, IP forwarding) in snet-nva, and
+// vnet-indirect2 (10.5.0.0/16, private endpoint 10.5.1.5) peered with it
+// only; conn-remote has static route to-indirect2 (10.5.0.0/16 to
+// 10.3.3.4), propagated as Azure does by default ("Scenario: Route traffic
+// through an NVA", an NVA spoke behind the other hub).
+func indirectBehindHub2(f *interHub) *model.NIC {
+	b := f.b
+	nvaSub := b.subnet(f.remote, "snet-nva", "10.3.3.0/24")
+	nva := b.nic("rg-remote", "nva-remote", nvaSub, true, "10.3.3.4")
+	ind := b.vnet("rg-indirect2", "vnet-indirect2", "10.5.0.0/16")
+	pes := b.subnet(ind, "snet-pe", "10.5.1.0/24")
+	b.privateEndpoint("rg-indirect2", "pe-indirect2", pes, "10.5.1.5")
+	b.peer(f.remote, ind, "remote-to-indirect2", "indirect2-to-remote")
+	f.connRemote.StaticRoutes = []model.HubStaticRoute{{Name: "to-indirect2", Prefixes: []netip.Prefix{pfx("10.5.0.0/16")}, NextHopIP: ip("10.3.3.4")}}
+	return nva
+}
+
+// TestInterHubStaticRouteToIndirectSpoke: an indirect spoke behind an
+// appliance in a VNet connected to another hub is reached by following
+// that hub's connection's static route to the appliance, as from the
+// appliance VNet's own hub.
+func TestInterHubStaticRouteToIndirectSpoke(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		setup   func(f *interHub, nva *model.NIC)
+		nat     SourceNAT
+		verdict model.Verdict
+		code    model.Code
+	}{
+		{name: "the appliance translates: reachable", nat: NATTranslated, verdict: model.Reachable},
+		{name: "translation unknown: the private endpoint's replies are unverified", nat: NATAssumedNone, verdict: model.Unverified, code: model.ReturnRouteUnverified},
+		{name: "the appliance does not forward: unreachable (negative)", nat: NATTranslated, verdict: model.Unreachable, code: model.RouteNVAForwardingDisabled,
+			setup: func(_ *interHub, nva *model.NIC) { nva.IPForwarding = false }},
+		{name: "the static route's next hop is outside its VNet: unverified (negative)", nat: NATTranslated, verdict: model.Unverified,
+			setup: func(f *interHub, _ *model.NIC) { f.connRemote.StaticRoutes[0].NextHopIP = ip("10.9.9.9") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newInterHub()
+			nva := indirectBehindHub2(f)
+			if c.setup != nil {
+				c.setup(f, nva)
+			}
+			e := NewEngine(f.b.net, Options{})
+			if r, ok := hubRoute(t, e, f.aks, "10.5.1.5"); !ok || r.Prefix != pfx("10.5.0.0/16") {
+				t.Fatalf("the nodes get no route for the other hub's static route: %+v", r)
+			}
+			res := e.ReturnWithNAT(e.Trace(f.aks.ID, ip("10.5.1.5")), natAll(c.nat))
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: path %v findings %+v gaps %+v", res.Verdict, c.verdict, res.Path(), res.Findings, res.Gaps)
+			}
+			if c.code != "" && !hasCode(res.Findings, c.code) {
+				t.Errorf("missing %s in %+v", c.code, res.Findings)
+			}
+			if c.verdict == model.Reachable && (len(res.Appliances) != 1 || !res.Appliances[0].NICID.Equal(nva.ID)) {
+				t.Errorf("appliances %+v, want nva-remote", res.Appliances)
+			}
+		})
+	}
+}
