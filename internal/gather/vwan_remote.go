@@ -96,8 +96,31 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 	}
 	add := []*model.VNet{v}
 	var hubs []*model.VirtualHub
-	if len(hubVNetPeerings(v)) > 0 {
-		found := r.hubsOfVNets(ctx, []*model.VNet{v})
+	connected := []*model.VNet{v}
+	if len(hubVNetPeerings(v)) == 0 {
+		// An indirect spoke ("Scenario: Route traffic through an NVA"):
+		// not connected to a hub itself, but peered with an NVA VNet that
+		// is, whose connection's static routes bring traffic to it. Those
+		// peered VNets and their hubs are what the path needs.
+		var peers []model.ResourceID
+		mu.Lock()
+		for _, p := range v.Peerings {
+			if !p.RemoteVNetID.IsZero() && !model.IsHubVNet(p.RemoteVNetID) && n.VNet(p.RemoteVNetID) == nil {
+				peers = appendUniqueID(peers, p.RemoteVNetID)
+			}
+		}
+		mu.Unlock()
+		got, _ := mapEach(ctx, r, peers, r.vnetGet)
+		connected = connected[:0]
+		for _, pv := range got {
+			if pv != nil && len(hubVNetPeerings(pv)) > 0 {
+				add = append(add, pv)
+				connected = append(connected, pv)
+			}
+		}
+	}
+	if len(connected) > 0 {
+		found := r.hubsOfVNets(ctx, connected)
 		mu.Lock()
 		for _, h := range found {
 			if n.VirtualHub(h.ID) == nil {
@@ -109,7 +132,7 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 	var spokes []model.ResourceID
 	for _, h := range hubs {
 		for _, c := range h.Connections {
-			if !c.RemoteVNetID.IsZero() && !c.RemoteVNetID.Equal(v.ID) {
+			if !c.RemoteVNetID.IsZero() && !c.RemoteVNetID.Equal(v.ID) && !hasVNet(add, c.RemoteVNetID) {
 				spokes = appendUniqueID(spokes, c.RemoteVNetID)
 			}
 		}
@@ -151,8 +174,30 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 		n.RouteTables[rt.ID.Key()] = rt
 	}
 	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
+	// The appliances the new hubs' static routes name in the VNets read
+	// here are pending, as the closure's are: read when a path reaches one.
+	for _, h := range hubs {
+		for _, c := range h.Connections {
+			for _, sr := range c.StaticRoutes {
+				for _, s := range add {
+					if sr.NextHopIP.IsValid() && anyPrefixContains(s.AddressSpace, sr.NextHopIP) {
+						n.Pending.Add(model.ApplianceNICAt(s.ID, sr.NextHopIP))
+					}
+				}
+			}
+		}
+	}
 	mu.Unlock()
 	r.includeHubFirewallsLocked(ctx, n, mu, hubs)
+}
+
+func anyPrefixContains(ps []netip.Prefix, a netip.Addr) bool {
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // includeHubFirewallsLocked is includeHubFirewalls for a network other
@@ -177,4 +222,13 @@ func (r *Reader) includeHubFirewallsLocked(ctx context.Context, n *model.Network
 			n.Pending.Add(model.FirewallRulesOf(fw.ID))
 		}
 	}
+}
+
+func hasVNet(vs []*model.VNet, id model.ResourceID) bool {
+	for _, v := range vs {
+		if v.ID.Equal(id) {
+			return true
+		}
+	}
+	return false
 }
