@@ -73,7 +73,8 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 		// would write UTF-16 again: say how to write UTF-8.
 		hint = writeUTF8Hint
 	}
-	if err := precheck(text, hint); err != nil {
+	head, err := precheck(text, hint)
+	if err != nil {
 		if enc != EncodingUTF8 {
 			return nil, fmt.Errorf("%w (the file was read as %s)", err, enc)
 		}
@@ -85,52 +86,53 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 	}
 	out := translate(&p, opts)
 	out.Encoding = enc
+	out.Mode = planMode(&p, head)
 	return out, nil
 }
 
 // precheck says what a file that is not a plan JSON of a supported format
 // looks like, before terraform-json's own (terser) checks.
-func precheck(data []byte, hint string) error {
+func precheck(data []byte, hint string) (map[string]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return fmt.Errorf("the file is empty, not a plan JSON: %s", hint)
+		return nil, fmt.Errorf("the file is empty, not a plan JSON: %s", hint)
 	}
 	if looksLikePlanBinary(trimmed) {
-		return fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", hint)
 	}
 	if !utf8.Valid(trimmed) {
-		return notUTF8Error(trimmed)
+		return nil, notUTF8Error(trimmed)
 	}
 	if trimmed[0] != '{' {
 		if looksLikeHCL(trimmed) {
-			return fmt.Errorf("not a plan JSON: it looks like Terraform configuration (HCL): %s", hint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like Terraform configuration (HCL): %s", hint)
 		}
 		if trimmed[0] == '[' {
-			return fmt.Errorf("not a plan JSON: the file is a JSON array, a plan is an object: %s", hint)
+			return nil, fmt.Errorf("not a plan JSON: the file is a JSON array, a plan is an object: %s", hint)
 		}
 		if looksLikeHumanPlan(trimmed) {
-			return fmt.Errorf("not a plan JSON: it looks like the text output of `terraform plan`: %s", hint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the text output of `terraform plan`: %s", hint)
 		}
 	}
 	var head map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&head); err != nil {
-		return syntaxError(trimmed, err, hint)
+		return nil, syntaxError(trimmed, err, hint)
 	}
 	if dec.More() {
 		// Streamed JSON (`terraform plan -json` writes one message a line).
 		if _, ok := head["@level"]; ok {
-			return fmt.Errorf("not a plan JSON: it looks like the machine-readable log of `terraform plan -json`, not a saved plan: %s", hint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the machine-readable log of `terraform plan -json`, not a saved plan: %s", hint)
 		}
-		return fmt.Errorf("not a plan JSON: the file holds more than one JSON value: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: the file holds more than one JSON value: %s", hint)
 	}
 	if _, ok := head["@level"]; ok {
-		return fmt.Errorf("not a plan JSON: it looks like a line of the machine-readable log of `terraform plan -json`: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a line of the machine-readable log of `terraform plan -json`: %s", hint)
 	}
 	var fv string
 	if raw, ok := head["format_version"]; ok {
 		if err := json.Unmarshal(raw, &fv); err != nil {
-			return fmt.Errorf("not a plan JSON: format_version is %s, not a version string: %s", string(raw), hint)
+			return nil, fmt.Errorf("not a plan JSON: format_version is %s, not a version string: %s", string(raw), hint)
 		}
 	}
 	_, hasChanges := head["resource_changes"]
@@ -141,28 +143,40 @@ func precheck(data []byte, hint string) error {
 	_, hasSerial := head["serial"]
 	switch {
 	case hasLineage || hasSerial:
-		return fmt.Errorf("not a plan JSON: it looks like a state file (it has lineage/serial), which says what exists, not what a plan changes: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a state file (it has lineage/serial), which says what exists, not what a plan changes: %s", hint)
 	case fv == "" && !hasChanges && !hasPlanned:
 		if _, ok := head["provider_schemas"]; ok {
-			return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
 		}
-		return fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", hint)
 	case fv == "":
-		return fmt.Errorf("not a plan JSON: format_version is missing: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: format_version is missing: %s", hint)
 	case !hasChanges && !hasPlanned && !hasConfig && head["provider_schemas"] != nil:
-		return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
 	case hasValues && !hasChanges && !hasPlanned && !hasConfig:
-		return fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", hint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", hint)
 	}
 	major, minor, ok := formatVersion(fv)
 	if !ok {
-		return fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, hint)
+		return nil, fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, hint)
 	}
 	var tv string
 	if raw, ok := head["terraform_version"]; ok {
 		_ = json.Unmarshal(raw, &tv)
 	}
-	return checkFormat(fv, major, minor, tv)
+	if err := checkFormat(fv, major, minor, tv); err != nil {
+		return nil, err
+	}
+	var errored bool
+	if raw, ok := head["errored"]; ok && json.Unmarshal(raw, &errored) == nil && errored {
+		by := "Terraform or OpenTofu"
+		if tv != "" {
+			by += " " + tv
+		}
+		return nil, fmt.Errorf("the plan is incomplete: %s stopped planning on an error (the plan JSON has \"errored\": true), so the file holds only what was planned before the error, "+
+			"not the network the configuration will build: fix the errors `terraform plan` (or `tofu plan`) reported, plan again and give the JSON of the new plan", by)
+	}
+	return head, nil
 }
 
 // checkFormat accepts the plan formats of SupportedFormatVersions and
@@ -264,4 +278,29 @@ func firstLine(b []byte) string {
 		s = s[:i]
 	}
 	return strings.TrimSpace(s)
+}
+
+// planMode tells a plan that changes no resource: refresh-only when the
+// file says so (plan_mode) or when its only content is the drift it
+// found, empty otherwise. Reading a data source, forgetting a resource
+// and a no-op are no changes.
+func planMode(p *tfjson.Plan, head map[string]json.RawMessage) Mode {
+	var mode string
+	if raw, ok := head["plan_mode"]; ok {
+		_ = json.Unmarshal(raw, &mode)
+	}
+	for _, rc := range p.ResourceChanges {
+		if rc == nil || rc.Change == nil {
+			continue
+		}
+		a := rc.Change.Actions
+		if len(a) > 0 && !a.NoOp() && !a.Read() && !a.Forget() {
+			return ModeChanges
+		}
+	}
+	m := strings.ToLower(strings.ReplaceAll(mode, "_", "-"))
+	if m == "refresh-only" || len(p.ResourceDrift) > 0 {
+		return ModeRefreshOnly
+	}
+	return ModeEmpty
 }

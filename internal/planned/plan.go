@@ -77,6 +77,9 @@ type Plan struct {
 	TerraformVersion string
 	// Encoding is the text encoding the file was decoded from.
 	Encoding Encoding
+	// Mode is ModeEmpty or ModeRefreshOnly for a plan that changes no
+	// resource.
+	Mode Mode
 	// Ops are the translated changes, in plan order.
 	Ops []Op
 	// Unsupported are the addresses of changed azurerm / azapi resources
@@ -93,3 +96,22 @@ type Problem struct {
 	Address string
 	Reason  string
 }
+
+// Mode says what kind of plan a file holds, when it is not a plan that
+// changes resources: a pipeline that passed the wrong file (the plan of a
+// run without changes, a refresh-only plan) learns so from the summary.
+type Mode string
+
+// Plan modes.
+const (
+	// ModeChanges: the plan changes at least one resource (of any
+	// provider).
+	ModeChanges Mode = ""
+	// ModeEmpty: the plan changes no resource and reports no change
+	// made outside Terraform.
+	ModeEmpty Mode = "empty"
+	// ModeRefreshOnly: the plan changes no resource; it only records in
+	// the state what changed outside Terraform (`terraform plan
+	// -refresh-only`, or a plan whose only content is resource_drift).
+	ModeRefreshOnly Mode = "refresh-only"
+)

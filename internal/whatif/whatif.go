@@ -69,14 +69,19 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 		return check(ctx, nil)
 	}
 	tracked, served := overlay.TrackPlannedChanges(ctx)
-	planned := NotApplied(plan)
-	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = planned })
+	notApplied := NotApplied(plan)
+	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = notApplied })
 	if err != nil {
 		return verify.Result{}, f, err
 	}
 	changes := served()
 	if len(changes) == 0 {
-		if n := len(plan.Addresses()); n > 0 {
+		if mode := plan.Plan().Mode; mode != planned.ModeChanges {
+			// The file changes nothing: the wrong plan, or one without
+			// changes; the summary says so.
+			f.PlanOffPath = &model.PlanOffPath{NoChanges: string(mode)}
+			res = verify.Run(f)
+		} else if n := len(plan.Addresses()); n > 0 {
 			// The plan changes Azure and this verification met none of it.
 			f.PlanOffPath = &model.PlanOffPath{
 				Changes:           n,
@@ -107,7 +112,7 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 		// facts are read again (from the session's cache) and verified
 		// with that; changes met are the same reads as before.
 		res, f, err = check(tracked, func(f *model.Facts) {
-			f.PlanNotApplied = planned
+			f.PlanNotApplied = notApplied
 			f.PlanDrift = drift
 		})
 		if err != nil {
