@@ -27,7 +27,9 @@ const (
 	// OpCreateUnnamed: the plan creates a resource whose name, and so
 	// whose id, is known only after apply (a name from random_string).
 	// ID is the id with NameUnknown in place of each unknown segment, Body
-	// is nil, Unknown says what is unknown. Nothing can be concluded from
+	// is what is known of the resource beside its name (the body its
+	// translation builds with that id; nil when it builds none), Unknown
+	// says what is unknown. Nothing can be concluded from
 	// the collection it will be an item of (or the parent that embeds it):
 	// the overlay answers those reads with a planned unknown value.
 	OpCreateUnnamed OpKind = "create-unnamed"
