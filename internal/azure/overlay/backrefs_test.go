@@ -1,0 +1,135 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package overlay
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
+)
+
+// TestSubnetListsWhatThePlanAttaches: a subnet's ipConfigurations (and
+// privateEndpoints) after the plan are Azure's less the NICs the plan
+// deletes or moves away, plus the NICs the plan creates in it, read as the
+// subnet, as a VNet's embedded subnet and in a list of subnets; a NIC whose
+// subnet is known only after apply leaves the list unknown; a plan without
+// NIC changes passes the read through.
+func TestSubnetListsWhatThePlanAttaches(t *testing.T) {
+	nodes := ovVNet + "/subnets/nodes"
+	oldNIC := ovRG + "/providers/Microsoft.Network/networkInterfaces/nic-old"
+	newNIC := ovRG + "/providers/Microsoft.Network/networkInterfaces/nic-nva"
+	newPE := ovRG + "/providers/Microsoft.Network/privateEndpoints/pe-acr"
+	nicPut := func(subnet string, unknown ...string) planned.Op {
+		return planned.Op{Address: "azurerm_network_interface.nva", Type: "azurerm_network_interface", Kind: planned.OpPut, ID: newNIC, Unknown: unknown,
+			Body: map[string]any{"id": newNIC, "name": "nic-nva", "properties": map[string]any{"enableIPForwarding": true, "ipConfigurations": []any{
+				map[string]any{"id": newNIC + "/ipConfigurations/ipconfig1", "name": "ipconfig1", "properties": map[string]any{"subnet": map[string]any{"id": subnet}, "privateIPAddress": "10.1.0.4"}}}}}}
+	}
+	oldDeleted := planned.Op{Address: "azurerm_network_interface.old", Type: "azurerm_network_interface", Kind: planned.OpDelete, ID: oldNIC}
+	pePut := planned.Op{Address: "azurerm_private_endpoint.acr", Type: "azurerm_private_endpoint", Kind: planned.OpPut, ID: newPE,
+		Body: map[string]any{"id": newPE, "properties": map[string]any{"subnet": map[string]any{"id": nodes}}}}
+	azureSubnet := `{"id":"` + nodes + `","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","ipConfigurations":[{"id":"` + oldNIC + `/ipConfigurations/ipconfig1"}]}}`
+
+	for _, tc := range []struct {
+		name        string
+		ops         []planned.Op
+		wantCfgs    []string
+		wantPEs     []string
+		wantUnknown bool
+		wantServed  []string
+	}{
+		{"a new NIC in the subnet is listed", []planned.Op{nicPut(nodes)},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1", newNIC + "/ipConfigurations/ipconfig1"}, nil, false, []string{"azurerm_network_interface.nva"}},
+		{"a deleted NIC is not", []planned.Op{oldDeleted},
+			[]string{}, nil, false, []string{"azurerm_network_interface.old"}},
+		{"a new NIC in another subnet changes nothing", []planned.Op{nicPut(ovVNet + "/subnets/other")},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, nil, false, nil},
+		{"a new NIC whose subnet is known after apply: unknown", []planned.Op{nicPut("", "properties.ipConfigurations.subnet.id")},
+			nil, nil, true, []string{"azurerm_network_interface.nva"}},
+		{"a new private endpoint in the subnet is listed", []planned.Op{pePut},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, []string{newPE}, false, []string{"azurerm_private_endpoint.acr"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, how := range []string{"subnet", "vnet", "list"} {
+				arm := newMapARM()
+				arm.bodies[strings.ToLower(nodes)] = azureSubnet
+				arm.bodies[strings.ToLower(ovVNet+"/subnets")] = `{"value":[` + azureSubnet + `]}`
+				arm.bodies[strings.ToLower(ovVNet)] = `{"id":"` + ovVNet + `","name":"vnet-spoke","properties":{"addressSpace":{"addressPrefixes":["10.1.0.0/16"]},"subnets":[` + azureSubnet + `]}}`
+				cl, _ := overlayClients(t, arm, tc.ops...)
+				f, err := cl.Network(ovSub)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, served := TrackPlannedChanges(context.Background())
+				var cfgs, pes []string
+				switch how {
+				case "subnet":
+					resp, gerr := f.NewSubnetsClient().Get(ctx, "rg-net", "vnet-spoke", "nodes", nil)
+					err = gerr
+					if err == nil {
+						for _, c := range resp.Properties.IPConfigurations {
+							cfgs = append(cfgs, *c.ID)
+						}
+						for _, p := range resp.Properties.PrivateEndpoints {
+							pes = append(pes, *p.ID)
+						}
+					}
+				case "vnet":
+					resp, gerr := f.NewVirtualNetworksClient().Get(ctx, "rg-net", "vnet-spoke", nil)
+					err = gerr
+					if err == nil {
+						for _, c := range resp.Properties.Subnets[0].Properties.IPConfigurations {
+							cfgs = append(cfgs, *c.ID)
+						}
+						for _, p := range resp.Properties.Subnets[0].Properties.PrivateEndpoints {
+							pes = append(pes, *p.ID)
+						}
+					}
+				case "list":
+					pager := f.NewSubnetsClient().NewListPager("rg-net", "vnet-spoke", nil)
+					page, perr := pager.NextPage(ctx)
+					err = perr
+					if err == nil {
+						for _, c := range page.Value[0].Properties.IPConfigurations {
+							cfgs = append(cfgs, *c.ID)
+						}
+						for _, p := range page.Value[0].Properties.PrivateEndpoints {
+							pes = append(pes, *p.ID)
+						}
+					}
+				}
+				var u *azure.PlannedValueUnknownError
+				if got := errors.As(err, &u); got != tc.wantUnknown {
+					t.Fatalf("%s: err = %v, want unknown %v", how, err, tc.wantUnknown)
+				}
+				if tc.wantUnknown {
+					if !strings.Contains(u.Address, "azurerm_network_interface.nva") {
+						t.Errorf("%s: unknown names %q", how, u.Address)
+					}
+					continue
+				}
+				if tc.wantCfgs != nil && !slices.Equal(orNone(cfgs), tc.wantCfgs) {
+					t.Errorf("%s: ipConfigurations = %v, want %v", how, cfgs, tc.wantCfgs)
+				}
+				if !slices.Equal(pes, tc.wantPEs) {
+					t.Errorf("%s: privateEndpoints = %v, want %v", how, pes, tc.wantPEs)
+				}
+				if got := served(); !slices.Equal(got, tc.wantServed) && !(len(got) == 0 && len(tc.wantServed) == 0) {
+					t.Errorf("%s: served = %v, want %v", how, got, tc.wantServed)
+				}
+			}
+		})
+	}
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
