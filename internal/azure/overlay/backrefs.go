@@ -175,23 +175,16 @@ func subnetBackRefs(subnetID string, base, body map[string]any, refs []planned.O
 				addUnknown(op, "properties.ipConfigurations")
 			}
 		case peType:
-			if op.Kind == planned.OpCreateUnnamed {
-				if here(bp["subnet"]) || refID(bp["subnet"]) == "" {
-					addUnknown(op, "properties.privateEndpoints")
-				}
+			// A deleted endpoint leaves the list. One the plan creates is
+			// not added: its address is Azure's choice at apply, and its
+			// /32 route concerns that address only, which a pull path
+			// reaches only through a record that is itself unknown.
+			if op.Kind != planned.OpDelete {
 				continue
 			}
 			var changed bool
-			pes, changed = drop(pes, func(id string) bool { return id == key })
-			if op.Kind == planned.OpPut && here(bp["subnet"]) {
-				pes = append(pes, map[string]any{"id": op.ID})
-				changed = true
-			}
-			if changed {
+			if pes, changed = drop(pes, func(id string) bool { return id == key }); changed {
 				served = append(served, op)
-			}
-			if op.Kind == planned.OpPut && slices.Contains(op.Unknown, "properties.subnet.id") {
-				addUnknown(op, "properties.privateEndpoints")
 			}
 		}
 	}

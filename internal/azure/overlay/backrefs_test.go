@@ -31,9 +31,9 @@ func TestSubnetListsWhatThePlanAttaches(t *testing.T) {
 				map[string]any{"id": newNIC + "/ipConfigurations/ipconfig1", "name": "ipconfig1", "properties": map[string]any{"subnet": map[string]any{"id": subnet}, "privateIPAddress": "10.1.0.4"}}}}}}
 	}
 	oldDeleted := planned.Op{Address: "azurerm_network_interface.old", Type: "azurerm_network_interface", Kind: planned.OpDelete, ID: oldNIC}
-	pePut := planned.Op{Address: "azurerm_private_endpoint.acr", Type: "azurerm_private_endpoint", Kind: planned.OpPut, ID: newPE,
-		Body: map[string]any{"id": newPE, "properties": map[string]any{"subnet": map[string]any{"id": nodes}}}}
-	azureSubnet := `{"id":"` + nodes + `","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","ipConfigurations":[{"id":"` + oldNIC + `/ipConfigurations/ipconfig1"}]}}`
+	peDeleted := planned.Op{Address: "azurerm_private_endpoint.acr", Type: "azurerm_private_endpoint", Kind: planned.OpDelete, ID: newPE}
+	azureSubnet := `{"id":"` + nodes + `","name":"nodes","properties":{"addressPrefix":"10.1.0.0/24","ipConfigurations":[{"id":"` + oldNIC + `/ipConfigurations/ipconfig1"}],` +
+		`"privateEndpoints":[{"id":"` + newPE + `"}]}}`
 
 	for _, tc := range []struct {
 		name        string
@@ -44,15 +44,15 @@ func TestSubnetListsWhatThePlanAttaches(t *testing.T) {
 		wantServed  []string
 	}{
 		{"a new NIC in the subnet is listed", []planned.Op{nicPut(nodes)},
-			[]string{oldNIC + "/ipConfigurations/ipconfig1", newNIC + "/ipConfigurations/ipconfig1"}, nil, false, []string{"azurerm_network_interface.nva"}},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1", newNIC + "/ipConfigurations/ipconfig1"}, []string{newPE}, false, []string{"azurerm_network_interface.nva"}},
 		{"a deleted NIC is not", []planned.Op{oldDeleted},
-			[]string{}, nil, false, []string{"azurerm_network_interface.old"}},
+			[]string{}, []string{newPE}, false, []string{"azurerm_network_interface.old"}},
 		{"a new NIC in another subnet changes nothing", []planned.Op{nicPut(ovVNet + "/subnets/other")},
-			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, nil, false, nil},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, []string{newPE}, false, nil},
 		{"a new NIC whose subnet is known after apply: unknown", []planned.Op{nicPut("", "properties.ipConfigurations.subnet.id")},
 			nil, nil, true, []string{"azurerm_network_interface.nva"}},
-		{"a new private endpoint in the subnet is listed", []planned.Op{pePut},
-			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, []string{newPE}, false, []string{"azurerm_private_endpoint.acr"}},
+		{"a deleted private endpoint is not listed", []planned.Op{peDeleted},
+			[]string{oldNIC + "/ipConfigurations/ipconfig1"}, nil, false, []string{"azurerm_private_endpoint.acr"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, how := range []string{"subnet", "vnet", "list"} {
