@@ -8,6 +8,8 @@
 // applies the operations under every read; see docs/design/what-if.md.
 package planned
 
+import "github.com/pullpath/terraform-provider-pullpath/internal/model"
+
 // OpKind is what a planned change does to one ARM resource.
 type OpKind string
 
@@ -38,7 +40,7 @@ const (
 // NameUnknown stands in an OpCreateUnnamed id for a name (or resource
 // group) known only after apply. No ARM name holds parentheses and
 // hyphens in this form.
-const NameUnknown = "(known-after-apply)"
+const NameUnknown = model.NameKnownAfterApply
 
 // Op is one effect of one planned resource change on one ARM resource.
 // One change may give several ops (a route table with inline routes puts

@@ -21,7 +21,13 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 	raw := req.Raw()
 	filter := raw.URL.Query().Get("$filter")
 	var members []planned.Op // ops on items of this collection
+	byLinks := azure.ZonesFoundByLinks(raw.Context())
 	for _, op := range ops {
+		if byLinks && unnamedZoneKnownLinks(op, ops) {
+			// The zone link search tells whether it can answer the
+			// nodes (unnamed_zones.go).
+			continue
+		}
 		if inCollection(op, c, filter) {
 			members = append(members, op)
 		}
