@@ -82,6 +82,9 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 	}
 	var p tfjson.Plan
 	if err := json.Unmarshal(bytes.TrimSpace(text), &p); err != nil {
+		if enc != EncodingUTF8 {
+			return nil, fmt.Errorf("not a valid plan JSON (the file was read as %s): %w; %s", enc, err, hint)
+		}
 		return nil, fmt.Errorf("not a valid plan JSON: %w; %s", err, hint)
 	}
 	out := translate(&p, opts)

@@ -6,6 +6,7 @@ package overlay
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -132,4 +133,41 @@ func orNone(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// TestNewNICsOfAPlanAreInTheirSubnet: the NICs an azurerm 3.x plan
+// creates (planned's fixture) are listed by the subnet they are created
+// in, so that the lookup of a next-hop address finds them.
+func TestNewNICsOfAPlanAreInTheirSubnet(t *testing.T) {
+	data, err := os.ReadFile("../../planned/testdata/gaps/plan_v3_nic_create.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planned.Parse(data, planned.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := "/subscriptions/" + ovSub + "/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/vnet-hub"
+	arm := newMapARM()
+	arm.bodies[strings.ToLower(hub+"/subnets/snet-nva")] = `{"id":"` + hub + `/subnets/snet-nva","name":"snet-nva","properties":{"addressPrefix":"10.0.1.0/24"}}`
+	cl, _ := overlayClients(t, arm, plan.Ops...)
+	f, err := cl.Network(ovSub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.NewSubnetsClient().Get(context.Background(), "rg-hub", "vnet-hub", "snet-nva", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range resp.Properties.IPConfigurations {
+		got = append(got, strings.TrimPrefix(*c.ID, "/subscriptions/"+ovSub+"/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/"))
+	}
+	if want := []string{"nic-nva2/ipConfigurations/ipconfig1", "nic-nva3/ipConfigurations/ipconfig1", "nic-dns/ipConfigurations/ipconfig1"}; !slices.Equal(got, want) {
+		t.Errorf("snet-nva lists %v, want %v", got, want)
+	}
+	nic, err := f.NewInterfacesClient().Get(context.Background(), "rg-hub", "nic-nva2", nil)
+	if err != nil || nic.Properties.EnableIPForwarding == nil || *nic.Properties.EnableIPForwarding {
+		t.Errorf("new NIC read: %v, forwarding %v (want false: Azure's default)", err, nic.Properties)
+	}
 }
