@@ -201,9 +201,9 @@ type blameGaps struct {
 	// the change puts a NIC: without that change, "no NIC holds the
 	// address" in such a subnet is the change left out, not a failed read.
 	nicSubnets map[string]map[string]bool
-	seen    map[string]bool
-	list    []verify.BlameGap
-	pools   map[string]bool // node pools left incomplete; "" for all
+	seen       map[string]bool
+	list       []verify.BlameGap
+	pools      map[string]bool // node pools left incomplete; "" for all
 }
 
 func (g *blameGaps) add(c compared, without string) {
