@@ -163,3 +163,22 @@ func PeekBody(resp *http.Response) ([]byte, bool) { return peekBody(resp) }
 // PageKey identifies a collection's pages by the URL of the first: host
 // and path without case (ARM paths are case-insensitive), no query.
 func PageKey(u *url.URL) string { return pollKey(&url.URL{Host: u.Host, Path: u.Path}) }
+
+type zonesByLinksKey struct{}
+
+// WithZonesFoundByLinks returns ctx for a read of a list of private DNS
+// zones whose caller learns which zones answer the nodes from the Resource
+// Graph search for zone links (model.ZoneLinkQuery), which sees the links
+// a plan creates: a policy (the what-if overlay) may then leave out of the
+// list a zone the plan creates whose name is known only after apply, when
+// every link the plan may give it names its VNet. Whether that zone can
+// answer the nodes is then the link search's to tell, by those VNets.
+func WithZonesFoundByLinks(ctx context.Context) context.Context {
+	return context.WithValue(ctx, zonesByLinksKey{}, true)
+}
+
+// ZonesFoundByLinks reports whether ctx is a read of WithZonesFoundByLinks.
+func ZonesFoundByLinks(ctx context.Context) bool {
+	v, _ := ctx.Value(zonesByLinksKey{}).(bool)
+	return v
+}

@@ -207,7 +207,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 			all(ctx, r,
 				func(ctx context.Context) { pes = r.registryPrivateEndpoints(ctx, f.Registry) },
 				func(ctx context.Context) { r.pullRoles(ctx, &f) },
-				func(ctx context.Context) { zones, zonesErr = r.PrivateZones(ctx, subs, names) },
+				func(ctx context.Context) { zones, zonesErr = r.PrivateZones(zoneListContext(ctx, q), subs, names) },
 			)
 		},
 	)
@@ -242,7 +242,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 			break
 		}
 		names = append(names, more...)
-		extra, err := r.PrivateZones(ctx, subs, more)
+		extra, err := r.PrivateZones(zoneListContext(ctx, q), subs, more)
 		zonesErr = errors.Join(zonesErr, err)
 		for _, z := range extra {
 			d.Zones[z.ID.Key()] = z

@@ -290,7 +290,9 @@ func (r *Reader) readZonesNamed(ctx context.Context, d *model.DNS, ids []model.R
 	}
 	var toRead []model.ResourceID
 	for _, id := range ids {
-		if want[strings.ToLower(id.Name())] && d.Zones[id.Key()] == nil {
+		// A zone a planned change creates whose name is known only after
+		// apply may be named like any of names: read, it is unknown.
+		if (want[strings.ToLower(id.Name())] || id.Name() == model.NameKnownAfterApply) && d.Zones[id.Key()] == nil {
 			toRead = appendUniqueID(toRead, id)
 		}
 	}
@@ -320,4 +322,16 @@ func privateAnswerPossible(f *model.Facts) bool {
 		}
 	}
 	return false
+}
+
+// zoneListContext is ctx for the reads of the zone lists of a
+// verification: when the zones linked to the nodes' VNets are found by the
+// Resource Graph link search (no zone_subscription_ids), that search
+// decides whether a zone a plan creates under a name known only after
+// apply can answer them (azure.WithZonesFoundByLinks).
+func zoneListContext(ctx context.Context, q VerificationRequest) context.Context {
+	if len(q.ZoneSubscriptionIDs) > 0 {
+		return ctx
+	}
+	return azure.WithZonesFoundByLinks(ctx)
 }

@@ -97,7 +97,8 @@ type Facts struct {
 
 	// PlanOffPath is set by the what-if layer when the plan in
 	// planned_changes_file changes Azure resources and none of them was met
-	// by the reads of this verification; nil otherwise.
+	// by the reads of this verification, or changes no resource at all (an
+	// empty or a refresh-only plan); nil otherwise.
 	PlanOffPath *PlanOffPath
 }
 
@@ -105,6 +106,10 @@ type Facts struct {
 // how many resources it changes, in which subscriptions, and which
 // subscriptions the verification read.
 type PlanOffPath struct {
+	// NoChanges is "empty" or "refresh-only" for a plan that changes no
+	// resource at all (planned.Mode), "" for a plan whose changes are
+	// elsewhere.
+	NoChanges         string
 	Changes           int
 	PlanSubscriptions []string
 	ReadSubscriptions []string

@@ -30,3 +30,11 @@ func (u UnknownFacts) Of(f Fact) (Gap, bool) {
 	g, ok := u[f]
 	return g, ok
 }
+
+// NameKnownAfterApply stands, in the id of a resource a planned change
+// creates, for a name known only after apply (a name from random_string,
+// a zone named from another new resource's output): planned builds such
+// ids, the what-if overlay answers with them, and a rule that meets one
+// knows that the resource may have any name. No ARM name holds
+// parentheses and hyphens in this form.
+const NameKnownAfterApply = "(known-after-apply)"

@@ -95,7 +95,9 @@ func (q ZoneLinkQuery) Includes(linkID, vnetID string) bool {
 		if i := strings.Index(strings.ToLower(linkID), "/virtualnetworklinks/"); i > 0 {
 			zone = ResourceID(linkID[:i]).Name()
 		}
-		if _, found := slices.BinarySearch(q.ZoneDomains, ZoneDomain(zone)); zone == "" || !found {
+		// A zone whose name is known only after apply may lie in any
+		// domain.
+		if _, found := slices.BinarySearch(q.ZoneDomains, ZoneDomain(zone)); zone == "" || !found && zone != NameKnownAfterApply {
 			return false
 		}
 	}

@@ -48,6 +48,31 @@ var attrDefaults = map[string][]attrDefault{
 			setBy:  []setter{{"azurerm_virtual_network_dns_servers", "virtual_network_id"}},
 			source: "azurerm 3.x virtual_network: dns_servers Optional+Computed, unset means none; a VNet without DNS servers uses Azure-provided DNS (learn.microsoft.com/azure/virtual-network/virtual-networks-name-resolution-for-vms-and-role-instances)"},
 	},
+	"azurerm_network_interface": {
+		// azurerm 3.x: dns_servers and both forms of IP forwarding are
+		// Optional+Computed; unset, the NIC is created without DNS servers
+		// of its own (it uses its VNet's) and without IP forwarding.
+		{attr: "dns_servers", value: []any{},
+			source: "learn.microsoft.com/azure/virtual-network/virtual-network-network-interface: a network interface's DNS servers default to 'Inherit from virtual network' (none of its own)"},
+		{attr: "enable_ip_forwarding", group: "fwd", value: false,
+			source: "learn.microsoft.com/azure/virtual-network/virtual-network-network-interface: IP forwarding is disabled unless enabled on the network interface (registry.terraform.io/providers/hashicorp/azurerm/3.116.0/docs/resources/network_interface: enable_ip_forwarding defaults to false)"},
+		{attr: "ip_forwarding_enabled", group: "fwd", value: false,
+			source: "learn.microsoft.com/azure/virtual-network/virtual-network-network-interface: IP forwarding is disabled unless enabled on the network interface (registry.terraform.io/providers/hashicorp/azurerm/3.116.0/docs/resources/network_interface: ip_forwarding_enabled defaults to false)"},
+	},
+	"azurerm_kubernetes_cluster": {
+		// azurerm 3.x plans the whole network_profile block unknown on a
+		// create that does not set it (Optional+Computed). The pull path
+		// reads its outbound type only: Azure's default is loadBalancer.
+		{attr: "network_profile", value: []any{map[string]any{"outbound_type": "loadBalancer"}},
+			source: "learn.microsoft.com/azure/aks/egress-outboundtype: an AKS cluster's outbound type defaults to loadBalancer"},
+	},
+	"azurerm_container_registry": {
+		// azurerm 3.x plans network_rule_set unknown on a create that does
+		// not set it; unset, the registry has no network rules and admits
+		// every network (defaultAction Allow).
+		{attr: "network_rule_set", value: []any{},
+			source: "learn.microsoft.com/azure/container-registry/container-registry-access-selected-networks: by default a registry accepts connections over the internet from hosts on any network (network rule set default action Allow)"},
+	},
 	"azurerm_subnet": {
 		// azurerm 3.x: the two (three from 3.9x) conflicting forms are all
 		// Optional+Computed; unset, the provider creates the subnet with

@@ -19,7 +19,14 @@ import (
 //     1252) rewrites every non-ASCII character into that code page: the
 //     bytes are no longer UTF-8 and no decoding gives the plan back.
 //
-// Source: about_Redirection and Out-File (PowerShell 5.1),
+//   - PowerShell 7 (v6 and later) writes utf8NoBOM by default, `>`
+//     included.
+//
+// Source: about_Character_Encoding,
+// learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_character_encoding
+// (Windows PowerShell 5.1: "Out-File and the redirection operators > and
+// >> create UTF-16LE", every Unicode encoding but UTF7 with a BOM;
+// PowerShell v6 and later: utf8NoBOM for all text output); about_Redirection and Out-File (PowerShell 5.1),
 // learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_redirection
 // and learn.microsoft.com/powershell/module/microsoft.powershell.utility/out-file?view=powershell-5.1
 // ("the default encoding is unicode", i.e. UTF-16 LE with a BOM).
@@ -37,8 +44,9 @@ const (
 
 // writeUTF8Hint is how to write the plan JSON as UTF-8 from the shells
 // that do otherwise.
-const writeUTF8Hint = "write the file as UTF-8: in Windows PowerShell `terraform show -json tfplan | Out-File -Encoding utf8 plan.json`, " +
-	"in PowerShell 7 `terraform show -json tfplan > plan.json` (UTF-8 by default), or from cmd.exe or a POSIX shell `terraform show -json tfplan > plan.json`"
+const writeUTF8Hint = "write the file as UTF-8: in Windows PowerShell 5.1 `terraform show -json tfplan | Out-File -Encoding utf8 plan.json` " +
+	"(its `>` writes UTF-16), in PowerShell 7 `terraform show -json tfplan > plan.json` (UTF-8 without a byte order mark by default), " +
+	"or from cmd.exe or a POSIX shell `terraform show -json tfplan > plan.json`"
 
 var (
 	bomUTF8    = []byte{0xef, 0xbb, 0xbf}

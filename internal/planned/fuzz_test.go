@@ -32,8 +32,11 @@ func checkOps(t testing.TB, p *Plan) {
 				t.Errorf("%s: delete of %s with a body", op.Address, op.ID)
 			}
 		case OpCreateUnnamed:
-			if op.Body != nil || len(op.Unknown) == 0 || !strings.Contains(op.ID, NameUnknown) {
-				t.Errorf("%s: unnamed create %s with a body, without unknowns or without a stand-in name", op.Address, op.ID)
+			if len(op.Unknown) == 0 || !strings.Contains(op.ID, NameUnknown) {
+				t.Errorf("%s: unnamed create %s without unknowns or without a stand-in name", op.Address, op.ID)
+			}
+			if id, _ := op.Body["id"].(string); op.Body != nil && id != op.ID {
+				t.Errorf("%s: unnamed create %s with the body of %q", op.Address, op.ID, id)
 			}
 		default:
 			t.Errorf("%s: op kind %q", op.Address, op.Kind)

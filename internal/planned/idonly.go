@@ -23,6 +23,7 @@ var idOnlyTypes = map[string]string{
 	"azurerm_local_network_gateway":              "Microsoft.Network/localNetworkGateways",
 	"azurerm_virtual_network_gateway_connection": "Microsoft.Network/connections",
 	"azurerm_route_server":                       "Microsoft.Network/virtualHubs",
+	"azurerm_virtual_wan":                        "Microsoft.Network/virtualWans",
 	"azurerm_bastion_host":                       "Microsoft.Network/bastionHosts",
 	"azurerm_network_watcher":                    "Microsoft.Network/networkWatchers",
 	"azurerm_network_ddos_protection_plan":       "Microsoft.Network/ddosProtectionPlans",

@@ -2,6 +2,7 @@ package planned
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,6 +32,11 @@ func (t *tctx) requiredRef(attr string) (string, error) {
 	id, ok := t.refID(attr)
 	if !ok {
 		if t.get(attr).unknown() {
+			for _, r := range t.refs(attr) {
+				if addr, why, found := t.c.unbuildableRef(t.ch, r); found {
+					return "", fmt.Errorf("its %s refers to %s, a resource of this plan whose ARM id cannot be built before apply: %s", attr, addr, why)
+				}
+			}
 			return "", fmt.Errorf("its %s is known only after apply and refers to no resource of this plan whose id can be built", attr)
 		}
 		return "", fmt.Errorf("it has no %s", attr)
@@ -182,9 +188,13 @@ func subnetOp(t *tctx, id string, s val, inline bool) *Op {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeSubnet, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
+	// azurerm 2.x plans both address_prefix (deprecated, Optional+Computed:
+	// the first of address_prefixes, unknown on a create that sets only
+	// address_prefixes) and address_prefixes; either known form gives the
+	// prefixes.
 	prefixes := s.at("address_prefixes").strs()
-	unknownPrefix := s.at("address_prefixes").anyUnknown() || s.at("address_prefix").unknown()
-	if one := s.at("address_prefix").str(); one != "" {
+	unknownPrefix := s.at("address_prefixes").anyUnknown() || s.at("address_prefix").unknown() && len(prefixes) == 0
+	if one := s.at("address_prefix").str(); one != "" && !slices.Contains(prefixes, one) {
 		prefixes = append([]string{one}, prefixes...)
 	}
 	if len(prefixes) == 1 {

@@ -22,14 +22,19 @@ func putNIC(t *tctx, id string) error {
 	}
 	op := t.op(kind, id, b)
 	p := props(b)
-	// v4 ip_forwarding_enabled, v3 enable_ip_forwarding (default false).
-	fwd := false
+	// v4 ip_forwarding_enabled, v3 enable_ip_forwarding (default false;
+	// azurerm 3.x plans both, and keeps them equal): one known form gives
+	// the setting, whatever the other one is.
+	fwd, known, unknown := false, false, false
 	for _, a := range []string{"ip_forwarding_enabled", "enable_ip_forwarding"} {
 		if v, ok := t.get(a).boolp(); ok {
-			fwd = fwd || v
+			fwd, known = fwd || v, true
 		} else if t.get(a).unknown() {
-			op.Unknown = append(op.Unknown, "properties.enableIPForwarding")
+			unknown = true
 		}
+	}
+	if unknown && !known {
+		op.Unknown = append(op.Unknown, "properties.enableIPForwarding")
 	}
 	p["enableIPForwarding"] = fwd
 	dns := t.get("dns_servers")

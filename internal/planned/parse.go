@@ -67,7 +67,14 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := precheck(text); err != nil {
+	hint := showHint
+	if enc == EncodingUTF16LE || enc == EncodingUTF16BE {
+		// The command that wrote this file (Windows PowerShell 5.1's `>`)
+		// would write UTF-16 again: say how to write UTF-8.
+		hint = writeUTF8Hint
+	}
+	head, err := precheck(text, hint)
+	if err != nil {
 		if enc != EncodingUTF8 {
 			return nil, fmt.Errorf("%w (the file was read as %s)", err, enc)
 		}
@@ -75,56 +82,60 @@ func Parse(data []byte, opts Options) (plan *Plan, err error) {
 	}
 	var p tfjson.Plan
 	if err := json.Unmarshal(bytes.TrimSpace(text), &p); err != nil {
-		return nil, fmt.Errorf("not a valid plan JSON: %w; %s", err, showHint)
+		if enc != EncodingUTF8 {
+			return nil, fmt.Errorf("not a valid plan JSON (the file was read as %s): %w; %s", enc, err, hint)
+		}
+		return nil, fmt.Errorf("not a valid plan JSON: %w; %s", err, hint)
 	}
 	out := translate(&p, opts)
 	out.Encoding = enc
+	out.Mode = planMode(&p, head)
 	return out, nil
 }
 
 // precheck says what a file that is not a plan JSON of a supported format
 // looks like, before terraform-json's own (terser) checks.
-func precheck(data []byte) error {
+func precheck(data []byte, hint string) (map[string]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return fmt.Errorf("the file is empty, not a plan JSON: %s", showHint)
+		return nil, fmt.Errorf("the file is empty, not a plan JSON: %s", hint)
 	}
 	if looksLikePlanBinary(trimmed) {
-		return fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a saved plan file (the binary of `terraform plan -out`): %s", hint)
 	}
 	if !utf8.Valid(trimmed) {
-		return notUTF8Error(trimmed)
+		return nil, notUTF8Error(trimmed)
 	}
 	if trimmed[0] != '{' {
 		if looksLikeHCL(trimmed) {
-			return fmt.Errorf("not a plan JSON: it looks like Terraform configuration (HCL): %s", showHint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like Terraform configuration (HCL): %s", hint)
 		}
 		if trimmed[0] == '[' {
-			return fmt.Errorf("not a plan JSON: the file is a JSON array, a plan is an object: %s", showHint)
+			return nil, fmt.Errorf("not a plan JSON: the file is a JSON array, a plan is an object: %s", hint)
 		}
 		if looksLikeHumanPlan(trimmed) {
-			return fmt.Errorf("not a plan JSON: it looks like the text output of `terraform plan`: %s", showHint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the text output of `terraform plan`: %s", hint)
 		}
 	}
 	var head map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(&head); err != nil {
-		return syntaxError(trimmed, err)
+		return nil, syntaxError(trimmed, err, hint)
 	}
 	if dec.More() {
 		// Streamed JSON (`terraform plan -json` writes one message a line).
 		if _, ok := head["@level"]; ok {
-			return fmt.Errorf("not a plan JSON: it looks like the machine-readable log of `terraform plan -json`, not a saved plan: %s", showHint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the machine-readable log of `terraform plan -json`, not a saved plan: %s", hint)
 		}
-		return fmt.Errorf("not a plan JSON: the file holds more than one JSON value: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: the file holds more than one JSON value: %s", hint)
 	}
 	if _, ok := head["@level"]; ok {
-		return fmt.Errorf("not a plan JSON: it looks like a line of the machine-readable log of `terraform plan -json`: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a line of the machine-readable log of `terraform plan -json`: %s", hint)
 	}
 	var fv string
 	if raw, ok := head["format_version"]; ok {
 		if err := json.Unmarshal(raw, &fv); err != nil {
-			return fmt.Errorf("not a plan JSON: format_version is %s, not a version string: %s", string(raw), showHint)
+			return nil, fmt.Errorf("not a plan JSON: format_version is %s, not a version string: %s", string(raw), hint)
 		}
 	}
 	_, hasChanges := head["resource_changes"]
@@ -135,28 +146,40 @@ func precheck(data []byte) error {
 	_, hasSerial := head["serial"]
 	switch {
 	case hasLineage || hasSerial:
-		return fmt.Errorf("not a plan JSON: it looks like a state file (it has lineage/serial), which says what exists, not what a plan changes: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like a state file (it has lineage/serial), which says what exists, not what a plan changes: %s", hint)
 	case fv == "" && !hasChanges && !hasPlanned:
 		if _, ok := head["provider_schemas"]; ok {
-			return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", showHint)
+			return nil, fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
 		}
-		return fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it has neither format_version nor resource_changes: %s", hint)
 	case fv == "":
-		return fmt.Errorf("not a plan JSON: format_version is missing: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: format_version is missing: %s", hint)
 	case !hasChanges && !hasPlanned && !hasConfig && head["provider_schemas"] != nil:
-		return fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like the output of `terraform providers schema -json`: %s", hint)
 	case hasValues && !hasChanges && !hasPlanned && !hasConfig:
-		return fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", showHint)
+		return nil, fmt.Errorf("not a plan JSON: it looks like the JSON of a state (`terraform show -json` without a plan file): %s", hint)
 	}
 	major, minor, ok := formatVersion(fv)
 	if !ok {
-		return fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, showHint)
+		return nil, fmt.Errorf("not a plan JSON: format_version %q is not a version: %s", fv, hint)
 	}
 	var tv string
 	if raw, ok := head["terraform_version"]; ok {
 		_ = json.Unmarshal(raw, &tv)
 	}
-	return checkFormat(fv, major, minor, tv)
+	if err := checkFormat(fv, major, minor, tv); err != nil {
+		return nil, err
+	}
+	var errored bool
+	if raw, ok := head["errored"]; ok && json.Unmarshal(raw, &errored) == nil && errored {
+		by := "Terraform or OpenTofu"
+		if tv != "" {
+			by += " " + tv
+		}
+		return nil, fmt.Errorf("the plan is incomplete: %s stopped planning on an error (the plan JSON has \"errored\": true), so the file holds only what was planned before the error, "+
+			"not the network the configuration will build: fix the errors `terraform plan` (or `tofu plan`) reported, plan again and give the JSON of the new plan", by)
+	}
+	return head, nil
 }
 
 // checkFormat accepts the plan formats of SupportedFormatVersions and
@@ -196,21 +219,21 @@ func formatVersion(fv string) (major, minor int, ok bool) {
 }
 
 // syntaxError turns a JSON decoding error into a message with line:column.
-func syntaxError(data []byte, err error) error {
+func syntaxError(data []byte, err error, hint string) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		l, c := lineCol(data, se.Offset)
-		return fmt.Errorf("not a plan JSON: JSON syntax error at line %d, column %d: %w: %s", l, c, se, showHint)
+		return fmt.Errorf("not a plan JSON: JSON syntax error at line %d, column %d: %w: %s", l, c, se, hint)
 	case errors.As(err, &te):
 		l, c := lineCol(data, te.Offset)
-		return fmt.Errorf("not a plan JSON: at line %d, column %d the file holds %s where a plan has an object: %s", l, c, te.Value, showHint)
+		return fmt.Errorf("not a plan JSON: at line %d, column %d the file holds %s where a plan has an object: %s", l, c, te.Value, hint)
 	case errors.Is(err, io.EOF) || strings.Contains(err.Error(), "unexpected EOF"):
 		l, c := lineCol(data, int64(len(data)))
-		return fmt.Errorf("not a plan JSON: the JSON ends early at line %d, column %d (is the file truncated?): %s", l, c, showHint)
+		return fmt.Errorf("not a plan JSON: the JSON ends early at line %d, column %d (is the file truncated?): %s", l, c, hint)
 	}
-	return fmt.Errorf("not a plan JSON: %w: %s", err, showHint)
+	return fmt.Errorf("not a plan JSON: %w: %s", err, hint)
 }
 
 // lineCol gives the 1-based line and column of a byte offset.
@@ -258,4 +281,29 @@ func firstLine(b []byte) string {
 		s = s[:i]
 	}
 	return strings.TrimSpace(s)
+}
+
+// planMode tells a plan that changes no resource: refresh-only when the
+// file says so (plan_mode) or when its only content is the drift it
+// found, empty otherwise. Reading a data source, forgetting a resource
+// and a no-op are no changes.
+func planMode(p *tfjson.Plan, head map[string]json.RawMessage) Mode {
+	var mode string
+	if raw, ok := head["plan_mode"]; ok {
+		_ = json.Unmarshal(raw, &mode)
+	}
+	for _, rc := range p.ResourceChanges {
+		if rc == nil || rc.Change == nil {
+			continue
+		}
+		a := rc.Change.Actions
+		if len(a) > 0 && !a.NoOp() && !a.Read() && !a.Forget() {
+			return ModeChanges
+		}
+	}
+	m := strings.ToLower(strings.ReplaceAll(mode, "_", "-"))
+	if m == "refresh-only" || len(p.ResourceDrift) > 0 {
+		return ModeRefreshOnly
+	}
+	return ModeEmpty
 }

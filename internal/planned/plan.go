@@ -8,6 +8,8 @@
 // applies the operations under every read; see docs/design/what-if.md.
 package planned
 
+import "github.com/pullpath/terraform-provider-pullpath/internal/model"
+
 // OpKind is what a planned change does to one ARM resource.
 type OpKind string
 
@@ -27,7 +29,9 @@ const (
 	// OpCreateUnnamed: the plan creates a resource whose name, and so
 	// whose id, is known only after apply (a name from random_string).
 	// ID is the id with NameUnknown in place of each unknown segment, Body
-	// is nil, Unknown says what is unknown. Nothing can be concluded from
+	// is what is known of the resource beside its name (the body its
+	// translation builds with that id; nil when it builds none), Unknown
+	// says what is unknown. Nothing can be concluded from
 	// the collection it will be an item of (or the parent that embeds it):
 	// the overlay answers those reads with a planned unknown value.
 	OpCreateUnnamed OpKind = "create-unnamed"
@@ -36,7 +40,7 @@ const (
 // NameUnknown stands in an OpCreateUnnamed id for a name (or resource
 // group) known only after apply. No ARM name holds parentheses and
 // hyphens in this form.
-const NameUnknown = "(known-after-apply)"
+const NameUnknown = model.NameKnownAfterApply
 
 // Op is one effect of one planned resource change on one ARM resource.
 // One change may give several ops (a route table with inline routes puts
@@ -77,6 +81,9 @@ type Plan struct {
 	TerraformVersion string
 	// Encoding is the text encoding the file was decoded from.
 	Encoding Encoding
+	// Mode is ModeEmpty or ModeRefreshOnly for a plan that changes no
+	// resource.
+	Mode Mode
 	// Ops are the translated changes, in plan order.
 	Ops []Op
 	// Unsupported are the addresses of changed azurerm / azapi resources
@@ -93,3 +100,22 @@ type Problem struct {
 	Address string
 	Reason  string
 }
+
+// Mode says what kind of plan a file holds, when it is not a plan that
+// changes resources: a pipeline that passed the wrong file (the plan of a
+// run without changes, a refresh-only plan) learns so from the summary.
+type Mode string
+
+// Plan modes.
+const (
+	// ModeChanges: the plan changes at least one resource (of any
+	// provider).
+	ModeChanges Mode = ""
+	// ModeEmpty: the plan changes no resource and reports no change
+	// made outside Terraform.
+	ModeEmpty Mode = "empty"
+	// ModeRefreshOnly: the plan changes no resource; it only records in
+	// the state what changed outside Terraform (`terraform plan
+	// -refresh-only`, or a plan whose only content is resource_drift).
+	ModeRefreshOnly Mode = "refresh-only"
+)

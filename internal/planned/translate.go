@@ -278,13 +278,27 @@ func (c *ctx) unnamedCreate(ch *change, tr translator, ierr error) (Op, bool) {
 		return Op{}, false
 	}
 	c.unnamed = true
+	defer func() { c.unnamed = false }()
 	id, err := tr.id(c.newT(ch, ch.after))
-	c.unnamed = false
 	if err != nil || !validID(id) {
 		return Op{}, false
 	}
-	return Op{Address: ch.rc.Address, Type: ch.rc.Type, Kind: OpCreateUnnamed, ID: id,
-		Unknown: []string{"the name of the new " + lastTypeName(id) + " (" + une.attr + " is known only after apply)"}}, true
+	op := Op{Address: ch.rc.Address, Type: ch.rc.Type, Kind: OpCreateUnnamed, ID: id,
+		Unknown: []string{"the name of the new " + lastTypeName(id) + " (" + une.attr + " is known only after apply)"}}
+	// What is known of it beside its name (a link's VNet, a NIC's
+	// subnet): the body its put builds with that id, when it builds one.
+	if tr.put != nil {
+		t := c.newT(ch, ch.after)
+		if tr.put(t, id) == nil {
+			for _, o := range t.result() {
+				if o.ID == id && o.Body != nil {
+					op.Body = o.Body
+					break
+				}
+			}
+		}
+	}
+	return op, true
 }
 
 // lastTypeName is the last resource type segment of an id ("subnets").

@@ -512,3 +512,41 @@ func (t *tctx) result() []Op {
 	}
 	return out
 }
+
+// unbuildableRef finds, for a reference of from that did not resolve
+// (resolveRef), the resource of this plan it names whose ARM id cannot be
+// built before apply (a subnet whose resource group's name is known only
+// after apply), and why: its address and the reason. found is false when
+// the reference names no resource of the plan (a module input or output,
+// a data source, another provider's resource).
+func (c *ctx) unbuildableRef(from *change, ref string) (addr, why string, found bool) {
+	m := refRe.FindStringSubmatch(ref)
+	if m == nil || varRefRe.MatchString(ref) || moduleRefRe.MatchString(ref) {
+		return "", "", false
+	}
+	prefix := ""
+	if from.rc.ModuleAddress != "" {
+		prefix = from.rc.ModuleAddress + "."
+	}
+	candidates := []string{prefix + m[1]}
+	if from.rc.Index != nil && !strings.Contains(m[1], "[") {
+		candidates = append([]string{prefix + m[1] + indexSuffix(from.rc.Index)}, candidates...)
+	}
+	for _, a := range candidates {
+		ch, ok := c.byAddr[a]
+		if !ok {
+			continue
+		}
+		tr, ok := translators[ch.rc.Type]
+		if !ok {
+			tr, ok = idOnly(ch.rc.Type)
+		}
+		if !ok || tr.id == nil {
+			return a, "its type's ARM id is not built by this provider", true
+		}
+		if _, err := c.idFor(ch, tr, ch.after); err != nil {
+			return a, err.Error(), true
+		}
+	}
+	return "", "", false
+}

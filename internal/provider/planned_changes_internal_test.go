@@ -24,6 +24,7 @@ func TestPlannedChangesFileErrorsNameTheArgument(t *testing.T) {
 		"state.json":    `{"format_version":"1.0","terraform_version":"1.9.8","values":{"root_module":{}}}`,
 		"future.json":   `{"format_version":"9.0","resource_changes":[]}`,
 		"missing.json":  "",
+		"errored.json":  `{"format_version":"1.2","terraform_version":"1.10.2","resource_changes":[],"errored":true}`,
 	} {
 		p := filepath.Join(dir, name)
 		if content != "" {
@@ -39,6 +40,9 @@ func TestPlannedChangesFileErrorsNameTheArgument(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "PULLPATH_PLANNED_CHANGES_FILE") {
 			t.Errorf("%s: message does not name the file and the argument: %v", name, err)
+		}
+		if name == "errored.json" && !strings.Contains(err.Error(), `"errored": true`) {
+			t.Errorf("%s: message does not name the cause: %v", name, err)
 		}
 	}
 	_, plan, err := newSession(azure.Config{SnapshotFile: snapshot, PlannedChangesFile: "../planned/testdata/plan_v4_network.json"})

@@ -46,6 +46,9 @@ data "pullpath_vnet_peerings" "this" {
 			Config:      config(write("future.json", `{"format_version":"9.0","resource_changes":[]}`)),
 			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*future\.json.*format_version\s+9\.0\s+is\s+newer\s+than\s+the\s+formats`),
 		}, {
+			Config:      config(write("errored.json", `{"format_version":"1.2","terraform_version":"1.10.2","resource_changes":[],"errored":true}`)),
+			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*errored\.json.*the\s+plan\s+is\s+incomplete.*"errored":\s+true.*plan\s+again`),
+		}, {
 			Config:      config(filepath.Join(dir, "missing.json")),
 			ExpectError: regexp.MustCompile(`(?s)planned_changes_file.*missing\.json\s+cannot\s+be\s+read.*` + show),
 		}},

@@ -232,6 +232,10 @@ func (r *run) aliasUnread(name string) []model.ResourceID {
 // not be fully read, so that the answer is unknown; the evidence findings
 // are added to a.
 func (r *run) linkedZone(pc *poolCtx, h model.PullHost, vnetID model.ResourceID, name string, a *dnsAnswer) (zone *model.PrivateZone, known bool) {
+	if fs := r.unnamedLinkedZones(pc, h, name); len(fs) > 0 {
+		a.Findings = append(a.Findings, fs...)
+		return nil, false
+	}
 	for _, z := range r.zonesFor(name) {
 		if !z.LinksKnown {
 			a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, z.ID,

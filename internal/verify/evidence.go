@@ -268,6 +268,16 @@ func planNotAppliedFinding(ps []model.PlannedProblem) model.Finding {
 // When the plan's subscriptions and the verification's have nothing in
 // common, the plan file is probably the wrong one, and the message says so.
 func planOffPathFinding(p model.PlanOffPath) model.Finding {
+	switch p.NoChanges {
+	case "empty":
+		return model.NewFinding(model.CoveragePlannedOffPath, "", "", "",
+			"The plan in planned_changes_file changes no resource (Terraform found nothing to do): the verdict is the one of Azure as it is now.",
+			"Nothing to do when the network configuration has no pending change. If this pull request changes the network, check that planned_changes_file is the JSON of its saved plan (terraform show -json tfplan), not of another run.")
+	case "refresh-only":
+		return model.NewFinding(model.CoveragePlannedOffPath, "", "", "",
+			"The plan in planned_changes_file changes no resource: it only records what changed outside Terraform (a refresh-only plan, or a plan whose configuration already matches that drift), so the verdict is the one of Azure as it is now.",
+			"To check a network change, give the JSON of a normal plan (terraform plan -out tfplan, without -refresh-only; then terraform show -json tfplan).")
+	}
 	msg := fmt.Sprintf("None of the %d Azure resource change(s) of the plan in planned_changes_file is on these pull paths: "+
 		"no read of this verification met one of them, so the verdict is the one of Azure as it is now.", p.Changes)
 	fix := "Nothing to do when the plan is about other resources."

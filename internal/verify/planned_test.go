@@ -171,6 +171,10 @@ func TestPlanOffPath(t *testing.T) {
 			[]string{"3 Azure resource change(s)", "sub-b only", "read subscription(s) SUB-A"}, ""},
 		{"same subscription", model.PlanOffPath{Changes: 1, PlanSubscriptions: []string{"sub-a"}, ReadSubscriptions: []string{"SUB-A", "sub-c"}},
 			[]string{"1 Azure resource change(s)", "as it is now"}, "only; this verification read"},
+		{"empty plan", model.PlanOffPath{NoChanges: "empty"},
+			[]string{"changes no resource", "nothing to do", "as it is now"}, "Azure resource change(s)"},
+		{"refresh-only plan", model.PlanOffPath{NoChanges: "refresh-only"},
+			[]string{"changes no resource", "refresh-only", "outside Terraform"}, "Azure resource change(s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := baselineFacts()

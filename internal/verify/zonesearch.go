@@ -132,3 +132,20 @@ func (r *run) searchNote(vnetID model.ResourceID) string {
 	}
 	return ""
 }
+
+// unnamedLinkedZones are the evidence findings of zones a planned change
+// creates under a name known only after apply (model.NameKnownAfterApply)
+// that the link search found linked to a VNet whose Azure DNS answers the
+// nodes: such a zone may be named like name, or like a more specific
+// suffix of it, and then answers instead of any zone found. A new zone
+// linked only to VNets no node resolves from is never among them.
+func (r *run) unnamedLinkedZones(pc *poolCtx, h model.PullHost, name string) []model.Finding {
+	var out []model.Finding
+	for _, id := range r.f.DNS.LinkSearch.Unread {
+		if id.Name() == model.NameKnownAfterApply {
+			out = append(out, r.evidence(pc.pool.Name, h.Name, id,
+				fmt.Sprintf("the name of a private DNS zone the plan creates, linked to a VNet the nodes resolve from: it may be the zone that answers %s", name)))
+		}
+	}
+	return out
+}

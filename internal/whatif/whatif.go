@@ -69,14 +69,19 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 		return check(ctx, nil)
 	}
 	tracked, served := overlay.TrackPlannedChanges(ctx)
-	planned := NotApplied(plan)
-	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = planned })
+	notApplied := NotApplied(plan)
+	res, f, err := check(tracked, func(f *model.Facts) { f.PlanNotApplied = notApplied })
 	if err != nil {
 		return verify.Result{}, f, err
 	}
 	changes := served()
 	if len(changes) == 0 {
-		if n := len(plan.Addresses()); n > 0 {
+		if mode := plan.Plan().Mode; mode != planned.ModeChanges {
+			// The file changes nothing: the wrong plan, or one without
+			// changes; the summary says so.
+			f.PlanOffPath = &model.PlanOffPath{NoChanges: string(mode)}
+			res = verify.Run(f)
+		} else if n := len(plan.Addresses()); n > 0 {
 			// The plan changes Azure and this verification met none of it.
 			f.PlanOffPath = &model.PlanOffPath{
 				Changes:           n,
@@ -107,7 +112,7 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 		// facts are read again (from the session's cache) and verified
 		// with that; changes met are the same reads as before.
 		res, f, err = check(tracked, func(f *model.Facts) {
-			f.PlanNotApplied = planned
+			f.PlanNotApplied = notApplied
 			f.PlanDrift = drift
 		})
 		if err != nil {
@@ -122,7 +127,7 @@ func Verify(ctx context.Context, plan *overlay.Overlay, check Check) (verify.Res
 	}
 	// Reads that failed only in a compared verification: what it says
 	// about their node pools is incomplete.
-	gaps := blameGaps{result: keys(res.Findings), created: createdBy(plan), seen: map[string]bool{}}
+	gaps := blameGaps{result: keys(res.Findings), created: createdBy(plan), nicSubnets: nicSubnets(plan), seen: map[string]bool{}}
 	gaps.add(before, "")
 	var caused []int
 	for _, i := range open {
@@ -192,15 +197,19 @@ func (c compared) has(fd model.Finding) bool { return c.keys[key(fd)] }
 type blameGaps struct {
 	result  map[string]bool // keys of the result's findings
 	created map[string]bool // keys of the resources the plan creates
-	seen    map[string]bool
-	list    []verify.BlameGap
-	pools   map[string]bool // node pools left incomplete; "" for all
+	// nicSubnets are, by change address, the keys of the subnets in which
+	// the change puts a NIC: without that change, "no NIC holds the
+	// address" in such a subnet is the change left out, not a failed read.
+	nicSubnets map[string]map[string]bool
+	seen       map[string]bool
+	list       []verify.BlameGap
+	pools      map[string]bool // node pools left incomplete; "" for all
 }
 
 func (g *blameGaps) add(c compared, without string) {
 	for _, fd := range c.evidence {
 		k := key(fd)
-		if g.result[k] || g.seen[k] || (fd.Code == model.EvidenceNotFound && g.created[fd.ResourceID.Key()]) {
+		if g.result[k] || g.seen[k] || (fd.Code == model.EvidenceNotFound && (g.created[fd.ResourceID.Key()] || g.nicLeftOut(without, fd.ResourceID))) {
 			continue
 		}
 		g.seen[k] = true
@@ -217,6 +226,47 @@ func (g *blameGaps) add(c compared, without string) {
 // concerns).
 func (g *blameGaps) incomplete(pool string) bool {
 	return g.pools[""] || g.pools[pool] || (pool == "" && len(g.pools) > 0)
+}
+
+// nicLeftOut reports whether a verification without the change at address
+// without ("": without the whole plan) lacks a NIC the plan puts in subnet
+// id.
+func (g *blameGaps) nicLeftOut(without string, id model.ResourceID) bool {
+	for addr, subnets := range g.nicSubnets {
+		if (without == "" || addr == without) && subnets[id.Key()] {
+			return true
+		}
+	}
+	return false
+}
+
+// nicSubnets are, by change address, the keys of the subnets the NICs the
+// change puts have an ip configuration in.
+func nicSubnets(o *overlay.Overlay) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	p := o.Plan()
+	if p == nil {
+		return out
+	}
+	for _, op := range p.Ops {
+		if op.Kind != planned.OpPut || !strings.Contains(strings.ToLower(op.ID), "/providers/microsoft.network/networkinterfaces/") {
+			continue
+		}
+		props, _ := op.Body["properties"].(map[string]any)
+		cfgs, _ := props["ipConfigurations"].([]any)
+		for _, c := range cfgs {
+			cm, _ := c.(map[string]any)
+			cp, _ := cm["properties"].(map[string]any)
+			sn, _ := cp["subnet"].(map[string]any)
+			if id, _ := sn["id"].(string); id != "" {
+				if out[op.Address] == nil {
+					out[op.Address] = map[string]bool{}
+				}
+				out[op.Address][model.ResourceID(id).Key()] = true
+			}
+		}
+	}
+	return out
 }
 
 // createdBy are the keys of the resources the plan puts.

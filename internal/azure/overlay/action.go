@@ -188,6 +188,16 @@ func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, 
 			continue // a link not on this page is added on the last one
 		}
 		own := byID[k]
+		if vnet, unnamed := unnamedLinkVNet(own[0]); unnamed && vnet != "" && len(own) == 1 {
+			// A link of a new zone whose name is known after apply, to a
+			// known VNet: a row when the search asks about that VNet (the
+			// zone's name may be any), nothing otherwise.
+			if query.Includes(own[0].ID, vnet) {
+				out = append(out, query.Row(own[0].ID, vnet))
+				served = append(served, own[0])
+			}
+			continue
+		}
 		ip, _ := parseARMPath(own[0].ID)
 		var base map[string]any
 		if own[0].Kind == planned.OpPatch {

@@ -21,7 +21,13 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 	raw := req.Raw()
 	filter := raw.URL.Query().Get("$filter")
 	var members []planned.Op // ops on items of this collection
+	byLinks := azure.ZonesFoundByLinks(raw.Context())
 	for _, op := range ops {
+		if byLinks && unnamedZoneKnownLinks(op, ops) {
+			// The zone link search tells whether it can answer the
+			// nodes (unnamed_zones.go).
+			continue
+		}
 		if inCollection(op, c, filter) {
 			members = append(members, op)
 		}
@@ -38,7 +44,12 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 			parents = append(parents, strings.ToLower(pp.id()))
 		}
 	}
-	if len(members) == 0 && len(parents) == 0 {
+	refs := backRefOps(ops)
+	itemType := ""
+	if ct := c.types(); len(ct) > 0 {
+		itemType = strings.ToLower(c.ns() + "/" + strings.Join(ct, "/"))
+	}
+	if len(members) == 0 && len(parents) == 0 && !listsBackRefs(itemType, refs) {
 		return req.Next()
 	}
 	resp, err := req.Next()
@@ -80,7 +91,7 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 		seen[strings.ToLower(id)] = true
 		own := opsFor(ops, id)
 		children := childOps(ops, ip)
-		if len(own) == 0 && len(children) == 0 {
+		if len(own) == 0 && len(children) == 0 && !listsBackRefs(ip.typ(), refs) {
 			out = append(out, it)
 			continue
 		}
@@ -88,7 +99,7 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 			base := carryEmbedded(ip, m, own[0].Body)
 			own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
 		}
-		r := resolve(ip, cloneMap(m), own, children, fetchWith(req))
+		r := resolve(ip, cloneMap(m), own, children, fetchWith(req), refs...)
 		served = append(served, r.served...)
 		if r.unknown != nil {
 			unknown = append(unknown, r.unknown)
@@ -110,7 +121,7 @@ func (o *Overlay) list(req *policy.Request, c armPath, ops []planned.Op) (*http.
 		for _, k := range created {
 			own := opsFor(members, k)
 			ip, _ := parseARMPath(own[0].ID)
-			r := resolve(ip, nil, own, childOps(ops, ip), fetchWith(req))
+			r := resolve(ip, nil, own, childOps(ops, ip), fetchWith(req), refs...)
 			served = append(served, r.served...)
 			if r.unknown != nil {
 				unknown = append(unknown, r.unknown)

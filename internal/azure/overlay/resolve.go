@@ -79,8 +79,9 @@ type fetcher func(id string) map[string]any
 
 // resolve applies ops (on id itself) and child ops to base (nil: absent).
 // fetch reads what a planned peering's state depends on (see
-// completePeering); nil fetches nothing.
-func resolve(id armPath, base map[string]any, own []planned.Op, children map[string][]planned.Op, fetch fetcher) resolved {
+// completePeering); nil fetches nothing. refs are the ops that change the
+// lists ARM computes from other resources (backRefs); nil changes none.
+func resolve(id armPath, base map[string]any, own []planned.Op, children map[string][]planned.Op, fetch fetcher, refs ...planned.Op) resolved {
 	before := base
 	out := resolved{body: base}
 	var unknown []string
@@ -164,7 +165,7 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 						idx, cbase = i, m
 					}
 				}
-				c := resolve(cp, cloneMap(cbase), cops, nil, fetch)
+				c := resolve(cp, cloneMap(cbase), cops, nil, fetch, refs...)
 				// The child's ops shaped the parent's answer; what they
 				// leave unknown is the child's (c.unknown), by its id.
 				for _, op := range c.served {
@@ -185,6 +186,24 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 				}
 			}
 			props[prop] = items
+		}
+	}
+	if out.body != nil && listsBackRefs(id.typ(), refs) {
+		// The subnets a child op resolved have theirs already.
+		skip := map[string]bool{}
+		for _, ops := range children {
+			for _, op := range ops {
+				skip[strings.ToLower(op.ID)] = true
+			}
+		}
+		served, vals := backRefs(id, before, out.body, refs, skip)
+		out.served = append(out.served, served...)
+		for _, v := range vals {
+			unknown = append(unknown, v.Member)
+			if !slices.Contains(unknownAt, v.Address) {
+				unknownAt = append(unknownAt, v.Address)
+			}
+			values = append(values, v)
 		}
 	}
 	if out.body != nil && len(unknown) > 0 {
@@ -289,7 +308,8 @@ func needsBase(own []planned.Op, children map[string][]planned.Op) bool {
 func (o *Overlay) get(req *policy.Request, p armPath, ops []planned.Op) (*http.Response, error) {
 	own := opsFor(ops, p.id())
 	children := childOps(ops, p)
-	if len(own) == 0 && len(children) == 0 {
+	refs := backRefOps(ops)
+	if len(own) == 0 && len(children) == 0 && !listsBackRefs(p.typ(), refs) {
 		return req.Next()
 	}
 	var base map[string]any
@@ -318,7 +338,7 @@ func (o *Overlay) get(req *policy.Request, p armPath, ops []planned.Op) (*http.R
 		base = carryEmbedded(p, base, own[0].Body)
 		own = append([]planned.Op{{Address: own[0].Address, Type: own[0].Type, Kind: planned.OpPut, ID: own[0].ID, Body: base, Unknown: own[0].Unknown}}, own[1:]...)
 	}
-	r := resolve(p, base, own, children, fetchWith(req))
+	r := resolve(p, base, own, children, fetchWith(req), refs...)
 	ctx := req.Raw().Context()
 	noteServed(ctx, r.served)
 	if r.unknown != nil {
