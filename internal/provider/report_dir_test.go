@@ -5,6 +5,7 @@ package provider_test
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -214,10 +215,19 @@ func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 				t.Fatalf("no state: %v", diags)
 			}
 			names := dirNames(dir)
-			if len(names) != 3 {
-				t.Fatalf("report_dir holds %v, want one report of three files", names)
+			if len(names) != 4 {
+				t.Fatalf("report_dir holds %v, want one report of four files", names)
 			}
-			rep, sarif, md := reportFilesOf(t, dir, strings.TrimSuffix(names[0], ".json"))
+			name := strings.TrimSuffix(names[0], ".json")
+			rep, sarif, md := reportFilesOf(t, dir, name)
+			outcome := "pass"
+			if failsPlan(diags) {
+				outcome = "fail"
+			}
+			if rep["outcome"] != outcome {
+				t.Errorf("outcome %v, want %s (diagnostics %v)", rep["outcome"], outcome, diags)
+			}
+			junitOf(t, dir, name, len(state["paths"].([]any)))
 			if rep["verdict"] != state["verdict"] || rep["verdict"] != sc.Expect.Verdict {
 				t.Errorf("report verdict %v, state %v, expect.json %v", rep["verdict"], state["verdict"], sc.Expect.Verdict)
 			}
@@ -309,4 +319,122 @@ func scenarioConfig(in provider.VerificationInput) map[string]any {
 		cfg["accept"] = blocks
 	}
 	return cfg
+}
+
+// failsPlan is whether diagnostics hold an error.
+func failsPlan(diags []goldenDiag) bool {
+	for _, d := range diags {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// junitOf parses a report's JUnit XML as a test reporter does and checks
+// that it has one test case per path (or one "verification" case when
+// there are none, or errors that concern no path).
+func junitOf(t *testing.T, dir, name string, paths int) junitSuites {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name+".junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j junitSuites
+	if err := xml.Unmarshal(data, &j); err != nil {
+		t.Fatalf("%s.junit.xml is not XML: %v", name, err)
+	}
+	if len(j.Suites) != 1 || j.Suites[0].Name != name {
+		t.Fatalf("%s.junit.xml: suites %+v", name, j.Suites)
+	}
+	cases := 0
+	for _, c := range j.Suites[0].Cases {
+		if c.Name != "verification" {
+			cases++
+		}
+	}
+	if cases != paths {
+		t.Errorf("%s.junit.xml: %d path test cases, %d paths", name, cases, paths)
+	}
+	return j
+}
+
+type junitSuites struct {
+	Suites []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			ClassName string `xml:"classname,attr"`
+			Name      string `xml:"name,attr"`
+			Failures  []struct {
+				Type string `xml:"type,attr"`
+			} `xml:"failure"`
+			Errors []struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// A verification that fails closed (what cluster_id names does not exist,
+// and, in a second provider, a registry that cannot be read) still writes
+// its four files: outcome not_checked with the argument and the cause, a
+// SARIF error result, the Markdown saying so first, a JUnit error. A
+// pipeline never sees a partial set of reports as a complete one.
+func TestFailClosedReadWritesNotCheckedReports(t *testing.T) {
+	sc := discoverScenarios(t)[0]
+	in := scenarioInput(t, sc)
+	for _, tc := range []struct {
+		name, arg string
+		edit      func(cfg map[string]any)
+	}{
+		{"mistyped cluster", "cluster_id", func(cfg map[string]any) {
+			cfg["cluster_id"] = strings.TrimSuffix(cfg["cluster_id"].(string), "/") + "typo"
+		}},
+		{"pool that does not exist", "node_pools", func(cfg map[string]any) { cfg["node_pools"] = []string{"nosuchpool"} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := scenarioConfig(in)
+			tc.edit(cfg)
+			dir := t.TempDir()
+			args := map[string]any{"snapshot_file": in.Snapshot, "report_dir": dir}
+			_, diags := readWithProvider(t, args, "pullpath_verification", cfg)
+			if !failsPlan(diags) {
+				t.Fatalf("the read did not fail closed: %v", diags)
+			}
+			names := dirNames(dir)
+			if len(names) != 4 {
+				t.Fatalf("report_dir holds %v, want the four files of the report", names)
+			}
+			name := strings.TrimSuffix(names[0], ".json")
+			rep, sarif, md := reportFilesOf(t, dir, name)
+			if rep["outcome"] != "not_checked" || rep["verdict"] != "unverified" {
+				t.Errorf("outcome %v, verdict %v", rep["outcome"], rep["verdict"])
+			}
+			causes, _ := rep["not_checked"].([]any)
+			if len(causes) == 0 {
+				t.Fatalf("not_checked is empty")
+			}
+			c := causes[0].(map[string]any)
+			var diag goldenDiag
+			for _, d := range diags {
+				if d.Severity == "error" {
+					diag = d
+					break
+				}
+			}
+			if c["argument"] != tc.arg || c["cause"] != diag.Summary || c["detail"] != diag.Detail {
+				t.Errorf("not_checked %v does not carry the error on %s: %+v", c, tc.arg, diag)
+			}
+			if codes := sarifCodes(sarif); len(codes) != 1 || codes[0] != "PULLPATH_NOT_CHECKED" {
+				t.Errorf("SARIF results %v", codes)
+			}
+			if !strings.Contains(md, "not checked") || strings.Contains(md, "✅") {
+				t.Errorf("the Markdown does not say that nothing was checked:\n%s", md)
+			}
+			j := junitOf(t, dir, name, 0)
+			if cs := j.Suites[0].Cases; len(cs) != 1 || len(cs[0].Errors) != 1 {
+				t.Errorf("JUnit cases %+v, want one error", cs)
+			}
+		})
+	}
 }
