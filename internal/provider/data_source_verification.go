@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -483,6 +484,11 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		resp.Diagnostics.Append(diags...)
 		return
 	}
+	if diags := acceptPoolDiagnostics(ctx, m.Accept, checkedPools(res)); diags.HasError() {
+		notChecked(diags)
+		resp.Diagnostics.Append(diags...)
+		return
+	}
 
 	m.Enforce, m.FailOnUnverified = types.BoolValue(enforce), types.BoolValue(failOnUnverified)
 	took, armRequests := time.Since(started), requests()
@@ -545,4 +551,16 @@ func verificationFailedDetail(err error, timeout time.Duration, interrupted []st
 			"in the provider log (TF_LOG=DEBUG).", timeout, stillReading(interrupted))
 	}
 	return fmt.Sprintf("The verification stopped before it could conclude anything: %v.", err)
+}
+
+// checkedPools are the node pools a verification checked, sorted.
+func checkedPools(res verify.Result) []string {
+	var out []string
+	for _, p := range res.Paths {
+		if !slices.Contains(out, p.NodePool) {
+			out = append(out, p.NodePool)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
