@@ -32,7 +32,7 @@ func TestDeclaredIn(t *testing.T) {
 	write(filepath.Join(mod, "main.tf"), "locals {}\n  data \"pullpath_verification\" \"this\" {\n}\n")
 	t.Chdir(check)
 	cases := map[string]report.DeclaredIn{
-		"": {File: "infra/network/pull-path-check/main.tf", Line: 5},
+		"":                               {File: "infra/network/pull-path-check/main.tf", Line: 5},
 		"../../../modules/check/main.tf": {File: "modules/check/main.tf", Line: 2},
 		"a_variables.tf":                 {File: "infra/network/pull-path-check/a_variables.tf", Line: 1},
 		filepath.Join(mod, "main.tf"):    {File: "modules/check/main.tf", Line: 2},

@@ -39,7 +39,8 @@ func pairBody(extra string) string {
 	return fmt.Sprintf("  cluster_id  = %q\n  registry_id = %q\n%s", accCluster, accRegistry, extra)
 }
 
-// reportFilesOf reads and validates the three files of the report named
+// reportFilesOf reads and validates the JSON, SARIF and Markdown files of
+// the report named
 // name in dir: the JSON against the published schema, the SARIF log
 // against the SARIF 2.1.0 schema, and the Markdown's heading. It returns
 // the decoded JSON report and SARIF log.
@@ -123,8 +124,8 @@ func TestAccReports_failingPlan(t *testing.T) {
 	if !strings.Contains(md, "❌ unreachable") || !strings.Contains(md, "```mermaid") || !strings.Contains(md, "DNS_ZONE_NOT_LINKED") {
 		t.Errorf("markdown:\n%s", md)
 	}
-	if names := dirNames(dir); len(names) != 3 {
-		t.Errorf("report_dir holds %v, want the three files and no temporary file", names)
+	if names := dirNames(dir); len(names) != 4 {
+		t.Errorf("report_dir holds %v, want the four files and no temporary file", names)
 	}
 }
 
@@ -171,8 +172,8 @@ func TestAccReports_samePairNumbered(t *testing.T) {
 	if fmt.Sprint(pools(first)) != "[system]" || fmt.Sprint(pools(second)) != "[user]" {
 		t.Errorf("node_pools of the first %v and of -2 %v, want [system] and [user]", pools(first), pools(second))
 	}
-	if names := dirNames(dir); len(names) != 6 {
-		t.Errorf("report_dir holds %v, want two reports of three files", names)
+	if names := dirNames(dir); len(names) != 8 {
+		t.Errorf("report_dir holds %v, want two reports of four files", names)
 	}
 }
 
@@ -196,8 +197,8 @@ func TestAccReports_unwritableDirectory(t *testing.T) {
 }
 
 // TestReportsOfEveryScenarioAreValid reads every scenario's verification in
-// process, as Terraform does, with report_dir: each read writes the three
-// files, the JSON follows the published schema, the SARIF log the SARIF
+// process, as Terraform does, with report_dir: each read writes the four
+// files (the JUnit XML parsed, a test case per path), the JSON follows the published schema, the SARIF log the SARIF
 // 2.1.0 schema, and both hold the verdict and the findings of the state.
 func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 	for _, sc := range discoverScenarios(t) {

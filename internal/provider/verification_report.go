@@ -96,12 +96,12 @@ func writeReports(files *reportFiles, v verificationRun, res verify.Result) diag
 	_, err := files.write(name, reportKey(v), [][]byte{report.JSON(r), report.SARIF(r), report.Markdown(r), report.JUnit(r)})
 	if err != nil {
 		diags.AddError("Could not write the verification report to report_dir",
-			fmt.Sprintf("The verification of %s finished (outcome %s), but writing its report files %s.{json,sarif,md,junit.xml} "+
+			fmt.Sprintf("The verification of %s finished (verdict %s, outcome %s), but writing its report files %s.{json,sarif,md,junit.xml} "+
 				"into the provider's report_dir %q failed: %v.\n\n"+
 				"Set report_dir (or PULLPATH_REPORT_DIR) of the pullpath provider to a directory that the user running "+
 				"Terraform can create and write to (for example a fresh directory in the pipeline's workspace), or unset it "+
 				"to write no reports. The verdict and findings are in this data source's attributes.",
-				r.Title(), r.Outcome, name, files.dir, err))
+				r.Title(), r.Verdict, r.Outcome, name, files.dir, err))
 	}
 	return diags
 }
