@@ -382,22 +382,30 @@ type junitSuites struct {
 // SARIF error result, the Markdown saying so first, a JUnit error. A
 // pipeline never sees a partial set of reports as a complete one.
 func TestFailClosedReadWritesNotCheckedReports(t *testing.T) {
-	sc := discoverScenarios(t)[0]
-	in := scenarioInput(t, sc)
+	in := scenarioInput(t, scenarioByName(t, "baseline_ok"))
+	denied := variant(t, "baseline_ok.json", withFault("GET "+accCluster, map[string]any{
+		"status": 403, "code": "AuthorizationFailed",
+		"message": "The client does not have authorization to perform action 'Microsoft.ContainerService/managedClusters/read'.",
+	}))
+	outage := variant(t, "baseline_ok.json", withFault("GET "+accRegistry, map[string]any{
+		"status": 503, "code": "ServiceUnavailable", "message": "The service is unavailable.",
+	}))
 	for _, tc := range []struct {
-		name, arg string
-		edit      func(cfg map[string]any)
+		name, arg, snapshot string
+		edit                func(cfg map[string]any)
 	}{
-		{"mistyped cluster", "cluster_id", func(cfg map[string]any) {
+		{"mistyped cluster", "cluster_id", in.Snapshot, func(cfg map[string]any) {
 			cfg["cluster_id"] = strings.TrimSuffix(cfg["cluster_id"].(string), "/") + "typo"
 		}},
-		{"pool that does not exist", "node_pools", func(cfg map[string]any) { cfg["node_pools"] = []string{"nosuchpool"} }},
+		{"pool that does not exist", "node_pools", in.Snapshot, func(cfg map[string]any) { cfg["node_pools"] = []string{"nosuchpool"} }},
+		{"403 on the cluster", "cluster_id", denied, func(map[string]any) {}},
+		{"ARM outage on the registry", "registry_id", outage, func(map[string]any) {}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := scenarioConfig(in)
 			tc.edit(cfg)
 			dir := t.TempDir()
-			args := map[string]any{"snapshot_file": in.Snapshot, "report_dir": dir}
+			args := map[string]any{"snapshot_file": tc.snapshot, "report_dir": dir}
 			_, diags := readWithProvider(t, args, "pullpath_verification", cfg)
 			if !failsPlan(diags) {
 				t.Fatalf("the read did not fail closed: %v", diags)
