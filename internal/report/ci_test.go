@@ -104,7 +104,12 @@ func TestNotCheckedReportSaysSoFirst(t *testing.T) {
 // the upload, or shows no alert, for a result without one) with
 // region.startLine; partialFingerprints to follow a result across runs;
 // and one category (automationDetails.id) per run, since an upload of
-// several runs of one tool and category is rejected.
+// several runs of one tool and category is rejected. The location rules are
+// also those Microsoft's SARIF multitool checks for GitHub Advanced
+// Security (`sarif validate --rule-kinds Ghas`, microsoft/sarif-sdk):
+// GH1001 (every location has physicalLocation.artifactLocation.uri, else
+// code scanning does not display the result), GH1003 (region.startLine at
+// least) and GH1005 (the uri is a relative path or a file URI).
 func checkGitHubSARIF(t *testing.T, data []byte) {
 	t.Helper()
 	var log struct {
