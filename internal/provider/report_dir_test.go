@@ -377,8 +377,8 @@ type junitSuites struct {
 }
 
 // A verification that fails closed (what cluster_id names does not exist,
-// and, in a second provider, a registry that cannot be read) still writes
-// its four files: outcome not_checked with the argument and the cause, a
+// a pool that does not exist, a 403, an outage of Azure Resource Manager,
+// a read timeout) still writes its four files: outcome not_checked with the argument and the cause, a
 // SARIF error result, the Markdown saying so first, a JUnit error. A
 // pipeline never sees a partial set of reports as a complete one.
 func TestFailClosedReadWritesNotCheckedReports(t *testing.T) {
@@ -400,6 +400,8 @@ func TestFailClosedReadWritesNotCheckedReports(t *testing.T) {
 		{"pool that does not exist", "node_pools", in.Snapshot, func(cfg map[string]any) { cfg["node_pools"] = []string{"nosuchpool"} }},
 		{"403 on the cluster", "cluster_id", denied, func(map[string]any) {}},
 		{"ARM outage on the registry", "registry_id", outage, func(map[string]any) {}},
+		// A read that times out names no argument.
+		{"read timeout", "", in.Snapshot, func(cfg map[string]any) { cfg["timeouts"] = map[string]any{"read": "1ns"} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := scenarioConfig(in)
