@@ -96,7 +96,7 @@ var importRules = []importRule{
 	{"internal/diagram", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"diagram draws verify's results as text: pure, no I/O, no SDK, no framework", false, nil},
 	{"internal/report", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, pkgWhatif, pkgPlanned, sdk, pluginFw}, io...),
-		"report renders a verification as JSON, SARIF and Markdown: pure (the provider writes the files), over model, verify and diagram", false, nil},
+		"report renders a verification as JSON, SARIF, Markdown and JUnit XML: pure (the provider writes the files), over model, verify and diagram", false, nil},
 	{"internal/pipeline", append([]string{pkgAzure, pkgRouting, pkgSecurity, pkgFirewall, pkgProvider, pkgWhatif, sdk, pluginFw}, io...),
 		"pipeline alternates gather's reads and verify's evaluation; it reads nothing itself and holds no rule",
 		// its tests build a Reader over a snapshot, as the provider does.

@@ -225,9 +225,15 @@ func stopCodes(p verify.Path, findings []model.Finding) (codes []string, planned
 	return slices.Sorted(maps.Keys(set)), planned, reaches && len(set) > 0
 }
 
-// addGroup draws one group's paths. The resolver and hostname nodes are
-// the group's own (two groups of pools reaching the same hostname may
-// reach it differently); hops and addresses are shared by every group.
+// addGroup draws one group's paths. The pool node is the group's own;
+// resolvers, hostnames, hops and addresses are one node each, shared by
+// every group that reaches them (the route on an edge, and the node subnet
+// the routes start from, tell the groups apart). A code of the registry's
+// side of the pull (condition endpoint or tls_identity: the pull identity's
+// role, the registry's network rules, the TLS name) is not drawn on a
+// network edge the packet crosses: the group's pool node has an edge of its
+// own to the "pull refused by the registry" node, labelled with those
+// codes and the hostnames they concern.
 func (g *graph) addGroup(grp group) {
 	poolLabel := poolsLabel(grp.names, nodeSubnet(grp.paths))
 	pools := g.node(kindPools, "pools "+grp.key, poolLabel)
@@ -241,14 +247,24 @@ func (g *graph) addGroup(grp group) {
 		}
 		from := pools
 		if p.Resolver != "" {
-			res := g.node(kindResolver, "resolver "+grp.key+p.Resolver, escape("DNS "+p.Resolver))
+			res := g.node(kindResolver, "resolver "+p.Resolver, escape("DNS "+p.Resolver))
 			g.edge(from, res, "", mark{})
 			from = res
 		}
-		host := g.node(kindHost, "host "+grp.key+p.Host, escape(p.Host))
+		host := g.node(kindHost, "host "+p.Host, escape(p.Host))
 		g.edge(from, host, "", mark{})
 
-		mark := mark{status: st, codes: p.codes, planned: p.planned, host: p.Host}
+		network, registry := splitCodes(p.codes)
+		netStatus := st
+		if len(network) == 0 && len(registry) > 0 {
+			// Only the registry refuses: the packet's way is fine.
+			netStatus = statusOK
+		}
+		if len(registry) > 0 {
+			refused := g.node(kindStop, "stop refused", escape("pull refused by the registry"))
+			g.edge(pools, refused, "", mark{status: st, codes: registry, planned: p.planned, host: p.Host})
+		}
+		mark := mark{status: netStatus, codes: network, planned: p.planned, host: p.Host}
 		drawn := false
 		for _, c := range addressChains(p.Path) {
 			if !p.reaches && len(c.steps) > 0 {
@@ -260,11 +276,26 @@ func (g *graph) addGroup(grp group) {
 				drawn = true
 			}
 		}
-		if !drawn && st != statusOK {
+		if !drawn && netStatus != statusOK {
 			stop := g.node(kindStop, "stop no address", escape("no address"))
 			g.edge(host, stop, "", mark)
 		}
 	}
+}
+
+// splitCodes separates the codes of the way there (routes, security
+// rules, egress, DNS, return routes, coverage, evidence) from those of the
+// registry's side of the pull (endpoint, TLS and identity).
+func splitCodes(codes []string) (network, registry []string) {
+	for _, c := range codes {
+		switch model.Catalogue[model.Code(c)].Condition {
+		case model.ConditionEndpoint, model.ConditionTLSIdentity:
+			registry = append(registry, c)
+		default:
+			network = append(network, c)
+		}
+	}
+	return network, registry
 }
 
 // chain is the steps to one address (address "" when the path has none).

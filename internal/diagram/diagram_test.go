@@ -206,13 +206,45 @@ func TestFlowchartUnresolvedNameEndsInNoAddress(t *testing.T) {
 	}
 }
 
-func TestFlowchartIdentityFailureReachesTheAddress(t *testing.T) {
+// A pull identity without its role is not a network failure: the packet's
+// way stays unmarked, and the pool's own edge to "pull refused by the
+// registry" carries the code.
+func TestFlowchartIdentityFailureIsNotOnANetworkEdge(t *testing.T) {
 	p := okPath("system", login, "10.0.2.5")
 	p.Verdict = model.Unreachable
 	out := Flowchart([]verify.Path{p}, []model.Finding{finding(model.IdentityPullRoleMissing, "system", login)})
 	checkSyntax(t, out)
-	if !regexp.MustCompile(`N_private_endpoint_pe_acr\w+ -->\|"IDENTITY_PULL_ROLE_MISSING<br/>for contosoreg.azurecr.io"\| A_10_0_2_5_\w+`).MatchString(out) {
-		t.Errorf("the identity failure is not on the edge into the address:\n%s", out)
+	if !regexp.MustCompile(`P_node_pool_system\w+ -->\|"IDENTITY_PULL_ROLE_MISSING<br/>for contosoreg.azurecr.io"\| S_pull_refused_by_the_regi\w+`).MatchString(out) {
+		t.Errorf("the identity failure is not on the pool's edge to the registry's refusal:\n%s", out)
+	}
+	if regexp.MustCompile(`(N|H|R)_\w+ -->\|"IDENTITY`).MatchString(out) {
+		t.Errorf("the identity failure is drawn on a network edge:\n%s", out)
+	}
+	// The network edges are not styled broken: only the refusal is.
+	lines := strings.Split(out, "\n")
+	var edges []string
+	for _, l := range lines {
+		if strings.Contains(l, " --> ") || strings.Contains(l, " -->|") {
+			edges = append(edges, l)
+		}
+	}
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "linkStyle "); ok {
+			for _, i := range strings.Split(strings.Fields(rest)[0], ",") {
+				var n int
+				fmt.Sscan(i, &n)
+				if !strings.Contains(edges[n], "S_pull_refused") {
+					t.Errorf("a network edge is styled as broken: %s", edges[n])
+				}
+			}
+		}
+	}
+	// With a network code too, that one stays on the network edge.
+	out = Flowchart([]verify.Path{p}, []model.Finding{finding(model.IdentityPullRoleMissing, "system", login),
+		finding(model.SecurityOutboundDenied, "system", login)})
+	if !strings.Contains(out, `|"SECURITY_RULE_OUTBOUND_DENIED`) || strings.Contains(out, "SECURITY_RULE_OUTBOUND_DENIED, IDENTITY") ||
+		strings.Contains(out, "IDENTITY_PULL_ROLE_MISSING, SECURITY") {
+		t.Errorf("network and registry codes are not drawn apart:\n%s", out)
 	}
 }
 
@@ -284,8 +316,12 @@ func TestFlowchartGroupsPoolsAndSharesHops(t *testing.T) {
 	if n := len(nodeLines(out, `("Azure Firewall fw-hub (10.0.4.4)")`)); n != 1 {
 		t.Errorf("the hub firewall every pool crosses is %d nodes, want 1", n)
 	}
-	if n := len(nodeLines(out, `(["`)); n != 18 {
-		t.Errorf("%d hostname nodes, want 6 per group of pools (18)", n)
+	// A hostname is one node, whatever the groups that reach it.
+	if n := len(nodeLines(out, `(["`)); n != 6 {
+		t.Errorf("%d hostname nodes, want one per hostname (6)", n)
+	}
+	if n := len(nodeLines(out, `{{"`)); n != 1 {
+		t.Errorf("%d resolver nodes, want one for the one resolver", n)
 	}
 	if !strings.Contains(out, `"node pools pool00, pool03, pool06, pool09,<br/>pool12, pool15, pool18, pool21,<br/>pool24<br/>subnet vnet-spoke/snet-0"`) {
 		t.Errorf("the group of snet-0 is not labelled with its pools' names:\n%s", out)

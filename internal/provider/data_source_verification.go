@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -25,6 +27,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider/validators"
+	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 	"github.com/pullpath/terraform-provider-pullpath/internal/whatif"
 )
 
@@ -67,6 +70,7 @@ type verificationModel struct {
 	ZoneSubscriptionIDs types.Set      `tfsdk:"zone_subscription_ids"`
 	DNSZoneSubIDs       types.Set      `tfsdk:"dns_zone_subscription_ids"`
 	Accept              types.List     `tfsdk:"accept"`
+	DeclaredIn          types.String   `tfsdk:"declared_in"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	Verdict   types.String `tfsdk:"verdict"`
@@ -182,6 +186,15 @@ func (d *verificationDataSource) Schema(ctx context.Context, _ datasource.Schema
 				MarkdownDescription: "When true (default false) and `enforce` is true, verdict `unverified` fails the plan " +
 					"too: for pipelines where missing evidence (a permission the plan's identity lacks, a DNS server VM " +
 					"whose forwarding cannot be read) must not pass silently.",
+			},
+			"declared_in": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The file that declares this verification, relative to the directory Terraform runs in (as " +
+					"`report_dir`; `\"${path.module}/main.tf\"` in a module). With `report_dir`, the SARIF log anchors every " +
+					"result there (GitHub code scanning shows a result only in a file of the repository), as a path " +
+					"relative to the root of the Git repository that holds it. Default: the first `.tf` file of the " +
+					"directory Terraform runs in that declares a `pullpath_verification` (else `main.tf`), at that line. " +
+					"See the [CI reports guide](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/ci-reports.md).",
 			},
 			"pull_credentials": schema.StringAttribute{
 				Optional: true,
@@ -416,9 +429,31 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 
+	enforce := m.Enforce.IsNull() || m.Enforce.ValueBool()
+	failOnUnverified := !m.FailOnUnverified.IsNull() && m.FailOnUnverified.ValueBool()
+	declaredIn := declaredInOf(m.DeclaredIn.ValueString())
+	// notChecked writes the reports of a read that failed closed, with the
+	// errors that end it, before they fail the plan.
+	notChecked := func(failure diag.Diagnostics) {
+		files := d.reportFiles()
+		if files == nil {
+			return
+		}
+		resp.Diagnostics.Append(writeReports(files, verificationRun{
+			request: q, enforce: enforce, failOnUnverified: failOnUnverified, failsPlan: true,
+			took: time.Since(started), version: d.data.version, finished: time.Now(),
+			notChecked: notCheckedOf(failure), declaredIn: declaredIn,
+		}, verify.Result{})...)
+	}
+
+	before := len(resp.Diagnostics)
 	run, ctx, done := d.startRead(ctx, m.Timeouts, &resp.Diagnostics)
 	defer done()
 	if run == nil {
+		// Not configured, or signing in failed: nothing was checked.
+		if failure := resp.Diagnostics[before:]; failure.HasError() {
+			notChecked(failure)
+		}
 		return
 	}
 
@@ -435,19 +470,26 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return run.newReader()
 	}, q))
 	if err != nil {
-		resp.Diagnostics.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
+		var failure diag.Diagnostics
+		failure.AddError(verificationFailedSummary(err), verificationFailedDetail(err, run.timeout, azure.Interrupted(ctx)))
+		notChecked(failure)
+		resp.Diagnostics.Append(failure...)
 		return
 	}
 	// Fails closed: what the arguments name could not be read, or there
 	// is nothing to check; enforce does not change that.
 	if diags := targetDiagnostics(gather.VerificationTargets(q, facts), verificationTargetArgs(q, run.session.Offline()),
 		facts.Gaps, run.timeout, failsClosed); diags.HasError() {
+		notChecked(diags)
+		resp.Diagnostics.Append(diags...)
+		return
+	}
+	if diags := acceptPoolDiagnostics(ctx, m.Accept, checkedPools(res)); diags.HasError() {
+		notChecked(diags)
 		resp.Diagnostics.Append(diags...)
 		return
 	}
 
-	enforce := m.Enforce.IsNull() || m.Enforce.ValueBool()
-	failOnUnverified := !m.FailOnUnverified.IsNull() && m.FailOnUnverified.ValueBool()
 	m.Enforce, m.FailOnUnverified = types.BoolValue(enforce), types.BoolValue(failOnUnverified)
 	took, armRequests := time.Since(started), requests()
 	state, diags := verificationState(ctx, res, armRequests, took)
@@ -459,10 +501,10 @@ func (d *verificationDataSource) Read(ctx context.Context, req datasource.ReadRe
 	enforced := enforcementDiagnostics(res, enforce, failOnUnverified)
 	// The reports are written before the enforce error is returned, so a
 	// failing pipeline has them.
-	resp.Diagnostics.Append(writeReports(d.data.reports, verificationRun{
+	resp.Diagnostics.Append(writeReports(d.reportFiles(), verificationRun{
 		request: q, enforce: enforce, failOnUnverified: failOnUnverified, failsPlan: enforced.HasError(),
 		armRequests: armRequests, took: took, plan: run.plan, version: d.data.version,
-		finished: time.Now(),
+		finished: time.Now(), declaredIn: declaredIn,
 	}, res)...)
 	resp.Diagnostics.Append(enforced...)
 }
@@ -509,4 +551,16 @@ func verificationFailedDetail(err error, timeout time.Duration, interrupted []st
 			"in the provider log (TF_LOG=DEBUG).", timeout, stillReading(interrupted))
 	}
 	return fmt.Sprintf("The verification stopped before it could conclude anything: %v.", err)
+}
+
+// checkedPools are the node pools a verification checked, sorted.
+func checkedPools(res verify.Result) []string {
+	var out []string
+	for _, p := range res.Paths {
+		if !slices.Contains(out, p.NodePool) {
+			out = append(out, p.NodePool)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

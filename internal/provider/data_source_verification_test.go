@@ -459,7 +459,8 @@ func TestAccVerification_roleAssignmentsForbidden(t *testing.T) {
 }
 
 // The failure diagnostic is one short report: the verdict, each cause once
-// with its owner, pools, hosts and fix, and where the detail is.
+// with its owner, pools, hosts, what is wrong, the fix, and where the
+// detail is.
 func TestAccVerification_failureReport(t *testing.T) {
 	snap := scenarioSnapshot(t, "dns_zone_not_linked")
 	resource.ParallelTest(t, resource.TestCase{
@@ -468,7 +469,7 @@ func TestAccVerification_failureReport(t *testing.T) {
 			Config: verificationWith(snap, fmt.Sprintf("  cluster_id  = %q\n  registry_id = %q\n", accCluster, accRegistry)),
 			ExpectError: regexp.MustCompile(`(?s)Registry pull path broken: 4 errors, 0 warnings.*` +
 				`cannot pull from the registry.*\[dns\] DNS_ZONE_NOT_LINKED — node pools system, user →\s+contosoreg\.azurecr\.io,\s+` +
-				`contosoreg\.westeurope\.data\.azurecr\.io\s+Fix: Link zone privatelink\.azurecr\.io.*summary\s+attribute`),
+				`contosoreg\.westeurope\.data\.azurecr\.io\s+Node\s+pool\s+system\s.*linked\s+only\s+to\s+vnet-hub.*\s+Fix: Link zone privatelink\.azurecr\.io.*summary\s+attribute`),
 		}},
 	})
 }

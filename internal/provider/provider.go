@@ -185,13 +185,15 @@ func (p *pullpathProvider) ValidateConfig(ctx context.Context, req provider.Vali
 }
 
 // reportDirDescription documents report_dir.
-const reportDirDescription = "A directory for CI: every `pullpath_verification` read writes three files there, " +
+const reportDirDescription = "A directory for CI: every `pullpath_verification` read writes four files there, " +
 	"named after the cluster and the registry: `<cluster>.<registry>.json` (the whole result in the versioned format " +
-	"`pullpath.report/v1`, see the [report format](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/ci-reports.md)), " +
-	"`.sarif` (SARIF 2.1.0 for code-scanning views) and `.md` (the verdict, the Mermaid diagram and the findings " +
-	"table, for a pull request comment or a job summary). They are written before an `enforce` error fails the plan, " +
-	"so a failing pipeline still has them; a read that cannot verify at all (the cluster or registry cannot be read, " +
-	"a timeout) writes none. For `node_subnet_ids` the cluster's place is taken by the first subnet's name " +
+	"`pullpath.report/v1`, with `outcome` `pass`, `fail` or `not_checked`, see the [report format](https://github.com/pullpath/terraform-provider-pullpath/blob/main/docs/guides/ci-reports.md)), " +
+	"`.sarif` (SARIF 2.1.0 for GitHub code scanning and the Azure DevOps Scans tab, every result anchored in the file " +
+	"that declares the verification), `.md` (the verdict, the Mermaid diagram and one row per cause, at most 60,000 " +
+	"characters, for a pull request comment or a job summary) and `.junit.xml` (a test case per node pool × hostname, " +
+	"for test views). They are written before an `enforce` error fails the plan, so a failing pipeline still has them; " +
+	"a read that fails closed (the cluster, the registry or a pool cannot be read, a timeout, signing in) writes them " +
+	"too, with `outcome` `not_checked` and the cause. For `node_subnet_ids` the cluster's place is taken by the first subnet's name " +
 	"(`snet-nodes+2` when two more are verified with it), for a `registry` block the registry's by its first host. " +
 	"A second verification of the same pair in one plan gets `-2`, a third `-3`, numbered in the order of their " +
 	"arguments, not of reading. The directory is created when it does not exist; files are replaced atomically; " +

@@ -5,6 +5,7 @@ package provider_test
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,7 +39,8 @@ func pairBody(extra string) string {
 	return fmt.Sprintf("  cluster_id  = %q\n  registry_id = %q\n%s", accCluster, accRegistry, extra)
 }
 
-// reportFilesOf reads and validates the three files of the report named
+// reportFilesOf reads and validates the JSON, SARIF and Markdown files of
+// the report named
 // name in dir: the JSON against the published schema, the SARIF log
 // against the SARIF 2.1.0 schema, and the Markdown's heading. It returns
 // the decoded JSON report and SARIF log.
@@ -122,8 +124,8 @@ func TestAccReports_failingPlan(t *testing.T) {
 	if !strings.Contains(md, "❌ unreachable") || !strings.Contains(md, "```mermaid") || !strings.Contains(md, "DNS_ZONE_NOT_LINKED") {
 		t.Errorf("markdown:\n%s", md)
 	}
-	if names := dirNames(dir); len(names) != 3 {
-		t.Errorf("report_dir holds %v, want the three files and no temporary file", names)
+	if names := dirNames(dir); len(names) != 4 {
+		t.Errorf("report_dir holds %v, want the four files and no temporary file", names)
 	}
 }
 
@@ -170,8 +172,8 @@ func TestAccReports_samePairNumbered(t *testing.T) {
 	if fmt.Sprint(pools(first)) != "[system]" || fmt.Sprint(pools(second)) != "[user]" {
 		t.Errorf("node_pools of the first %v and of -2 %v, want [system] and [user]", pools(first), pools(second))
 	}
-	if names := dirNames(dir); len(names) != 6 {
-		t.Errorf("report_dir holds %v, want two reports of three files", names)
+	if names := dirNames(dir); len(names) != 8 {
+		t.Errorf("report_dir holds %v, want two reports of four files", names)
 	}
 }
 
@@ -195,8 +197,8 @@ func TestAccReports_unwritableDirectory(t *testing.T) {
 }
 
 // TestReportsOfEveryScenarioAreValid reads every scenario's verification in
-// process, as Terraform does, with report_dir: each read writes the three
-// files, the JSON follows the published schema, the SARIF log the SARIF
+// process, as Terraform does, with report_dir: each read writes the four
+// files (the JUnit XML parsed, a test case per path), the JSON follows the published schema, the SARIF log the SARIF
 // 2.1.0 schema, and both hold the verdict and the findings of the state.
 func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 	for _, sc := range discoverScenarios(t) {
@@ -214,10 +216,19 @@ func TestReportsOfEveryScenarioAreValid(t *testing.T) {
 				t.Fatalf("no state: %v", diags)
 			}
 			names := dirNames(dir)
-			if len(names) != 3 {
-				t.Fatalf("report_dir holds %v, want one report of three files", names)
+			if len(names) != 4 {
+				t.Fatalf("report_dir holds %v, want one report of four files", names)
 			}
-			rep, sarif, md := reportFilesOf(t, dir, strings.TrimSuffix(names[0], ".json"))
+			name := strings.TrimSuffix(names[0], ".json")
+			rep, sarif, md := reportFilesOf(t, dir, name)
+			outcome := "pass"
+			if failsPlan(diags) {
+				outcome = "fail"
+			}
+			if rep["outcome"] != outcome {
+				t.Errorf("outcome %v, want %s (diagnostics %v)", rep["outcome"], outcome, diags)
+			}
+			junitOf(t, dir, name, len(state["paths"].([]any)))
 			if rep["verdict"] != state["verdict"] || rep["verdict"] != sc.Expect.Verdict {
 				t.Errorf("report verdict %v, state %v, expect.json %v", rep["verdict"], state["verdict"], sc.Expect.Verdict)
 			}
@@ -309,4 +320,132 @@ func scenarioConfig(in provider.VerificationInput) map[string]any {
 		cfg["accept"] = blocks
 	}
 	return cfg
+}
+
+// failsPlan is whether diagnostics hold an error.
+func failsPlan(diags []goldenDiag) bool {
+	for _, d := range diags {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// junitOf parses a report's JUnit XML as a test reporter does and checks
+// that it has one test case per path (or one "verification" case when
+// there are none, or errors that concern no path).
+func junitOf(t *testing.T, dir, name string, paths int) junitSuites {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name+".junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j junitSuites
+	if err := xml.Unmarshal(data, &j); err != nil {
+		t.Fatalf("%s.junit.xml is not XML: %v", name, err)
+	}
+	if len(j.Suites) != 1 || j.Suites[0].Name != name {
+		t.Fatalf("%s.junit.xml: suites %+v", name, j.Suites)
+	}
+	cases := 0
+	for _, c := range j.Suites[0].Cases {
+		if c.Name != "verification" {
+			cases++
+		}
+	}
+	if cases != paths {
+		t.Errorf("%s.junit.xml: %d path test cases, %d paths", name, cases, paths)
+	}
+	return j
+}
+
+type junitSuites struct {
+	Suites []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			ClassName string `xml:"classname,attr"`
+			Name      string `xml:"name,attr"`
+			Failures  []struct {
+				Type string `xml:"type,attr"`
+			} `xml:"failure"`
+			Errors []struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// A verification that fails closed (what cluster_id names does not exist,
+// a pool that does not exist, a 403, an outage of Azure Resource Manager,
+// a read timeout) still writes its four files: outcome not_checked with the argument and the cause, a
+// SARIF error result, the Markdown saying so first, a JUnit error. A
+// pipeline never sees a partial set of reports as a complete one.
+func TestFailClosedReadWritesNotCheckedReports(t *testing.T) {
+	in := scenarioInput(t, scenarioByName(t, "baseline_ok"))
+	denied := variant(t, "baseline_ok.json", withFault("GET "+accCluster, map[string]any{
+		"status": 403, "code": "AuthorizationFailed",
+		"message": "The client does not have authorization to perform action 'Microsoft.ContainerService/managedClusters/read'.",
+	}))
+	outage := variant(t, "baseline_ok.json", withFault("GET "+accRegistry, map[string]any{
+		"status": 503, "code": "ServiceUnavailable", "message": "The service is unavailable.",
+	}))
+	for _, tc := range []struct {
+		name, arg, snapshot string
+		edit                func(cfg map[string]any)
+	}{
+		{"mistyped cluster", "cluster_id", in.Snapshot, func(cfg map[string]any) {
+			cfg["cluster_id"] = strings.TrimSuffix(cfg["cluster_id"].(string), "/") + "typo"
+		}},
+		{"pool that does not exist", "node_pools", in.Snapshot, func(cfg map[string]any) { cfg["node_pools"] = []string{"nosuchpool"} }},
+		{"403 on the cluster", "cluster_id", denied, func(map[string]any) {}},
+		{"ARM outage on the registry", "registry_id", outage, func(map[string]any) {}},
+		// A read that times out names no argument.
+		{"read timeout", "", in.Snapshot, func(cfg map[string]any) { cfg["timeouts"] = map[string]any{"read": "1ns"} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := scenarioConfig(in)
+			tc.edit(cfg)
+			dir := t.TempDir()
+			args := map[string]any{"snapshot_file": tc.snapshot, "report_dir": dir}
+			_, diags := readWithProvider(t, args, "pullpath_verification", cfg)
+			if !failsPlan(diags) {
+				t.Fatalf("the read did not fail closed: %v", diags)
+			}
+			names := dirNames(dir)
+			if len(names) != 4 {
+				t.Fatalf("report_dir holds %v, want the four files of the report", names)
+			}
+			name := strings.TrimSuffix(names[0], ".json")
+			rep, sarif, md := reportFilesOf(t, dir, name)
+			if rep["outcome"] != "not_checked" || rep["verdict"] != "unverified" {
+				t.Errorf("outcome %v, verdict %v", rep["outcome"], rep["verdict"])
+			}
+			causes, _ := rep["not_checked"].([]any)
+			if len(causes) == 0 {
+				t.Fatalf("not_checked is empty")
+			}
+			c := causes[0].(map[string]any)
+			var diag goldenDiag
+			for _, d := range diags {
+				if d.Severity == "error" {
+					diag = d
+					break
+				}
+			}
+			if c["argument"] != tc.arg || c["cause"] != diag.Summary || c["detail"] != diag.Detail {
+				t.Errorf("not_checked %v does not carry the error on %s: %+v", c, tc.arg, diag)
+			}
+			if codes := sarifCodes(sarif); len(codes) != 1 || codes[0] != "PULLPATH_NOT_CHECKED" {
+				t.Errorf("SARIF results %v", codes)
+			}
+			if !strings.Contains(md, "not checked") || strings.Contains(md, "✅") {
+				t.Errorf("the Markdown does not say that nothing was checked:\n%s", md)
+			}
+			j := junitOf(t, dir, name, 0)
+			if cs := j.Suites[0].Cases; len(cs) != 1 || len(cs[0].Errors) != 1 {
+				t.Errorf("JUnit cases %+v, want one error", cs)
+			}
+		})
+	}
 }

@@ -17,8 +17,9 @@ import (
 const envReportDir = "PULLPATH_REPORT_DIR"
 
 // reportExtensions are the files of one report, in the order they are
-// written: the JSON report, the SARIF log, the Markdown summary.
-var reportExtensions = []string{".json", ".sarif", ".md"}
+// written: the JSON report, the SARIF log, the Markdown summary, the JUnit
+// XML.
+var reportExtensions = []string{".json", ".sarif", ".md", ".junit.xml"}
 
 // reportFiles writes the reports of pullpath_verification into report_dir.
 //

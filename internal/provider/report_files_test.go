@@ -20,9 +20,9 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/verify"
 )
 
-// contents are the three files of a report whose every file says key.
+// contents are the four files of a report whose every file says key.
 func contents(key string) [][]byte {
-	return [][]byte{[]byte(key + " json"), []byte(key + " sarif"), []byte(key + " md")}
+	return [][]byte{[]byte(key + " json"), []byte(key + " sarif"), []byte(key + " md"), []byte(key + " junit")}
 }
 
 // filesByKey reads the numbered reports of name: file i's key.
@@ -54,7 +54,7 @@ func TestReportFilesNumberByKeyWhateverTheOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(paths) != 3 || filepath.Dir(paths[0]) != dir {
+		if len(paths) != len(reportExtensions) || filepath.Dir(paths[0]) != dir {
 			t.Errorf("paths %v", paths)
 		}
 	}
@@ -67,8 +67,11 @@ func TestReportFilesNumberByKeyWhateverTheOrder(t *testing.T) {
 	if got := filesByKey(t, dir, "other.reg", 1); !slices.Equal(got, []string{"z"}) {
 		t.Errorf("other name: %v", got)
 	}
-	want := []string{"aks1.reg-2.json", "aks1.reg-2.md", "aks1.reg-2.sarif", "aks1.reg-3.json", "aks1.reg-3.md", "aks1.reg-3.sarif",
-		"aks1.reg.json", "aks1.reg.md", "aks1.reg.sarif", "other.reg.json", "other.reg.md", "other.reg.sarif"}
+	want := []string{
+		"aks1.reg-2.json", "aks1.reg-2.junit.xml", "aks1.reg-2.md", "aks1.reg-2.sarif",
+		"aks1.reg-3.json", "aks1.reg-3.junit.xml", "aks1.reg-3.md", "aks1.reg-3.sarif",
+		"aks1.reg.json", "aks1.reg.junit.xml", "aks1.reg.md", "aks1.reg.sarif",
+		"other.reg.json", "other.reg.junit.xml", "other.reg.md", "other.reg.sarif"}
 	var names []string
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -142,7 +145,7 @@ func TestReportFilesUnwritableDirectory(t *testing.T) {
 		t.Fatal("no error diagnostic")
 	}
 	d := diags.Errors()[0]
-	for _, want := range []string{"aks1 → reg", "verdict reachable", filepath.Join(file, "reports"), "aks1.reg.{json,sarif,md}", "Set report_dir (or PULLPATH_REPORT_DIR)", "unset it"} {
+	for _, want := range []string{"aks1 → reg", "verdict reachable", filepath.Join(file, "reports"), "aks1.reg.{json,sarif,md,junit.xml}", "Set report_dir (or PULLPATH_REPORT_DIR)", "unset it"} {
 		if !strings.Contains(d.Detail(), want) {
 			t.Errorf("detail lacks %q: %s", want, d.Detail())
 		}

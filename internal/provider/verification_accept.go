@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -209,4 +210,35 @@ func namedResources(ctx context.Context, m verificationModel) []model.ResourceID
 		out = append(out, model.ResourceID(s))
 	}
 	return out
+}
+
+// acceptPoolDiagnostics are the errors of accept blocks whose node_pool
+// names no node pool of the verification (pools: the pools it checked),
+// each on the block's node_pool: such a block could never match, and a
+// misspelt pool name must not pass as an acceptance that merely found
+// nothing to accept.
+func acceptPoolDiagnostics(ctx context.Context, list types.List, pools []string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if list.IsNull() || list.IsUnknown() || len(pools) == 0 {
+		return diags
+	}
+	var blocks []acceptBlockModel
+	if d := list.ElementsAs(ctx, &blocks, false); d.HasError() {
+		return d
+	}
+	for i, b := range blocks {
+		name := b.NodePool.ValueString()
+		if b.NodePool.IsNull() || b.NodePool.IsUnknown() || name == "" {
+			continue
+		}
+		if slices.ContainsFunc(pools, func(p string) bool { return strings.EqualFold(p, name) }) {
+			continue
+		}
+		at := path.Root("accept").AtListIndex(i).AtName("node_pool")
+		diags.AddAttributeError(at, "Accept block names no node pool of the verification",
+			fmt.Sprintf("%s is %q, but the verification checked no node pool of that name, so the block could never "+
+				"accept anything. The node pools checked are: %s. Correct the name, or remove node_pool to accept "+
+				"the finding in every pool.", at, name, strings.Join(pools, ", ")))
+	}
+	return diags
 }

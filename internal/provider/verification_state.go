@@ -246,10 +246,12 @@ func knownStringMap(_ context.Context, v types.Map) (map[string]string, bool) {
 // result. A failing verdict is ONE error whose short text
 // (verify.FailureReport) gives the causes that decide it, by owner, each
 // with its pools and hosts and the fix, names the other warnings and
-// points to the summary for the rest. Otherwise, with enforce, each
-// warning cause (a code, a resource and a fix, seen from one or more pools
-// and hosts) is one warning diagnostic (verify.WarningReport). With
-// enforce = false nothing is reported: the attributes are the report.
+// points to the summary for the rest; it lists the accepted findings too.
+// Otherwise, with enforce, each warning cause (a code, a resource and a
+// fix, seen from one or more pools and hosts) is one warning diagnostic
+// (verify.WarningReport), and the accepted findings one more
+// (verify.AcceptedReport), so an accepted error never passes silently.
+// With enforce = false nothing is reported: the attributes are the report.
 func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if !enforce {
@@ -266,7 +268,25 @@ func enforcementDiagnostics(res verify.Result, enforce, failOnUnverified bool) d
 	for _, group := range warningCauses(res.Findings) {
 		diags.AddWarning(fmt.Sprintf("Registry pull path: %s", group[0].Code), verify.WarningReport(group))
 	}
+	// Accepted findings do not fail the plan, but are never silent.
+	if accepted := verify.AcceptedReport(res.Findings); accepted != "" {
+		diags.AddWarning(fmt.Sprintf("Registry pull path: %s", acceptedCount(res.Findings)), accepted)
+	}
 	return diags
+}
+
+// acceptedCount is "1 accepted finding" or "3 accepted findings".
+func acceptedCount(fs []model.Finding) string {
+	n := 0
+	for _, f := range fs {
+		if f.Accepted != nil {
+			n++
+		}
+	}
+	if n == 1 {
+		return "1 accepted finding"
+	}
+	return fmt.Sprintf("%d accepted findings", n)
 }
 
 // failureCounts is "2 errors, 1 warning" for a failure summary line.

@@ -113,7 +113,7 @@ func TestEnforcementDiagnostics(t *testing.T) {
 	}
 	text := d[0].Summary() + "\n" + d[0].Detail()
 	for _, want := range []string{"Registry pull path broken: 2 errors, 1 warning",
-		"[dns] DNS_ZONE_NOT_LINKED — node pools system, user → contosoreg.azurecr.io\n  Fix: link it\n",
+		"[dns] DNS_ZONE_NOT_LINKED — node pools system, user → contosoreg.azurecr.io\n  DNS_ZONE_NOT_LINKED message\n  Fix: link it\n",
 		"Also 1 warning that does not decide the verdict: DNS_FORWARDER_UNVERIFIED.", "summary attribute"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("unreachable report lacks %q:\n%s", want, text)

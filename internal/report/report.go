@@ -51,7 +51,31 @@ type Input struct {
 	ProviderVersion string
 	// Generated is when the read finished; reported in UTC to the second.
 	Generated time.Time
+
+	// NotChecked is why the verification could not check anything: the
+	// read failed closed (an argument names what could not be read, the
+	// read timed out, the provider could not sign in). Non-empty, it makes
+	// the report's outcome not_checked, whatever Result holds.
+	NotChecked []NotChecked
+	// DeclaredIn is the file (relative to the repository's root, with
+	// forward slashes) and line of the configuration that declares the
+	// verification: where SARIF anchors every result. Empty: "main.tf",
+	// line 1.
+	DeclaredIn DeclaredIn
 }
+
+// The outcomes of a report: what CI scripts branch on, since Terraform
+// exits 1 for both failures.
+const (
+	// OutcomePass: the verification checked every path and its verdict
+	// does not fail the policy (enforce, fail_on_unverified).
+	OutcomePass = "pass"
+	// OutcomeFail: the verdict fails the policy; the plan fails.
+	OutcomeFail = "fail"
+	// OutcomeNotChecked: the read failed closed and checked nothing; the
+	// plan fails.
+	OutcomeNotChecked = "not_checked"
+)
 
 // Report is the JSON report, field for field (the JSON Schema
 // docs/reports/pullpath.report.v1.schema.json describes each one). Lists
@@ -62,6 +86,13 @@ type Report struct {
 	GeneratedAt     string `json:"generated_at"`
 
 	Subject Subject `json:"subject"`
+
+	// Outcome is OutcomePass, OutcomeFail or OutcomeNotChecked.
+	Outcome string `json:"outcome"`
+	// NotChecked is null unless Outcome is not_checked: then what could
+	// not be checked, one element per cause.
+	NotChecked []NotChecked `json:"not_checked"`
+	DeclaredIn DeclaredIn   `json:"declared_in"`
 
 	Verdict   model.Verdict `json:"verdict"`
 	Reachable bool          `json:"reachable"`
@@ -95,6 +126,23 @@ type Subject struct {
 	PullCredentials string   `json:"pull_credentials"`
 }
 
+// NotChecked is one cause of a verification that checked nothing: the
+// argument that names what could not be read (empty when the cause is no
+// single argument: a timeout, signing in), the error's summary and its
+// whole text, as the plan's diagnostic says them.
+type NotChecked struct {
+	Argument string `json:"argument"`
+	Cause    string `json:"cause"`
+	Detail   string `json:"detail"`
+}
+
+// DeclaredIn is where the configuration declares the verification: a file
+// relative to the repository's root and a line (1 when not known).
+type DeclaredIn struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
 // Policy is what the verification was asked to fail on, and whether it did.
 type Policy struct {
 	Enforce          bool `json:"enforce"`
@@ -120,7 +168,8 @@ type Path struct {
 	Verdict     string   `json:"verdict"`
 }
 
-// Finding is one finding with every field of the catalogue (FINDINGS.md).
+// Finding is one finding with every field of the findings catalogue
+// (docs/design/findings.md).
 type Finding struct {
 	Code        model.Code      `json:"code"`
 	Severity    model.Severity  `json:"severity"`
@@ -201,6 +250,28 @@ func Build(in Input) Report {
 			r.Counts.Info++
 		}
 	}
+	r.DeclaredIn = in.DeclaredIn
+	if r.DeclaredIn.File == "" {
+		r.DeclaredIn.File = DefaultDeclaredIn
+	}
+	if r.DeclaredIn.Line < 1 {
+		r.DeclaredIn.Line = 1
+	}
+	switch {
+	case len(in.NotChecked) > 0:
+		r.Outcome = OutcomeNotChecked
+		r.NotChecked = append([]NotChecked{}, in.NotChecked...)
+		// Nothing was checked: no verdict but unverified, and the plan fails
+		// whatever enforce says.
+		r.Verdict, r.Reachable, r.Policy.FailsPlan = model.Unverified, false, true
+		r.Paths, r.Findings, r.Counts = []Path{}, []Finding{}, Counts{}
+		r.Summary = notCheckedSummary(in.NotChecked)
+		r.Diagram = diagram.Flowchart(nil, nil)
+	case in.FailsPlan:
+		r.Outcome = OutcomeFail
+	default:
+		r.Outcome = OutcomePass
+	}
 	if pc := in.PlannedChanges; pc != nil {
 		r.PlannedChanges = &PlannedChanges{
 			Applied:    append([]string{}, pc.Applied...),
@@ -208,6 +279,24 @@ func Build(in Input) Report {
 		}
 	}
 	return r
+}
+
+// DefaultDeclaredIn is the file SARIF results are anchored in when the
+// caller knows no better.
+const DefaultDeclaredIn = "main.tf"
+
+// notCheckedSummary is the summary of a verification that checked nothing.
+func notCheckedSummary(causes []NotChecked) string {
+	var b strings.Builder
+	b.WriteString("Verdict: unverified (not checked): the verification failed closed and checked no path.\n")
+	for _, c := range causes {
+		b.WriteString("\n")
+		if c.Argument != "" {
+			b.WriteString(c.Argument + ": ")
+		}
+		b.WriteString(c.Cause + "\n" + c.Detail + "\n")
+	}
+	return b.String()
 }
 
 // findingOf is the report's form of a finding.

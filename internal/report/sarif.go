@@ -96,7 +96,17 @@ type sarifInvocation struct {
 	ExecutionSuccessful bool `json:"executionSuccessful"`
 }
 
+// srcRoot is the uriBaseId of every artifact location: the root of the
+// repository, which GitHub code scanning resolves to its checkout.
+const srcRoot = "%SRCROOT%"
+
+// notCheckedRule is the rule of the one result of a verification that
+// checked nothing. It is not a catalogue code (no finding has it): the
+// read failed closed before there were findings.
+const notCheckedRule = "PULLPATH_NOT_CHECKED"
+
 type sarifRunProperties struct {
+	Outcome     string        `json:"outcome"`
 	Verdict     model.Verdict `json:"verdict"`
 	FailsPlan   bool          `json:"failsPlan"`
 	GeneratedAt string        `json:"generatedAt"`
@@ -114,7 +124,22 @@ type sarifResult struct {
 }
 
 type sarifLocation struct {
+	PhysicalLocation sarifPhysicalLocation  `json:"physicalLocation"`
 	LogicalLocations []sarifLogicalLocation `json:"logicalLocations"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           sarifRegion           `json:"region"`
+}
+
+type sarifArtifactLocation struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
 }
 
 type sarifLogicalLocation struct {
@@ -149,10 +174,15 @@ const fingerprintKey = "pullpathFinding/v1"
 // SARIF is the report as a SARIF 2.1.0 log with one run: one rule per
 // catalogue code (sorted by code) with its meaning, owner and guidance;
 // one result per finding, in the report's order, with level error,
-// warning or note (info); its location is the resource the finding names
-// (else the cluster, or the first node subnet) as a logical location of
-// kind "resource". A finding an `accept` block matched is an accepted
-// external suppression carrying the block's reason.
+// warning or note (info). Every result is anchored in a file of the
+// repository, as GitHub code scanning requires (a physical location: the
+// report's DeclaredIn, relative to %SRCROOT%), and names the resource the
+// finding is about (else the cluster, or the first node subnet) as a
+// logical location of kind "resource". A finding an `accept` block
+// matched is an accepted external suppression carrying the block's
+// reason. A verification that checked nothing (outcome not_checked) has
+// one error result of rule PULLPATH_NOT_CHECKED per cause, and its
+// invocation did not succeed.
 func SARIF(r Report) []byte {
 	codes := make([]model.Code, 0, len(model.Catalogue))
 	for c := range model.Catalogue {
@@ -170,7 +200,7 @@ func SARIF(r Report) []byte {
 		AutomationDetails: sarifAutomation{ID: "pullpath/" + Name(r) + "/"},
 		Invocations:       []sarifInvocation{{ExecutionSuccessful: true}},
 		Results:           make([]sarifResult, 0, len(r.Findings)),
-		Properties:        sarifRunProperties{Verdict: r.Verdict, FailsPlan: r.Policy.FailsPlan, GeneratedAt: r.GeneratedAt},
+		Properties:        sarifRunProperties{Outcome: r.Outcome, Verdict: r.Verdict, FailsPlan: r.Policy.FailsPlan, GeneratedAt: r.GeneratedAt},
 	}
 	for _, f := range r.Findings {
 		i, ok := index[f.Code]
@@ -182,6 +212,14 @@ func SARIF(r Report) []byte {
 			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, ruleOf(f.Code))
 		}
 		run.Results = append(run.Results, resultOf(r, f, i))
+	}
+	if r.Outcome == OutcomeNotChecked {
+		run.Invocations[0].ExecutionSuccessful = false
+		i := len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, notCheckedRuleOf())
+		for _, c := range r.NotChecked {
+			run.Results = append(run.Results, notCheckedResult(r, c, i))
+		}
 	}
 	return encode(sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
@@ -228,7 +266,7 @@ func resultOf(r Report, f Finding, ruleIndex int) sarifResult {
 		RuleIndex: ruleIndex,
 		Level:     level(f.Severity),
 		Message:   sarifMessage{Text: text.String()},
-		Locations: []sarifLocation{{LogicalLocations: []sarifLogicalLocation{locationOf(r, f)}}},
+		Locations: []sarifLocation{{PhysicalLocation: physicalOf(r), LogicalLocations: []sarifLogicalLocation{locationOf(r, f)}}},
 		PartialFingerprints: map[string]string{
 			fingerprintKey: fingerprint(f),
 		},
@@ -242,6 +280,56 @@ func resultOf(r Report, f Finding, ruleIndex int) sarifResult {
 			Justification: fmt.Sprintf("%s (accepted until %s)", a.Reason, a.Expires)}}
 	}
 	return res
+}
+
+// physicalOf is the file and line that declare the verification.
+func physicalOf(r Report) sarifPhysicalLocation {
+	return sarifPhysicalLocation{
+		ArtifactLocation: sarifArtifactLocation{URI: r.DeclaredIn.File, URIBaseID: srcRoot},
+		Region:           sarifRegion{StartLine: max(1, r.DeclaredIn.Line)},
+	}
+}
+
+// notCheckedRuleOf is the rule of a verification that checked nothing.
+func notCheckedRuleOf() sarifRule {
+	meaning := "The verification failed closed and checked no path: what an argument names could not be read, " +
+		"the read timed out, or the provider could not sign in."
+	guidance := "Fix what the result names (a mistyped id, a missing permission, an outage of Azure Resource Manager) and plan again."
+	return sarifRule{
+		ID:               notCheckedRule,
+		ShortDescription: sarifMessage{Text: meaning},
+		FullDescription:  sarifMessage{Text: meaning + " The plan fails whatever enforce says."},
+		Help: sarifMultiformat{
+			Text:     meaning + "\n\nFix: " + guidance + " More: " + notCheckedHelpURI,
+			Markdown: fmt.Sprintf("**%s**: %s\n\n**Fix:** %s\n\n[Reports for CI](%s)", notCheckedRule, meaning, guidance, notCheckedHelpURI),
+		},
+		HelpURI:              notCheckedHelpURI,
+		DefaultConfiguration: sarifConfiguration{Level: "error"},
+		Properties: sarifRuleProperties{Tags: []string{"pullpath", "not_checked"}, Severity: string(model.SeverityError),
+			Condition: "not_checked", Owner: string(model.OwnerOperator), Unverifying: true},
+	}
+}
+
+// notCheckedHelpURI is the guide's section on outcome not_checked.
+const notCheckedHelpURI = "https://registry.terraform.io/providers/pullpath/pullpath/latest/docs/guides/ci-reports#outcome"
+
+// notCheckedResult is the result of one cause of a verification that
+// checked nothing.
+func notCheckedResult(r Report, c NotChecked, ruleIndex int) sarifResult {
+	where := "the verification"
+	if c.Argument != "" {
+		where = "argument " + c.Argument
+	}
+	text := fmt.Sprintf("Not checked (%s): %s\n\n%s", where, c.Cause, c.Detail)
+	return sarifResult{
+		RuleID: notCheckedRule, RuleIndex: ruleIndex, Level: "error",
+		Message: sarifMessage{Text: text},
+		Locations: []sarifLocation{{PhysicalLocation: physicalOf(r),
+			LogicalLocations: []sarifLogicalLocation{locationOf(r, Finding{})}}},
+		PartialFingerprints: map[string]string{fingerprintKey: fingerprint(Finding{Code: notCheckedRule, NodePool: c.Argument})},
+		Properties: sarifResultProperties{Severity: model.SeverityError, Condition: "not_checked", Owner: model.OwnerOperator,
+			Remediation: c.Detail},
+	}
 }
 
 // locationOf is the resource a finding names, else what was verified.

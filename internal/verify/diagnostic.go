@@ -13,10 +13,12 @@ import (
 // FailureReport is the detail of the diagnostic that fails a plan, short
 // enough to read in a CI log, every line at most DiagnosticWidth columns:
 // the verdict; the findings that decide it, one entry per cause (ByCause)
-// by owner in chain order, each with the pools and hosts it concerns, the
-// fix and the resource; the codes of the other warnings; and where the
-// detail is (the summary and findings attributes, the report_dir files).
-// Notes are left out.
+// by owner in chain order, each with the pools and hosts it concerns, what
+// is wrong (the message of its first finding: the concrete route, record
+// or rule), the fix and the resource; the accepted findings, one line
+// each; the codes of the other warnings; and where the detail is (the
+// summary and findings attributes, the report_dir files). Other notes are
+// left out.
 func FailureReport(res Result) string {
 	p := &page{width: DiagnosticWidth}
 	switch res.Verdict {
@@ -36,9 +38,10 @@ func FailureReport(res Result) string {
 	for _, g := range byOwner(deciding) {
 		for _, c := range ByCause(g.findings) {
 			p.blank()
-			writeCause(p, "", "["+string(g.owner)+"]", c, false)
+			writeCause(p, "", "["+string(g.owner)+"]", c, causeMessage)
 		}
 	}
+	writeAccepted(p, res.Findings)
 	p.blank()
 	if len(others) > 0 {
 		p.para("", "", fmt.Sprintf("Also %s that %s not decide the verdict: %s.", plural(len(others), "warning"), doOrDoes(len(others)), codeList(others)))
@@ -54,8 +57,17 @@ func FailureReport(res Result) string {
 // it concerns, the message of its first finding, the fix and the resource.
 func WarningReport(c []model.Finding) string {
 	p := &page{width: DiagnosticWidth}
-	writeCause(p, "", "["+string(c[0].Owner)+"]", c, true)
+	writeCause(p, "", "["+string(c[0].Owner)+"]", c, causeDetail)
 	return p.String()
+}
+
+// AcceptedReport lists the findings accept blocks matched, one line per
+// cause: the code, the pools and hosts, until when and why. "" when no
+// finding was accepted. A plan that passes because of them says so.
+func AcceptedReport(fs []model.Finding) string {
+	p := &page{width: DiagnosticWidth}
+	writeAccepted(p, fs)
+	return strings.Trim(p.String(), "\n")
 }
 
 // decidingFindings splits the errors and warnings of res: those that

@@ -126,7 +126,7 @@ func writeFindings(p *page, fs []model.Finding) {
 		}
 		p.para("", "  ", fmt.Sprintf("[%s] %s — %s", g.owner, g.scope, plural(len(g.findings), "finding")))
 		for _, c := range ByCause(g.findings) {
-			writeCause(p, "  ", strings.ToUpper(string(c[0].Severity)), c, true)
+			writeCause(p, "  ", strings.ToUpper(string(c[0].Severity)), c, causeDetail)
 		}
 	}
 }
@@ -158,28 +158,41 @@ func byOwner(fs []model.Finding) []ownerGroup {
 
 // writeCause writes one cause (ByCause): a heading at indent with label,
 // code and the pools and hosts it concerns, then, indented below, the
-// planned change behind it, the message of its first finding (with detail),
-// the fix, and the resource: its id with detail, else its name, type and
-// resource group (the fix names it too; the id is in findings).
-func writeCause(p *page, indent, label string, c []model.Finding, detail bool) {
+// planned change behind it, the message of its first finding (unless
+// causeBrief), the fix, and the resource: its id with causeDetail, else
+// its name, type and resource group (the fix names it too; the id is in
+// findings).
+func writeCause(p *page, indent, label string, c []model.Finding, show causeShow) {
 	f := c[0]
 	body := indent + "  "
 	p.para(indent, body+"  ", fmt.Sprintf("%s %s — %s", label, f.Code, Where(c...)))
 	if f.PlannedChange != "" {
 		p.para(body+"After this plan: ", body+"  ", f.PlannedChange)
 	}
-	if detail {
+	if show != causeBrief {
 		p.para(body, body, f.Message)
 	}
 	p.para(body+"Fix: ", body+"     ", f.Remediation)
 	switch {
 	case f.ResourceID.IsZero():
-	case detail:
+	case show == causeDetail:
 		p.para(body+"Resource: ", body+"          ", string(f.ResourceID))
 	default:
 		p.para(body+"Resource: ", body+"          ", resourceWords(f.ResourceID))
 	}
 }
+
+// causeShow is how much writeCause says of a cause.
+type causeShow int
+
+const (
+	// causeBrief: the code, where, the fix and the resource's name.
+	causeBrief causeShow = iota
+	// causeMessage: also what is wrong (the first finding's message).
+	causeMessage
+	// causeDetail: also the message, and the resource's whole id.
+	causeDetail
+)
 
 // resourceWords names a resource by name, type and resource group:
 // "privatelink.azurecr.io (privateDnsZones, resource group rg-dns)".

@@ -38,8 +38,9 @@ provider "pullpath" {
   # creates or updates as planned, what it deletes as gone, the rest live.
   # null: PULLPATH_PLANNED_CHANGES_FILE, or no plan (Azure as it is).
   planned_changes_file = var.planned_changes_file
-  # Each verification writes <cluster>.<registry>.json, .sarif and .md here,
-  # before an error fails the plan: report.sh and the pipelines read them.
+  # Each verification writes <cluster>.<registry>.json, .sarif, .md and
+  # .junit.xml here, before an error fails the plan, also when it fails
+  # closed (outcome not_checked): report.sh and the pipelines read them.
   # null: PULLPATH_REPORT_DIR, or no reports.
   report_dir = var.report_dir
 }
@@ -54,6 +55,23 @@ data "pullpath_verification" "cluster" {
   registry_id           = each.value.registry_id
   node_pools            = each.value.node_pools
   zone_subscription_ids = length(var.zone_subscription_ids) > 0 ? var.zone_subscription_ids : null
+
+  # Findings the owners live with, per cluster (clusters.auto.tfvars): with
+  # fail_on_unverified = true, a hub whose custom DNS VM forwards in a way
+  # Azure cannot show (DNS_FORWARDER_UNVERIFIED) would fail every pull
+  # request without one. An accepted finding no longer decides the verdict;
+  # every plan and report lists it, and its block expires.
+  dynamic "accept" {
+    for_each = coalesce(each.value.accept, [])
+    content {
+      code        = accept.value.code
+      reason      = accept.value.reason
+      expires     = accept.value.expires
+      resource_id = accept.value.resource_id
+      node_pool   = accept.value.node_pool
+      endpoint    = accept.value.endpoint
+    }
+  }
 
   # Any error finding fails the plan: the pull request cannot merge a
   # network change that breaks a node pool's pull path.

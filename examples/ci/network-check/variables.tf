@@ -5,17 +5,25 @@ variable "planned_changes_file" {
 }
 
 variable "report_dir" {
-  description = "Directory into which every verification writes its report files (<cluster>.<registry>.json, .sarif and .md), before an error fails the plan. null (the default): the provider reads PULLPATH_REPORT_DIR, and without it writes no files."
+  description = "Directory into which every verification writes its report files (<cluster>.<registry>.json, .sarif, .md and .junit.xml), before an error fails the plan, also when it fails closed. null (the default): the provider reads PULLPATH_REPORT_DIR, and without it writes no files."
   type        = string
   default     = null
 }
 
 variable "clusters" {
-  description = "The clusters whose node pools must keep pulling, by a short name used in the outputs: each with its AKS cluster id, the Azure Container Registry id it pulls from and, optionally, the node pools to check (null: every pool, including pools at zero nodes)."
+  description = "The clusters whose node pools must keep pulling, by a short name used in the outputs: each with its AKS cluster id, the Azure Container Registry id it pulls from, optionally the node pools to check (null: every pool, including pools at zero nodes) and the findings its owners accept (accept: code, reason, expires YYYY-MM-DD at most 366 days ahead, and optional matchers resource_id, node_pool, endpoint; see pullpath_verification's accept blocks)."
   type = map(object({
     cluster_id  = string
     registry_id = string
     node_pools  = optional(set(string))
+    accept = optional(list(object({
+      code        = string
+      reason      = string
+      expires     = string
+      resource_id = optional(string)
+      node_pool   = optional(string)
+      endpoint    = optional(string)
+    })), [])
   }))
 
   validation {

@@ -9,8 +9,14 @@ check "registry_pull_path" {
     enforce     = false
   }
 
+  # A short warning: the verdict and the codes that decide it, one line.
+  # The whole report (paths, hops, every fix) is the summary attribute: show
+  # it with `terraform console` or an output, not on every plan.
   assert {
-    condition     = data.pullpath_verification.acr.verdict == "reachable"
-    error_message = data.pullpath_verification.acr.summary
+    condition = data.pullpath_verification.acr.verdict == "reachable"
+    error_message = format("Registry pull path %s: %s. See the summary attribute of data.pullpath_verification.acr for each path and fix.",
+      data.pullpath_verification.acr.verdict,
+      join(", ", distinct([for f in data.pullpath_verification.acr.findings : "${f.code} (${f.owner})" if f.severity != "info"])),
+    )
   }
 }

@@ -5,6 +5,21 @@ data "pullpath_verification" "this" {
   zone_subscription_ids = length(var.zone_subscription_ids) > 0 ? var.zone_subscription_ids : null
   enforce               = var.enforce
   fail_on_unverified    = var.fail_on_unverified
+  declared_in           = var.declared_in
+
+  # Findings the owners have decided to live with, each with a reason and
+  # an expiry: they no longer decide the verdict, and every plan lists them.
+  dynamic "accept" {
+    for_each = var.accept
+    content {
+      code        = accept.value.code
+      reason      = accept.value.reason
+      expires     = accept.value.expires
+      resource_id = accept.value.resource_id
+      node_pool   = accept.value.node_pool
+      endpoint    = accept.value.endpoint
+    }
+  }
 
   # Any registry other than Azure Container Registry: the hosts a pull
   # touches and, where no private DNS zone resolves them, their addresses.

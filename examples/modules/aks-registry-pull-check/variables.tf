@@ -96,3 +96,23 @@ variable "read_timeout" {
     error_message = "read_timeout must be a duration such as \"90s\", \"5m\" or \"1h\"."
   }
 }
+
+variable "accept" {
+  description = "Findings the owners have decided to live with (the accept blocks of pullpath_verification): each with code, a non-empty reason, expires (YYYY-MM-DD, at most 366 days ahead) and optional matchers resource_id, node_pool and endpoint (all given must match). A matched finding becomes a note that no longer decides the verdict and is listed in every plan and report; an expired block accepts nothing and says so; a node_pool the verification does not check is an error."
+  type = list(object({
+    code        = string
+    reason      = string
+    expires     = string
+    resource_id = optional(string)
+    node_pool   = optional(string)
+    endpoint    = optional(string)
+  }))
+  default  = []
+  nullable = false
+}
+
+variable "declared_in" {
+  description = "The file of the repository that the SARIF report (with the provider's report_dir) anchors this verification's results in, relative to the directory Terraform runs in. null (the default): the first .tf file there that declares a pullpath_verification, else main.tf there; set it to the file of the module call, e.g. \"main.tf\", when this module is installed from a registry."
+  type        = string
+  default     = null
+}

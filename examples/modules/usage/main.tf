@@ -47,7 +47,7 @@ module "mirror_check" {
 check "mirror_pull_path" {
   assert {
     condition     = module.mirror_check.verdict != "unreachable"
-    error_message = "The gpu pool cannot pull from harbor.corp.example:\n${module.mirror_check.summary}"
+    error_message = "The gpu pool cannot pull from harbor.corp.example: ${join(", ", keys(module.mirror_check.findings_by_owner))} must act (module.mirror_check.summary has each path and fix)."
   }
 }
 
