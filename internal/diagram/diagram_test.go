@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,8 +232,10 @@ func TestFlowchartIdentityFailureIsNotOnANetworkEdge(t *testing.T) {
 	for _, l := range lines {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "linkStyle "); ok {
 			for _, i := range strings.Split(strings.Fields(rest)[0], ",") {
-				var n int
-				fmt.Sscan(i, &n)
+				n, err := strconv.Atoi(i)
+				if err != nil || n >= len(edges) {
+					t.Fatalf("linkStyle %q: %v", rest, err)
+				}
 				if !strings.Contains(edges[n], "S_pull_refused") {
 					t.Errorf("a network edge is styled as broken: %s", edges[n])
 				}

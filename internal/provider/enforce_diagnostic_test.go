@@ -73,12 +73,12 @@ func TestAcceptedFindingsAreListed(t *testing.T) {
 // error on that attribute: it could never accept anything.
 func TestAcceptOfAnUnknownPoolIsAnAttributeError(t *testing.T) {
 	diags := readScenario(t, "accept_egress_appliance", func(cfg map[string]any) {
-		cfg["accept"].([]map[string]any)[0]["node_pool"] = "sytem"
+		cfg["accept"].([]map[string]any)[0]["node_pool"] = "sysstem"
 	})
 	found := false
 	for _, d := range diags {
 		if d.Severity == "error" && d.Attribute == `AttributeName("accept").ElementKeyInt(0).AttributeName("node_pool")` &&
-			strings.Contains(d.Detail, `accept[0].node_pool is "sytem"`) && strings.Contains(d.Detail, "The node pools checked are: system, user") {
+			strings.Contains(d.Detail, `accept[0].node_pool is "sysstem"`) && strings.Contains(d.Detail, "The node pools checked are: system, user") {
 			found = true
 		}
 	}
