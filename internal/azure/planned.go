@@ -152,10 +152,6 @@ func ZoneLinkQueryOf(ctx context.Context) (model.ZoneLinkQuery, bool) {
 	return q, ok
 }
 
-// ReadActionFor is the allowed read action an escaped request path is
-// (the guard's allow-list, with the what-if treatment of each).
-func ReadActionFor(escapedPath string) (AllowedAction, bool) { return readActionFor(escapedPath) }
-
 // PeekBody reads a response's body and puts it back, so that the response
 // can still be read.
 func PeekBody(resp *http.Response) ([]byte, bool) { return peekBody(resp) }

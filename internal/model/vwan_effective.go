@@ -2,7 +2,6 @@ package model
 
 import (
 	"net/netip"
-	"strings"
 )
 
 // A Virtual WAN hub's effective routes (docs/design/azure-behaviour.md,
@@ -61,37 +60,4 @@ func (n *Network) HubEffective(hubID ResourceID) *HubEffectiveRoutes {
 // note that it could not be read.
 func HubEffectiveRoutesAction(hubID ResourceID) ResourceID {
 	return ResourceID(string(hubID) + "/effectiveRoutes")
-}
-
-// crossCheckReads are the reads that only cross-check what the provider
-// computes from configuration by documented rules: the action each is
-// recorded under, as a provider namespace, the parent's type and the
-// action's name. A failed one leaves the verdict to the computed routes
-// and is a COVERAGE_ROUTES_COMPUTED note of the pool, not missing
-// evidence, as a scale-set pool's subnet routes are computed without any
-// effective-route API (docs/design/azure-behaviour.md, "Effective routes
-// of the hub"). Where such a read is the only evidence of something (the
-// branch prefixes a hub's gateways learn over BGP), the gap it would have
-// closed stays: that gap names the gateway, not the read.
-var crossCheckReads = []struct{ namespace, parentType, action string }{
-	{"Microsoft.Network", "virtualHubs", "effectiveRoutes"},
-}
-
-// IsCrossCheckRead reports whether the read recorded under id (an action
-// such as HubEffectiveRoutesAction, or a request path) is a cross-check:
-// its failure changes no verdict by itself. The route engine decides with
-// it, and the evidence tests hold every scenario to it.
-func IsCrossCheckRead(id ResourceID) bool {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	n := len(segs)
-	if n < 5 {
-		return false
-	}
-	for _, c := range crossCheckReads {
-		if strings.EqualFold(segs[n-1], c.action) && strings.EqualFold(segs[n-3], c.parentType) &&
-			strings.EqualFold(segs[n-4], c.namespace) && strings.EqualFold(segs[n-5], "providers") {
-			return true
-		}
-	}
-	return false
 }

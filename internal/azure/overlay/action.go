@@ -17,19 +17,6 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 )
 
-// routingTypes are the resource types whose change changes a NIC's
-// effective route table.
-var routingTypes = []string{
-	"microsoft.network/virtualnetworks",
-	"microsoft.network/routetables",
-	"microsoft.network/virtualnetworkgateways",
-	"microsoft.network/connections",
-	"microsoft.network/localnetworkgateways",
-	"microsoft.network/virtualhubs",
-	"microsoft.network/networkinterfaces",
-	"microsoft.network/expressroutecircuits",
-}
-
 // action answers a POST.
 func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
@@ -54,27 +41,19 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 		}
 		noteServed(raw.Context(), s)
 	}
-	allowed, ok := azure.ReadActionFor(raw.URL.EscapedPath())
+	allowed, ok := model.ReadActionAt(raw.URL.EscapedPath())
 	if !ok {
 		// The guard refuses it below.
 		return req.Next()
 	}
 	switch allowed.WhatIf {
-	case azure.WhatIfStaleWithRouting, azure.WhatIfStaleWithRoutingOrSecurity:
-		match := func(op planned.Op) bool {
-			t := typeOf(op.ID)
-			for _, rt := range routingTypes {
-				if t == rt || strings.HasPrefix(t, rt+"/") {
-					return true
-				}
-			}
-			return allowed.WhatIf == azure.WhatIfStaleWithRoutingOrSecurity && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
-		}
+	case model.WhatIfStale:
+		match := func(op planned.Op) bool { return ofTypes(typeOf(op.ID), allowed.PlanTypes) }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
 			return nil, &azure.PlannedStaleError{Action: path, Addresses: addrs}
 		}
-	case azure.WhatIfBGPOfOwner:
+	case model.WhatIfBGPOfOwner:
 		// Gateways (…/virtualNetworkGateways/{g}/getLearnedRoutes) and
 		// Route Servers (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes):
 		// the owner is the gateway or the hub.
@@ -90,20 +69,31 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 			served(match)
 			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"the routes exchanged over BGP by " + owner}}
 		}
-	case azure.WhatIfDNSResolvers, azure.WhatIfDNSRulesets:
-		kind, what := "microsoft.network/dnsresolvers", "DNS resolvers"
-		if allowed.WhatIf == azure.WhatIfDNSRulesets {
-			kind, what = "microsoft.network/dnsforwardingrulesets", "DNS forwarding rulesets"
-		}
-		match := func(op planned.Op) bool { t := typeOf(op.ID); return t == kind || strings.HasPrefix(t, kind+"/") }
+	case model.WhatIfUnknownWhenTypesChange:
+		match := func(op planned.Op) bool { return ofTypes(typeOf(op.ID), allowed.PlanTypes) }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
-			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + what + " serve " + target}}
+			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{allowed.Words + " of " + target}}
 		}
-	case azure.WhatIfResourceGraph:
+	case model.WhatIfResourceGraph:
 		return o.graph(req, ops)
+	default:
+		// A treatment this switch does not know: answering with the
+		// network as it is would hide what the plan changes.
+		return nil, fmt.Errorf("what-if: the read action %s has a what-if treatment (%d) the overlay does not answer", allowed.Name(), allowed.WhatIf)
 	}
 	return req.Next()
+}
+
+// ofTypes reports whether the type t is one of types or a child type of
+// one.
+func ofTypes(t string, types []string) bool {
+	for _, rt := range types {
+		if t == rt || strings.HasPrefix(t, rt+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // graph answers a Resource Graph query: the private DNS zone link search

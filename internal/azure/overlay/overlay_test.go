@@ -413,15 +413,15 @@ func TestOverlayChildrenOfADeletedResourceAreGone(t *testing.T) {
 // list of actions; an allowed action without a what-if treatment would be
 // answered with the network before the plan.
 func TestEveryReadActionHasAWhatIf(t *testing.T) {
-	for _, a := range azure.ReadActions() {
+	for _, a := range model.ReadActions() {
 		if a.WhatIf == 0 {
-			t.Errorf("%s %s is allowed but has no what-if treatment", a.Method, a.PathPattern)
+			t.Errorf("POST %s is allowed but has no what-if treatment", a.PathPattern)
 		}
 		// The overlay finds the action by the path the guard matches.
 		path := strings.NewReplacer("{subscriptionId}", ovSub, "{resourceGroupName}", "rg-net", "{virtualHubName}", "hub",
 			"{connectionName}", "rs-nva", "{networkInterfaceName}", "nic-1", "{virtualNetworkGatewayName}", "gw",
 			"{networkWatcherName}", "nw", "{virtualNetworkName}", "vnet-spoke").Replace(a.PathPattern)
-		got, ok := azure.ReadActionFor(path)
+		got, ok := model.ReadActionAt(path)
 		if !ok || got.Action != a.Action {
 			t.Errorf("%s: readActionFor = %+v, %v", path, got, ok)
 		}
