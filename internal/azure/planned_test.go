@@ -80,4 +80,3 @@ func TestPlannedChangesErrorNamesTheArgument(t *testing.T) {
 		t.Errorf("err = %v, want an ArgumentError on planned_changes_file naming its variable", err)
 	}
 }
-
