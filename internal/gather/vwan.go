@@ -50,7 +50,7 @@ func (r *Reader) HubConnectionsOf(ctx context.Context, vnets []model.ResourceID)
 		query := q.KQL()
 		// The request carries the query, so that the what-if overlay
 		// answers it from the planned connections too.
-		ctx := azure.WithHubConnectionQuery(ctx, q)
+		ctx := azure.WithGraphSearch(ctx, q)
 		out := map[string]model.ResourceID{}
 		err = r.graphQuery(ctx, client, query, "Virtual WAN hub connections", func(row map[string]any) {
 			if vnet, hub, ok := hubConnectionRow(row, want); ok {

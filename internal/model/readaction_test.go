@@ -4,6 +4,11 @@
 package model
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -107,6 +112,42 @@ func TestIsCrossCheckRead(t *testing.T) {
 	} {
 		if got := IsCrossCheckRead(id); got != want {
 			t.Errorf("IsCrossCheckRead(%s) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestGraphSearchesListed: every type of this package that is a
+// GraphSearch (it has a KQL method) is in graphSearches, so that the
+// snapshot replay answers it and the overlay knows its row type; each
+// names its rows with a lower-case type and words.
+func TestGraphSearchesListed(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, s := range GraphSearches() {
+		listed[reflect.TypeOf(s).Name()] = true
+		if s.RowType() != strings.ToLower(s.RowType()) || !strings.Contains(s.RowType(), "/") || s.What() == "" {
+			t.Errorf("%T: row type %q, words %q", s, s.RowType(), s.What())
+		}
+	}
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Recv == nil || fn.Name.Name != "KQL" {
+					continue
+				}
+				recv := fn.Recv.List[0].Type
+				if star, isPtr := recv.(*ast.StarExpr); isPtr {
+					recv = star.X
+				}
+				if id, isIdent := recv.(*ast.Ident); isIdent && !listed[id.Name] {
+					t.Errorf("%s has a KQL method but is not in graphSearches: the snapshot replay would not answer it and the overlay would not know its rows", id.Name)
+				}
+			}
 		}
 	}
 }
