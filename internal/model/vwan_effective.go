@@ -13,19 +13,6 @@ import (
 // branch prefixes its gateways learn; it is read only for paths that need
 // it (EvidenceHubEffectiveRoutes).
 
-// EvidenceHubEffectiveRoutes: the effective routes of a Virtual WAN hub's
-// defaultRouteTable, for a path from a VNet connected to the hub (and
-// associated with that table) whose computed route is the hub's, that
-// the computed routes drop, or that a branch route of the hub's VPN or
-// ExpressRoute gateway could take (routing/vwan_branch.go). ID is the hub;
-// it fills Network.HubEffectiveRoutes.
-const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
-
-// HubEffectiveRoutesOf is the effective routes evidence of a virtual hub.
-func HubEffectiveRoutesOf(hubID ResourceID) Evidence {
-	return Evidence{Kind: EvidenceHubEffectiveRoutes, ID: hubID}
-}
-
 // HubEffectiveRoutes are the effective routes of one hub route table.
 type HubEffectiveRoutes struct {
 	// TableID is the route table the routes are of.
