@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
@@ -68,16 +69,9 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		}
 		c := f.NewVirtualHubBgpConnectionsClient()
 		routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, p model.RouteServerPeer) ([]model.GatewayRoute, error) {
-			release, err := r.acquire(ctx)
-			if err != nil {
-				return nil, err
-			}
-			defer release()
-			poller, err := c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
-			if err != nil {
-				return nil, err
-			}
-			res, err := poller.PollUntilDone(ctx, pollOptions())
+			res, err := pollAction(ctx, r.acquire, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualHubBgpConnectionsClientListLearnedRoutesResponse], error) {
+				return c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
+			})
 			if err != nil {
 				return nil, err
 			}

@@ -271,26 +271,3 @@ func completeHubPeering(p *model.Peering, h *model.VirtualHub) {
 		p.RemoteCurrentAddressSpace = []netip.Prefix{h.AddressPrefix}
 	}
 }
-
-// includeHubFirewalls reads the secured hubs' Azure Firewalls into n; what
-// decides their rules is pending until a path crosses one (as for a
-// firewall in a VNet, firewall.go).
-func (r *Reader) includeHubFirewalls(ctx context.Context, n *model.Network, hubs []*model.VirtualHub) {
-	var ids []model.ResourceID
-	for _, h := range hubs {
-		if !h.FirewallID.IsZero() {
-			ids = appendUniqueID(ids, h.FirewallID)
-		}
-	}
-	n.SpeculativeReads = append(n.SpeculativeReads, ids...)
-	got, _ := mapEach(ctx, r, ids, r.Firewall)
-	for _, fw := range got {
-		if fw == nil {
-			continue
-		}
-		n.AddFirewall(fw)
-		if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
-			n.Pending.Add(model.FirewallRulesOf(fw.ID))
-		}
-	}
-}
