@@ -127,6 +127,8 @@ var (
 	// inFileRE is "`name` in `file.go`" or "(`name`, `file.go`)" /
 	// "`name` (`file.go`": a name the doc places in a file.
 	inFileRE   = regexp.MustCompile("`(?:[a-z]+\\.)?([A-Za-z]\\w*)` (?:in |\\()`([\\w/]+\\.go)`")
+	// fileNameRE is "`file.go` (`name`": the same, the other way round.
+	fileNameRE = regexp.MustCompile("`([\\w/]+\\.go)` \\(`(?:[A-Za-z]+\\.)?([A-Za-z]\\w*)`")
 	codeSpanRE = regexp.MustCompile("`([^`\n]+)`")
 	linkRE     = regexp.MustCompile(`\]\(([^)#\s]+)`)
 	qualRE     = regexp.MustCompile(`^([A-Za-z]\w*)\.([A-Z]\w*|[a-z]\w*)(?:\(\))?$`)
@@ -176,7 +178,11 @@ func TestArchitectureDocNamesExist(t *testing.T) {
 			t.Errorf("%s links %s, which does not exist", archDoc, m[1])
 		}
 	}
-	for _, m := range inFileRE.FindAllStringSubmatch(string(text), -1) {
+	placed := inFileRE.FindAllStringSubmatch(string(text), -1)
+	for _, m := range fileNameRE.FindAllStringSubmatch(string(text), -1) {
+		placed = append(placed, []string{m[0], m[2], m[1]})
+	}
+	for _, m := range placed {
 		name, file := m[1], m[2]
 		found, declared := false, false
 		for f, names := range d.inFile {
