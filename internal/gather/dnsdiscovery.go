@@ -2,7 +2,9 @@ package gather
 
 import (
 	"context"
+	"maps"
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,28 +49,29 @@ func cnameNames(d *model.DNS, names []string) []string {
 		seen[n] = true
 	}
 	var out []string
-	keys := make([]string, 0, len(d.Zones))
-	for k := range d.Zones {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		z := d.Zones[k]
-		recs := make([]string, 0, len(z.Records))
-		for name := range z.Records {
-			recs = append(recs, name)
+	for _, rs := range recordSets(d) {
+		if rs.CNAME == "" {
+			continue
 		}
-		sort.Strings(recs)
-		for _, name := range recs {
-			rs := z.Records[name]
-			if rs == nil || rs.CNAME == "" {
-				continue
+		for _, s := range domainSuffixes(rs.CNAME) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
 			}
-			for _, s := range domainSuffixes(rs.CNAME) {
-				if !seen[s] {
-					seen[s] = true
-					out = append(out, s)
-				}
+		}
+	}
+	return out
+}
+
+// recordSets are the record sets of d's zones in a fixed order: zones by
+// id key, then record sets by name.
+func recordSets(d *model.DNS) []*model.RecordSet {
+	var out []*model.RecordSet
+	for _, k := range slices.Sorted(maps.Keys(d.Zones)) {
+		z := d.Zones[k]
+		for _, name := range slices.Sorted(maps.Keys(z.Records)) {
+			if rs := z.Records[name]; rs != nil {
+				out = append(out, rs)
 			}
 		}
 	}
@@ -312,22 +315,9 @@ func ruleCovers(rule model.ForwardingRule, names []string) bool {
 // addresses, in a stable order.
 func registryAddresses(d *model.DNS, declared *model.DeclaredRegistry) []netip.Addr {
 	var out []netip.Addr
-	keys := make([]string, 0, len(d.Zones))
-	for k := range d.Zones {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		z := d.Zones[k]
-		names := make([]string, 0, len(z.Records))
-		for name := range z.Records {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			if rs := z.Records[name]; rs != nil && strings.EqualFold(rs.Type, "A") {
-				out = append(out, rs.Addrs...)
-			}
+	for _, rs := range recordSets(d) {
+		if strings.EqualFold(rs.Type, "A") {
+			out = append(out, rs.Addrs...)
 		}
 	}
 	if declared != nil {
