@@ -461,13 +461,7 @@ func (r *Reader) registryPrivateEndpoints(ctx context.Context, reg *model.Regist
 // poolSubnets are the pools' subnets, each once: the seeds of the network
 // closure.
 func poolSubnets(pools []*model.NodePool) []model.ResourceID {
-	var seeds []model.ResourceID
-	for _, p := range pools {
-		if !p.SubnetID.IsZero() {
-			seeds = appendUniqueID(seeds, p.SubnetID)
-		}
-	}
-	return seeds
+	return idsOf(pools, func(p *model.NodePool) model.ResourceID { return p.SubnetID })
 }
 
 // nodeNetwork adds to the network closure of the pools' subnets (n) the

@@ -81,13 +81,7 @@ func (r *Reader) includeFirewalls(ctx context.Context, n *model.Network, mu *syn
 
 // hubFirewallIDs are the Azure Firewalls of secured hubs, each once.
 func hubFirewallIDs(hubs []*model.VirtualHub) []model.ResourceID {
-	var ids []model.ResourceID
-	for _, h := range hubs {
-		if !h.FirewallID.IsZero() {
-			ids = appendUniqueID(ids, h.FirewallID)
-		}
-	}
-	return ids
+	return idsOf(hubs, func(h *model.VirtualHub) model.ResourceID { return h.FirewallID })
 }
 
 // readFirewallRules reads what decides a firewall's rules (see
