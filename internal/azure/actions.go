@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // RequiredAction is the RBAC action ARM checks for a request the provider
@@ -14,7 +16,7 @@ import (
 // collection needs "<namespace>/<type>[/<child type>…]/read" of the
 // innermost provider namespace in the path (a role assignment list under a
 // registry is Microsoft.Authorization/roleAssignments/read); a POST is one
-// of the read actions of [ReadActions] and needs that action. Anything
+// of the read actions of [model.ReadActions] and needs that action. Anything
 // else is an error: the provider sends no other request.
 //
 // It lets tests check, from real traffic, that every request the provider
@@ -25,10 +27,8 @@ func RequiredAction(method, path string) (string, error) {
 	switch strings.ToUpper(method) {
 	case http.MethodGet:
 	case http.MethodPost:
-		for i, a := range readActions {
-			if matchSegments(readActionSegments[i], segs) {
-				return a.Action, nil
-			}
+		if a, ok := model.ReadActionAt("/" + strings.Join(segs, "/")); ok {
+			return a.Action, nil
 		}
 		return "", fmt.Errorf("POST %s is not one of the read actions the provider may send", path)
 	default:

@@ -316,47 +316,6 @@ type guardPolicyFunc func(*policy.Request) (*http.Response, error)
 
 func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { return f(req) }
 
-// TestReadActionsData checks the exported allow-list: POST only, and each
-// RBAC action names the resource type and operation of its path, so that a
-// custom role built from it grants exactly these reads.
-func TestReadActionsData(t *testing.T) {
-	list := ReadActions()
-	if len(list) != 11 {
-		t.Fatalf("%d allowed actions, want 11", len(list))
-	}
-	for _, a := range list {
-		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")
-		if a.Method != http.MethodPost {
-			t.Errorf("unexpected method %+v", a)
-			continue
-		}
-		var want string
-		switch {
-		// providers/Microsoft.ResourceGraph/resources: a query, which
-		// needs read on the resources it returns.
-		case len(segs) == 3 && segs[0] == "providers" && segs[1] == "Microsoft.ResourceGraph":
-			want = segs[1] + "/" + segs[2] + "/read"
-		// subscriptions/{}/resourceGroups/{}/providers/{ns}/{type}/{name}[/{child type}/{name}]/{op}
-		case (len(segs) == 9 || len(segs) == 11) && segs[4] == "providers":
-			want = segs[5] + "/" + segs[6]
-			if len(segs) == 11 {
-				want += "/" + segs[8]
-			}
-			want += "/" + segs[len(segs)-1] + "/action"
-		default:
-			t.Errorf("unexpected entry %+v", a)
-			continue
-		}
-		if a.Action != want {
-			t.Errorf("%s: action %q, want %q", a.PathPattern, a.Action, want)
-		}
-	}
-	list[0].PathPattern = "/{anything}"
-	if ReadActions()[0].PathPattern == "/{anything}" {
-		t.Error("ReadActions exposes the guard's own slice")
-	}
-}
-
 func TestRequiredAction(t *testing.T) {
 	const rg = "/subscriptions/s/resourceGroups/rg/providers/"
 	for _, tc := range []struct{ method, path, want string }{

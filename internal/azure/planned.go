@@ -13,8 +13,6 @@ import (
 	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // What the session knows of planned_changes_file: the what-if overlay
@@ -135,26 +133,6 @@ func IsPlannedStale(err error) bool {
 	var e *PlannedStaleError
 	return errors.As(err, &e)
 }
-
-type zoneLinkQueryKey struct{}
-
-// WithZoneLinkQuery returns ctx for the Resource Graph request that sends
-// q.KQL(): the request carries the query it asks, so that a policy (the
-// what-if overlay) knows it without reading the text.
-func WithZoneLinkQuery(ctx context.Context, q model.ZoneLinkQuery) context.Context {
-	return context.WithValue(ctx, zoneLinkQueryKey{}, q)
-}
-
-// ZoneLinkQueryOf is the query a request's context carries (see
-// [WithZoneLinkQuery]).
-func ZoneLinkQueryOf(ctx context.Context) (model.ZoneLinkQuery, bool) {
-	q, ok := ctx.Value(zoneLinkQueryKey{}).(model.ZoneLinkQuery)
-	return q, ok
-}
-
-// ReadActionFor is the allowed read action an escaped request path is
-// (the guard's allow-list, with the what-if treatment of each).
-func ReadActionFor(escapedPath string) (AllowedAction, bool) { return readActionFor(escapedPath) }
 
 // PeekBody reads a response's body and puts it back, so that the response
 // can still be read.

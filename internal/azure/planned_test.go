@@ -80,15 +80,3 @@ func TestPlannedChangesErrorNamesTheArgument(t *testing.T) {
 		t.Errorf("err = %v, want an ArgumentError on planned_changes_file naming its variable", err)
 	}
 }
-
-// TestEveryReadActionHasAWhatIfTreatment: an allowed action without a
-// what-if treatment would be answered, under a plan, with the network as
-// it is before the plan (the overlay dispatches on WhatIf; its own test
-// checks that it finds each action by the path the guard matches).
-func TestEveryReadActionHasAWhatIfTreatment(t *testing.T) {
-	for _, a := range ReadActions() {
-		if a.WhatIf == whatIfNone {
-			t.Errorf("%s %s is allowed but has no what-if treatment", a.Method, a.PathPattern)
-		}
-	}
-}

@@ -100,9 +100,16 @@ func conditionOwnerTable(t *testing.T, rel string) []model.Code {
 	return out
 }
 
+// TestVerificationPageCodesTable: the codes-by-condition table of the
+// verification page is the one model.CodesByCondition gives, row for row
+// (the failure prints it to paste).
 func TestVerificationPageCodesTable(t *testing.T) {
+	want := CodesTable()
 	for _, rel := range []string{"templates/data-sources/verification.md.tmpl", "docs/data-sources/verification.md"} {
 		compareCodes(t, rel, conditionOwnerTable(t, rel))
+		if !strings.Contains(read(t, rel), want) {
+			t.Errorf("%s: the codes table is not the catalogue's (model.CodesByCondition); replace it with:\n%s", rel, want)
+		}
 	}
 }
 

@@ -10,3 +10,26 @@
 //
 // It imports only model and does no I/O outside its tests.
 package doccheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// CodesTable is the documentation's codes-by-condition table, rendered
+// from the catalogue (model.CodesByCondition): the verification page
+// holds it verbatim.
+func CodesTable() string {
+	var b strings.Builder
+	b.WriteString("| Condition | Owner | Codes |\n|---|---|---|\n")
+	for _, r := range model.CodesByCondition() {
+		codes := make([]string, len(r.Codes))
+		for i, c := range r.Codes {
+			codes[i] = "`" + string(c) + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", r.Condition, r.Owner, strings.Join(codes, ", "))
+	}
+	return b.String()
+}

@@ -25,7 +25,7 @@ import (
 )
 
 // largeFacts gathers, once and without simulated latency, the facts of the
-// large benchmark topology of issue 6 (20 pools on 5 subnets in 3 spokes,
+// large benchmark topology (20 pools on 5 subnets in 3 spokes,
 // 10,000 learned BGP routes, 4 replicas).
 func largeFacts(tb testing.TB) model.Facts {
 	tb.Helper()

@@ -182,7 +182,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	// closure's reads: nothing is read in a hub's VNet), and their
 	// firewalls, whose rules are pending until a path crosses one.
 	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
-	r.includeHubFirewalls(ctx, n, hubs)
+	r.includeFirewalls(ctx, n, nil, hubFirewallIDs(hubs))
 	markHubEffectiveRoutes(n, hubs)
 
 	// 3. Appliances behind VirtualAppliance next hops, behind the routes

@@ -132,6 +132,15 @@ func appendUniqueID(list []model.ResourceID, id model.ResourceID) []model.Resour
 	return append(list, id)
 }
 
+// idsOf are the non-zero ids of items (id of each), each once, in order.
+func idsOf[T any](items []T, id func(T) model.ResourceID) []model.ResourceID {
+	var out []model.ResourceID
+	for _, it := range items {
+		out = appendUniqueID(out, id(it))
+	}
+	return out
+}
+
 // normLocation makes "West Europe" and "westeurope" compare equal.
 func normLocation(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, " ", ""))

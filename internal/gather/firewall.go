@@ -49,26 +49,39 @@ const maxPolicyChain = 16
 // made here is also listed in n.SpeculativeReads: its gap counts where a
 // conclusion used it (the firewall's decision names what it lacks).
 func (r *Reader) IncludeFirewalls(ctx context.Context, n *model.Network, nodeSubnets []model.ResourceID) {
-	var mu sync.Mutex // guards n
 	ids, lists := r.firewallsBehindRoutes(ctx, n, nodeSubnets)
-	n.SpeculativeReads = append(append(n.SpeculativeReads, lists...), ids...)
-	tasks := make([]func(context.Context), 0, len(ids))
-	for _, id := range ids {
-		tasks = append(tasks, func(ctx context.Context) {
-			fw, err := r.Firewall(ctx, id)
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			n.AddFirewall(fw)
-			if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
-				n.Pending.Add(model.FirewallRulesOf(fw.ID))
-			}
-		})
-	}
-	all(ctx, r, tasks...)
+	n.SpeculativeReads = append(n.SpeculativeReads, lists...)
+	r.includeFirewalls(ctx, n, nil, ids)
 	n.Gaps = r.Gaps()
+}
+
+// includeFirewalls reads the Azure Firewalls ids into n: each one read is
+// added, and what decides its rules (its policy chain, their rule
+// collection groups and the IP groups they name) is pending until a path
+// crosses it (readFirewallRules). Every read is speculative: its gap
+// counts where a conclusion used it. mu guards n against other reads that
+// change it at the same time (nil when none do).
+func (r *Reader) includeFirewalls(ctx context.Context, n *model.Network, mu *sync.Mutex, ids []model.ResourceID) {
+	got, _ := mapEach(ctx, r, ids, r.Firewall)
+	if mu != nil {
+		mu.Lock()
+		defer mu.Unlock()
+	}
+	n.SpeculativeReads = append(n.SpeculativeReads, ids...)
+	for _, fw := range got {
+		if fw == nil {
+			continue
+		}
+		n.AddFirewall(fw)
+		if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
+			n.Pending.Add(model.FirewallRulesOf(fw.ID))
+		}
+	}
+}
+
+// hubFirewallIDs are the Azure Firewalls of secured hubs, each once.
+func hubFirewallIDs(hubs []*model.VirtualHub) []model.ResourceID {
+	return idsOf(hubs, func(h *model.VirtualHub) model.ResourceID { return h.FirewallID })
 }
 
 // readFirewallRules reads what decides a firewall's rules (see

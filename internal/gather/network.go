@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
@@ -261,16 +262,9 @@ func (r *Reader) effectiveRoutes(ctx context.Context, nicID model.ResourceID) ([
 	if err != nil {
 		return nil, err
 	}
-	release, err := r.acquireAction(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	poller, err := f.NewInterfacesClient().BeginGetEffectiveRouteTable(ctx, a.ResourceGroup, a.Names[0], nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := poller.PollUntilDone(ctx, pollOptions())
+	resp, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.InterfacesClientGetEffectiveRouteTableResponse], error) {
+		return f.NewInterfacesClient().BeginGetEffectiveRouteTable(ctx, a.ResourceGroup, a.Names[0], nil)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -330,16 +324,9 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
 		}, func(ctx context.Context) {
 			learned, learnedErr = func() ([]model.GatewayRoute, error) {
-				release, err := r.acquireAction(ctx)
-				if err != nil {
-					return nil, err
-				}
-				defer release()
-				p, err := c.BeginGetLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], nil)
-				if err != nil {
-					return nil, err
-				}
-				res, err := p.PollUntilDone(ctx, pollOptions())
+				res, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualNetworkGatewaysClientGetLearnedRoutesResponse], error) {
+					return c.BeginGetLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], nil)
+				})
 				if err != nil {
 					return nil, err
 				}
@@ -392,16 +379,9 @@ func (r *Reader) AdvertisedRoutes(ctx context.Context, gw *model.Gateway) (route
 func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetworkGatewaysClient, a ids.ResourceID, id model.ResourceID, own []netip.Addr) (map[netip.Addr][]model.GatewayRoute, bool) {
 	statusAction := child(id, "getBgpPeerStatus")
 	peers, err := func() ([]netip.Addr, error) {
-		release, err := r.acquireAction(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		p, err := c.BeginGetBgpPeerStatus(ctx, a.ResourceGroup, a.Names[0], nil)
-		if err != nil {
-			return nil, err
-		}
-		res, err := p.PollUntilDone(ctx, pollOptions())
+		res, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualNetworkGatewaysClientGetBgpPeerStatusResponse], error) {
+			return c.BeginGetBgpPeerStatus(ctx, a.ResourceGroup, a.Names[0], nil)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -413,16 +393,9 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 	}
 	action := child(id, "getAdvertisedRoutes")
 	routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, peer netip.Addr) ([]model.GatewayRoute, error) {
-		release, err := r.acquireAction(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		p, err := c.BeginGetAdvertisedRoutes(ctx, a.ResourceGroup, a.Names[0], peer.String(), nil)
-		if err != nil {
-			return nil, err
-		}
-		res, err := p.PollUntilDone(ctx, pollOptions())
+		res, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualNetworkGatewaysClientGetAdvertisedRoutesResponse], error) {
+			return c.BeginGetAdvertisedRoutes(ctx, a.ResourceGroup, a.Names[0], peer.String(), nil)
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -1,53 +1,60 @@
 package gather
 
-// RBAC actions of the reads this package issues. Azure compares action
-// strings case-insensitively; they are written the way Azure's operation
-// list spells them.
+import "github.com/pullpath/terraform-provider-pullpath/internal/model"
+
+// The RBAC actions of the read actions (POST) gather sends, from their
+// rows of model.ReadActions.
+var (
+	permEffectiveRoutes          = model.ActionNICEffectiveRoutes.Action
+	permGatewayLearnedRoutes     = model.ActionGatewayLearnedRoutes.Action
+	permGatewayAdvertised        = model.ActionGatewayAdvertisedRoutes.Action
+	permGatewayBGPPeerStatus     = model.ActionGatewayBGPPeerStatus.Action
+	permHubEffectiveRoutes       = model.ActionHubEffectiveRoutes.Action
+	permRouteServerLearnedRoutes = model.ActionRouteServerLearnedRoutes.Action
+	permListDNSResolvers         = model.ActionListDNSResolvers.Action
+	permListDNSRulesets          = model.ActionListDNSRulesets.Action
+	permResourceGraphRead        = model.ActionResourceGraph.Action
+)
+
+// RBAC actions of the GET reads this package issues. Azure compares
+// action strings case-insensitively; they are written the way Azure's
+// operation list spells them.
 const (
-	permVNetRead             = "Microsoft.Network/virtualNetworks/read"
-	permRouteTableRead       = "Microsoft.Network/routeTables/read"
-	permNSGRead              = "Microsoft.Network/networkSecurityGroups/read"
-	permNICRead              = "Microsoft.Network/networkInterfaces/read"
-	permEffectiveRoutes      = "Microsoft.Network/networkInterfaces/effectiveRouteTable/action"
-	permVMSSNICRead          = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read"
-	permVMSSNICList          = "Microsoft.Compute/virtualMachineScaleSets/networkInterfaces/read"
-	permGatewayRead          = "Microsoft.Network/virtualNetworkGateways/read"
-	permGatewayLearnedRoutes = "Microsoft.Network/virtualNetworkGateways/getLearnedRoutes/action"
-	permGatewayAdvertised    = "Microsoft.Network/virtualNetworkGateways/getAdvertisedRoutes/action"
-	permGatewayBGPPeerStatus = "Microsoft.Network/virtualNetworkGateways/getBgpPeerStatus/action"
+	permVNetRead       = "Microsoft.Network/virtualNetworks/read"
+	permRouteTableRead = "Microsoft.Network/routeTables/read"
+	permNSGRead        = "Microsoft.Network/networkSecurityGroups/read"
+	permNICRead        = "Microsoft.Network/networkInterfaces/read"
+	permVMSSNICRead    = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read"
+	permVMSSNICList    = "Microsoft.Compute/virtualMachineScaleSets/networkInterfaces/read"
+	permGatewayRead    = "Microsoft.Network/virtualNetworkGateways/read"
 	// Azure Route Server (a virtualHubs resource in RouteServerSubnet).
-	permVirtualHubRead           = "Microsoft.Network/virtualHubs/read"
-	permHubConnectionRead        = "Microsoft.Network/virtualHubs/hubVirtualNetworkConnections/read"
-	permHubRouteTableRead        = "Microsoft.Network/virtualHubs/hubRouteTables/read"
-	permRoutingIntentRead        = "Microsoft.Network/virtualHubs/routingIntent/read"
-	permHubEffectiveRoutes       = "Microsoft.Network/virtualHubs/effectiveRoutes/action"
-	permRouteServerPeerRead      = "Microsoft.Network/virtualHubs/bgpConnections/read"
-	permRouteServerLearnedRoutes = "Microsoft.Network/virtualHubs/bgpConnections/learnedRoutes/action"
-	permConnectionRead           = "Microsoft.Network/connections/read"
-	permLocalGatewayRead         = "Microsoft.Network/localnetworkgateways/read"
-	permPrivateEndpointRead      = "Microsoft.Network/privateEndpoints/read"
-	permZoneGroupRead            = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read"
-	permPrivateZoneRead          = "Microsoft.Network/privateDnsZones/read"
-	permZoneLinkRead             = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read"
-	permZoneRecordsRead          = "Microsoft.Network/privateDnsZones/ALL/read"
-	permListDNSResolvers         = "Microsoft.Network/virtualNetworks/listDnsResolvers/action"
-	permListDNSRulesets          = "Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"
-	permDNSResolverRead          = "Microsoft.Network/dnsResolvers/read"
-	permInboundEndpointRead      = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
-	permForwardingRuleRead       = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
-	permRulesetLinkRead          = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
-	permClusterRead              = "Microsoft.ContainerService/managedClusters/read"
-	permAgentPoolRead            = "Microsoft.ContainerService/managedClusters/agentPools/read"
-	permVMSSRead                 = "Microsoft.Compute/virtualMachineScaleSets/read"
-	permVMRead                   = "Microsoft.Compute/virtualMachines/read"
-	permRegistryRead             = "Microsoft.ContainerRegistry/registries/read"
-	permReplicationRead          = "Microsoft.ContainerRegistry/registries/replications/read"
-	permRoleAssignmentRead       = "Microsoft.Authorization/roleAssignments/read"
-	permNATGatewayRead           = "Microsoft.Network/natGateways/read"
-	permPublicIPRead             = "Microsoft.Network/publicIPAddresses/read"
-	permPublicIPPrefixRead       = "Microsoft.Network/publicIPPrefixes/read"
-	permResourceGraphRead        = "Microsoft.ResourceGraph/resources/read"
-	permServiceTagsRead          = "Microsoft.Network/locations/serviceTags/read"
+	permVirtualHubRead      = "Microsoft.Network/virtualHubs/read"
+	permHubConnectionRead   = "Microsoft.Network/virtualHubs/hubVirtualNetworkConnections/read"
+	permHubRouteTableRead   = "Microsoft.Network/virtualHubs/hubRouteTables/read"
+	permRoutingIntentRead   = "Microsoft.Network/virtualHubs/routingIntent/read"
+	permRouteServerPeerRead = "Microsoft.Network/virtualHubs/bgpConnections/read"
+	permConnectionRead      = "Microsoft.Network/connections/read"
+	permLocalGatewayRead    = "Microsoft.Network/localnetworkgateways/read"
+	permPrivateEndpointRead = "Microsoft.Network/privateEndpoints/read"
+	permZoneGroupRead       = "Microsoft.Network/privateEndpoints/privateDnsZoneGroups/read"
+	permPrivateZoneRead     = "Microsoft.Network/privateDnsZones/read"
+	permZoneLinkRead        = "Microsoft.Network/privateDnsZones/virtualNetworkLinks/read"
+	permZoneRecordsRead     = "Microsoft.Network/privateDnsZones/ALL/read"
+	permDNSResolverRead     = "Microsoft.Network/dnsResolvers/read"
+	permInboundEndpointRead = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
+	permForwardingRuleRead  = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
+	permRulesetLinkRead     = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
+	permClusterRead         = "Microsoft.ContainerService/managedClusters/read"
+	permAgentPoolRead       = "Microsoft.ContainerService/managedClusters/agentPools/read"
+	permVMSSRead            = "Microsoft.Compute/virtualMachineScaleSets/read"
+	permVMRead              = "Microsoft.Compute/virtualMachines/read"
+	permRegistryRead        = "Microsoft.ContainerRegistry/registries/read"
+	permReplicationRead     = "Microsoft.ContainerRegistry/registries/replications/read"
+	permRoleAssignmentRead  = "Microsoft.Authorization/roleAssignments/read"
+	permNATGatewayRead      = "Microsoft.Network/natGateways/read"
+	permPublicIPRead        = "Microsoft.Network/publicIPAddresses/read"
+	permPublicIPPrefixRead  = "Microsoft.Network/publicIPPrefixes/read"
+	permServiceTagsRead     = "Microsoft.Network/locations/serviceTags/read"
 
 	permFirewallRead            = "Microsoft.Network/azurefirewalls/read"
 	permFirewallPolicyRead      = "Microsoft.Network/firewallPolicies/read"
@@ -58,34 +65,28 @@ const (
 // Permissions lists every read this package can issue: the SDK operation
 // (client.method, with the HTTP method and path shape it sends) and the RBAC
 // action it needs. It is the single source for the custom role definition
-// the provider documents and for the read-only guard's allow list: every
-// POST here is a read that ARM exposes as an action, and nothing else in
-// this package sends a POST, PUT, PATCH or DELETE.
-var Permissions = map[string]string{
+// the provider documents. Its POST rows are the read actions of
+// model.ReadActions that gather sends (their Operation column): nothing
+// else in this package sends a POST, PUT, PATCH or DELETE.
+var Permissions = withReadActions(map[string]string{
 	// Microsoft.Network, virtual networks and routing.
 	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                      permVNetRead,
 	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                 permVNetRead,
 	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                             permRouteTableRead,
 	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                               permNSGRead,
 	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                       permNICRead,
-	"InterfacesClient.BeginGetEffectiveRouteTable (POST …/networkInterfaces/{nic}/effectiveRouteTable)":                          permEffectiveRoutes,
 	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":               permVMSSNICRead,
 	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)": permVMSSNICList,
 	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                       permGatewayRead,
 	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":   permGatewayRead,
-	"VirtualNetworkGatewaysClient.BeginGetLearnedRoutes (POST …/virtualNetworkGateways/{gw}/getLearnedRoutes)":                   permGatewayLearnedRoutes,
-	"VirtualNetworkGatewaysClient.BeginGetBgpPeerStatus (POST …/virtualNetworkGateways/{gw}/getBgpPeerStatus)":                   permGatewayBGPPeerStatus,
-	"VirtualNetworkGatewaysClient.BeginGetAdvertisedRoutes (POST …/virtualNetworkGateways/{gw}/getAdvertisedRoutes)":             permGatewayAdvertised,
 	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":    permConnectionRead,
 	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
 	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                      permVirtualHubRead,
 	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                        permRouteServerPeerRead,
-	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
 	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                           permVirtualHubRead,
 	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                       permHubConnectionRead,
 	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                   permHubRouteTableRead,
 	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                     permRoutingIntentRead,
-	"VirtualHubsClient.BeginGetEffectiveVirtualHubRoutes (POST …/virtualHubs/{h}/effectiveRoutes)":                               permHubEffectiveRoutes,
 	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
 	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
 	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
@@ -110,18 +111,11 @@ var Permissions = map[string]string{
 	"VirtualNetworkLinksClient.NewListPager (GET …/privateDnsZones/{z}/virtualNetworkLinks)":               permZoneLinkRead,
 	"RecordSetsClient.NewListPager (GET …/privateDnsZones/{z}/ALL)":                                        permZoneRecordsRead,
 
-	// Microsoft.ResourceGraph: the private DNS zones linked to the node
-	// VNets and the Virtual WAN hub connections of the node VNets, in every
-	// subscription the identity can read.
-	"Client.Resources (POST /providers/Microsoft.ResourceGraph/resources)": permResourceGraphRead,
-
 	// Microsoft.Network, DNS private resolver.
-	"DNSResolversClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsResolvers)":                   permListDNSResolvers,
-	"DNSForwardingRulesetsClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsForwardingRulesets)": permListDNSRulesets,
-	"DNSResolversClient.Get (GET …/dnsResolvers/{r})":                                                                 permDNSResolverRead,
-	"InboundEndpointsClient.NewListPager (GET …/dnsResolvers/{r}/inboundEndpoints)":                                   permInboundEndpointRead,
-	"ForwardingRulesClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/forwardingRules)":                           permForwardingRuleRead,
-	"VirtualNetworkLinksClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/virtualNetworkLinks)":                   permRulesetLinkRead,
+	"DNSResolversClient.Get (GET …/dnsResolvers/{r})":                                               permDNSResolverRead,
+	"InboundEndpointsClient.NewListPager (GET …/dnsResolvers/{r}/inboundEndpoints)":                 permInboundEndpointRead,
+	"ForwardingRulesClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/forwardingRules)":         permForwardingRuleRead,
+	"VirtualNetworkLinksClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/virtualNetworkLinks)": permRulesetLinkRead,
 
 	// Microsoft.ContainerService and Microsoft.Compute, AKS discovery.
 	"ManagedClustersClient.Get (GET …/managedClusters/{c})":                                                                      permClusterRead,
@@ -136,4 +130,14 @@ var Permissions = map[string]string{
 	// Microsoft.Authorization.
 	"RoleAssignmentsClient.NewListForScopePager (GET {scope}/providers/Microsoft.Authorization/roleAssignments)": permRoleAssignmentRead,
 	"RoleDefinitionsClient.GetByID (GET {roleDefinitionId})":                                                     permRoleDefinitionRead,
+})
+
+// withReadActions adds to gets the read actions gather sends.
+func withReadActions(gets map[string]string) map[string]string {
+	for _, a := range model.ReadActions() {
+		if a.Operation != "" {
+			gets[a.Operation] = a.Action
+		}
+	}
+	return gets
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // permissionsGuide is the source of docs/guides/permissions.md.
@@ -76,8 +76,8 @@ func providerActions(t *testing.T) map[string]string {
 	for op, action := range Permissions {
 		add(action, "gather.Permissions["+op+"]")
 	}
-	for _, a := range azure.ReadActions() {
-		add(a.Action, "azure.ReadActions "+a.PathPattern)
+	for _, a := range model.ReadActions() {
+		add(a.Action, "model.ReadActions "+a.PathPattern)
 	}
 	return out
 }
@@ -121,7 +121,7 @@ func TestPermissionsDocMatchesReads(t *testing.T) {
 		t.Errorf("actions the provider uses but %s does not grant (add them to the role):\n  %s", permissionsGuide, strings.Join(missing, "\n  "))
 	}
 	if len(extra) > 0 {
-		t.Errorf("actions %s grants but no read of the provider needs (remove them, or add the read to gather.Permissions / azure.ReadActions):\n  %s",
+		t.Errorf("actions %s grants but no read of the provider needs (remove them, or add the read to gather.Permissions / model.ReadActions):\n  %s",
 			permissionsGuide, strings.Join(extra, "\n  "))
 	}
 	if len(spelling) > 0 {
@@ -150,12 +150,12 @@ func TestPermissionsDocMatchesReads(t *testing.T) {
 // guard would refuse a read the provider relies on.
 func TestPermissionsPOSTsAreGuardActions(t *testing.T) {
 	guard := map[string]bool{}
-	for _, a := range azure.ReadActions() {
+	for _, a := range model.ReadActions() {
 		guard[strings.ToLower(a.Action)] = true
 	}
 	for op, action := range Permissions {
 		if strings.Contains(op, "(POST ") && !guard[strings.ToLower(action)] {
-			t.Errorf("%s needs %s, which the read-only guard (azure.ReadActions) does not allow", op, action)
+			t.Errorf("%s needs %s, which the read-only guard (model.ReadActions) does not allow", op, action)
 		}
 		if strings.HasSuffix(action, "/action") && !strings.Contains(op, "(POST ") {
 			t.Errorf("%s: action %s is a POST read, but the operation is not marked (POST …)", op, action)

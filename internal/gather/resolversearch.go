@@ -42,7 +42,7 @@ func (r *Reader) ResolverEndpointsAt(ctx context.Context, addrs []netip.Addr) (m
 		if err != nil {
 			return nil, err
 		}
-		ctx := azure.WithResolverEndpointQuery(ctx, q)
+		ctx := azure.WithGraphSearch(ctx, q)
 		out := map[netip.Addr]model.ResourceID{}
 		err = r.graphQuery(ctx, client, query, "DNS private resolver inbound endpoints", func(row map[string]any) {
 			resolver, ok := inboundEndpointRow(row)

@@ -5,35 +5,11 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
-
-// virtualHubGet reads a virtualHubs resource (a Route Server or a Virtual
-// WAN hub), and returns it with the client factory and the parsed id that
-// its child reads use; a failure is recorded as a gap on the hub.
-func (r *Reader) virtualHubGet(ctx context.Context, id model.ResourceID) (*armnetwork.VirtualHub, *armnetwork.ClientFactory, ids.ResourceID, error) {
-	a, err := parseTyped(id, "Microsoft.Network", "virtualHubs")
-	if err != nil {
-		return nil, nil, a, r.fail(id, permVirtualHubRead, err)
-	}
-	f, err := r.clients.Network(a.SubscriptionID)
-	if err != nil {
-		return nil, nil, a, r.fail(id, permVirtualHubRead, err)
-	}
-	release, err := r.acquire(ctx)
-	if err != nil {
-		return nil, nil, a, err
-	}
-	resp, err := f.NewVirtualHubsClient().Get(ctx, a.ResourceGroup, a.Names[0], nil)
-	release()
-	if err != nil {
-		return nil, nil, a, r.fail(id, permVirtualHubRead, err)
-	}
-	return &resp.VirtualHub, f, a, nil
-}
 
 // RouteServer reads an Azure Route Server (a virtualHubs resource) with its
 // BGP connections and, per connection, the routes it learned from that
@@ -68,16 +44,9 @@ func (r *Reader) RouteServer(ctx context.Context, id, vnetID model.ResourceID) (
 		}
 		c := f.NewVirtualHubBgpConnectionsClient()
 		routes, errs := mapEach(ctx, r, peers, func(ctx context.Context, p model.RouteServerPeer) ([]model.GatewayRoute, error) {
-			release, err := r.acquire(ctx)
-			if err != nil {
-				return nil, err
-			}
-			defer release()
-			poller, err := c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
-			if err != nil {
-				return nil, err
-			}
-			res, err := poller.PollUntilDone(ctx, pollOptions())
+			res, err := pollAction(ctx, r.acquire, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualHubBgpConnectionsClientListLearnedRoutesResponse], error) {
+				return c.BeginListLearnedRoutes(ctx, a.ResourceGroup, a.Names[0], p.Name, nil)
+			})
 			if err != nil {
 				return nil, err
 			}

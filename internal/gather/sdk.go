@@ -21,6 +21,23 @@ func pollOptions() *runtime.PollUntilDoneOptions {
 	return &runtime.PollUntilDoneOptions{Frequency: pollFrequency}
 }
 
+// pollAction runs a long-running read action: it holds a request slot
+// (acquire: the Reader's acquire or acquireAction) for the call, starts
+// the action with begin and polls it until Azure has the answer.
+func pollAction[T any](ctx context.Context, acquire func(context.Context) (func(), error), begin func(context.Context) (*runtime.Poller[T], error)) (T, error) {
+	var zero T
+	release, err := acquire(ctx)
+	if err != nil {
+		return zero, err
+	}
+	defer release()
+	p, err := begin(ctx)
+	if err != nil {
+		return zero, err
+	}
+	return p.PollUntilDone(ctx, pollOptions())
+}
+
 // DefaultConcurrency is how many requests a Reader has in flight at most,
 // unless SetConcurrency says otherwise.
 const DefaultConcurrency = 8

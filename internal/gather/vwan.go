@@ -50,7 +50,7 @@ func (r *Reader) HubConnectionsOf(ctx context.Context, vnets []model.ResourceID)
 		query := q.KQL()
 		// The request carries the query, so that the what-if overlay
 		// answers it from the planned connections too.
-		ctx := azure.WithHubConnectionQuery(ctx, q)
+		ctx := azure.WithGraphSearch(ctx, q)
 		out := map[string]model.ResourceID{}
 		err = r.graphQuery(ctx, client, query, "Virtual WAN hub connections", func(row map[string]any) {
 			if vnet, hub, ok := hubConnectionRow(row, want); ok {
@@ -269,28 +269,5 @@ func completeHubPeering(p *model.Peering, h *model.VirtualHub) {
 	if len(p.RemoteAddressSpace) == 0 && len(p.RemoteCurrentAddressSpace) == 0 && h.AddressPrefix.IsValid() {
 		p.RemoteAddressSpace = []netip.Prefix{h.AddressPrefix}
 		p.RemoteCurrentAddressSpace = []netip.Prefix{h.AddressPrefix}
-	}
-}
-
-// includeHubFirewalls reads the secured hubs' Azure Firewalls into n; what
-// decides their rules is pending until a path crosses one (as for a
-// firewall in a VNet, firewall.go).
-func (r *Reader) includeHubFirewalls(ctx context.Context, n *model.Network, hubs []*model.VirtualHub) {
-	var ids []model.ResourceID
-	for _, h := range hubs {
-		if !h.FirewallID.IsZero() {
-			ids = appendUniqueID(ids, h.FirewallID)
-		}
-	}
-	n.SpeculativeReads = append(n.SpeculativeReads, ids...)
-	got, _ := mapEach(ctx, r, ids, r.Firewall)
-	for _, fw := range got {
-		if fw == nil {
-			continue
-		}
-		n.AddFirewall(fw)
-		if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
-			n.Pending.Add(model.FirewallRulesOf(fw.ID))
-		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
@@ -86,19 +87,12 @@ func (r *Reader) hubEffectiveRoutes(ctx context.Context, hubID, tableID model.Re
 	if err != nil {
 		return nil, err
 	}
-	release, err := r.acquireAction(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	poller, err := f.NewVirtualHubsClient().BeginGetEffectiveVirtualHubRoutes(ctx, a.ResourceGroup, a.Names[0],
-		&armnetwork.VirtualHubsClientBeginGetEffectiveVirtualHubRoutesOptions{EffectiveRoutesParameters: &armnetwork.EffectiveRoutesParameters{
-			ResourceID: to.Ptr(string(tableID)), VirtualWanResourceType: to.Ptr(hubEffectiveRouteType),
-		}})
-	if err != nil {
-		return nil, err
-	}
-	resp, err := poller.PollUntilDone(ctx, pollOptions())
+	resp, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualHubsClientGetEffectiveVirtualHubRoutesResponse], error) {
+		return f.NewVirtualHubsClient().BeginGetEffectiveVirtualHubRoutes(ctx, a.ResourceGroup, a.Names[0],
+			&armnetwork.VirtualHubsClientBeginGetEffectiveVirtualHubRoutesOptions{EffectiveRoutesParameters: &armnetwork.EffectiveRoutesParameters{
+				ResourceID: to.Ptr(string(tableID)), VirtualWanResourceType: to.Ptr(hubEffectiveRouteType),
+			}})
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -188,7 +188,7 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 		}
 	}
 	mu.Unlock()
-	r.includeHubFirewallsLocked(ctx, n, mu, hubs)
+	r.includeFirewalls(ctx, n, mu, hubFirewallIDs(hubs))
 }
 
 func anyPrefixContains(ps []netip.Prefix, a netip.Addr) bool {
@@ -198,30 +198,6 @@ func anyPrefixContains(ps []netip.Prefix, a netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// includeHubFirewallsLocked is includeHubFirewalls for a network other
-// reads may change at the same time (mu guards n).
-func (r *Reader) includeHubFirewallsLocked(ctx context.Context, n *model.Network, mu *sync.Mutex, hubs []*model.VirtualHub) {
-	var ids []model.ResourceID
-	for _, h := range hubs {
-		if !h.FirewallID.IsZero() {
-			ids = appendUniqueID(ids, h.FirewallID)
-		}
-	}
-	got, _ := mapEach(ctx, r, ids, r.Firewall)
-	mu.Lock()
-	defer mu.Unlock()
-	n.SpeculativeReads = append(n.SpeculativeReads, ids...)
-	for _, fw := range got {
-		if fw == nil {
-			continue
-		}
-		n.AddFirewall(fw)
-		if !fw.PolicyID.IsZero() || len(classicIPGroups(fw)) > 0 {
-			n.Pending.Add(model.FirewallRulesOf(fw.ID))
-		}
-	}
 }
 
 func hasVNet(vs []*model.VNet, id model.ResourceID) bool {

@@ -99,7 +99,7 @@ func vnetKeys(vnets []model.ResourceID) []string {
 }
 
 // zoneLinks sends the zone link query (every page), once per Reader and
-// query. The request carries the query it sends (azure.WithZoneLinkQuery),
+// query. The request carries the query it sends (azure.WithGraphSearch),
 // so that the what-if overlay knows it without reading the text.
 func (r *Reader) zoneLinks(ctx context.Context, q model.ZoneLinkQuery) (graphLinks, error) {
 	query := q.KQL()
@@ -108,7 +108,7 @@ func (r *Reader) zoneLinks(ctx context.Context, q model.ZoneLinkQuery) (graphLin
 		if err != nil {
 			return nil, err
 		}
-		ctx := azure.WithZoneLinkQuery(ctx, q)
+		ctx := azure.WithGraphSearch(ctx, q)
 		var links graphLinks
 		err = r.graphQuery(ctx, client, query, "private DNS zone links", func(row map[string]any) {
 			if l, ok := linkRow(row, q); ok {

@@ -154,3 +154,16 @@ func AddNeed(needs []Evidence, e Evidence) []Evidence {
 	}
 	return append(needs, e)
 }
+
+// EvidenceHubEffectiveRoutes: the effective routes of a Virtual WAN hub's
+// defaultRouteTable, for a path from a VNet connected to the hub (and
+// associated with that table) whose computed route is the hub's, that
+// the computed routes drop, or that a branch route of the hub's VPN or
+// ExpressRoute gateway could take (routing/vwan_branch.go). ID is the hub;
+// it fills Network.HubEffectiveRoutes.
+const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
+
+// HubEffectiveRoutesOf is the effective routes evidence of a virtual hub.
+func HubEffectiveRoutesOf(hubID ResourceID) Evidence {
+	return Evidence{Kind: EvidenceHubEffectiveRoutes, ID: hubID}
+}

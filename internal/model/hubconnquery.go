@@ -60,10 +60,22 @@ func (q HubConnectionQuery) Includes(vnetID string) bool {
 	return found
 }
 
-// Row is the row the query answers for the connection id whose ARM
-// properties are props, and whether the query includes it.
-func (q HubConnectionQuery) Row(id string, props map[string]any) (map[string]any, bool) {
-	vnet := HubConnectionRowVNet(map[string]any{"properties": props})
+// RowType is the type of the resources its rows are (GraphSearch).
+func (HubConnectionQuery) RowType() string { return HubConnectionType }
+
+// What names what the query finds (GraphSearch).
+func (HubConnectionQuery) What() string { return "the Virtual WAN hub connections" }
+
+// Base is the connection as a row shows it: only its remote VNet
+// (GraphSearch).
+func (HubConnectionQuery) Base(row map[string]any) map[string]any {
+	return map[string]any{"properties": map[string]any{"remoteVirtualNetwork": map[string]any{"id": HubConnectionRowVNet(row)}}}
+}
+
+// Row is the row the query answers for the connection id whose ARM body
+// is body, and whether the query includes it (GraphSearch).
+func (q HubConnectionQuery) Row(id string, body map[string]any) (map[string]any, bool) {
+	vnet := HubConnectionRowVNet(body)
 	if !strings.EqualFold(typeOfID(id), HubConnectionType) || !q.Includes(vnet) {
 		return nil, false
 	}
@@ -77,11 +89,7 @@ func HubConnectionRowVNet(row map[string]any) string {
 	if v, _ := row["vnetId"].(string); v != "" {
 		return v
 	}
-	if props, ok := row["properties"].(map[string]any); ok {
-		if v, ok := props["remoteVirtualNetwork"].(map[string]any); ok {
-			s, _ := v["id"].(string)
-			return s
-		}
-	}
-	return ""
+	v, _ := propsOf(row)["remoteVirtualNetwork"].(map[string]any)
+	s, _ := v["id"].(string)
+	return s
 }

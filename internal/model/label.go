@@ -68,20 +68,6 @@ var resourceKinds = map[string]resourceKind{
 	"microsoft.resourcegraph/resources":                                           {"Azure Resource Graph query", "Azure Resource Graph queries"},
 }
 
-// readActions are the read-only actions (POST) and the listings the
-// provider names as reads of a resource, in words: "the effective routes
-// of network interface nic-1".
-var readActions = map[string]string{
-	"effectiveroutetable":       "the effective routes",
-	"effectiveroutes":           "the effective routes",
-	"getlearnedroutes":          "the learned routes",
-	"getadvertisedroutes":       "the advertised routes",
-	"getbgppeerstatus":          "the BGP peer status",
-	"learnedroutes":             "the learned routes",
-	"listdnsresolvers":          "the DNS private resolvers",
-	"listdnsforwardingrulesets": "the DNS forwarding rulesets",
-}
-
 // KindOf is the resource type of id in words ("AKS cluster"), and whether
 // the type is one the provider knows. For an unknown type it is the type's
 // last segment as the id spells it.
@@ -135,7 +121,7 @@ func (id ResourceID) Label() string {
 		if hub := hubWords(full, names); hub != "" && len(names) == 1 {
 			of = hub
 		}
-		if words, isAction := readActions[strings.ToLower(last)]; isAction {
+		if words, isAction := readActionWords[strings.ToLower(last)]; isAction {
 			return words + " of " + of
 		}
 		return "the " + kindWords(full).many + " of " + of

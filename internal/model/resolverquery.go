@@ -59,14 +59,32 @@ func (q ResolverEndpointQuery) KQL() string {
 		"| project id, ipConfigurations"
 }
 
+// RowType is the type of the resources its rows are (GraphSearch).
+func (ResolverEndpointQuery) RowType() string { return InboundEndpointType }
+
+// What names what the query finds (GraphSearch).
+func (ResolverEndpointQuery) What() string {
+	return "the DNS private resolver inbound endpoints"
+}
+
+// Base is the inbound endpoint as a row shows it: its ipConfigurations
+// (GraphSearch).
+func (ResolverEndpointQuery) Base(row map[string]any) map[string]any {
+	cfgs, ok := row["ipConfigurations"]
+	if !ok {
+		cfgs = propsOf(row)["ipConfigurations"]
+	}
+	return map[string]any{"properties": map[string]any{"ipConfigurations": cfgs}}
+}
+
 // Row is the row the query answers for the inbound endpoint id whose
-// ARM properties are props, and whether the query includes it (one of its
-// ipConfigurations holds an address asked for).
-func (q ResolverEndpointQuery) Row(id string, props map[string]any) (map[string]any, bool) {
+// ARM body is body, and whether the query includes it (one of its
+// ipConfigurations holds an address asked for; GraphSearch).
+func (q ResolverEndpointQuery) Row(id string, body map[string]any) (map[string]any, bool) {
 	if !strings.EqualFold(typeOfID(id), InboundEndpointType) {
 		return nil, false
 	}
-	cfgs, _ := props["ipConfigurations"].([]any)
+	cfgs, _ := propsOf(body)["ipConfigurations"].([]any)
 	for _, a := range RowEndpointAddresses(map[string]any{"ipConfigurations": cfgs}) {
 		if _, found := slices.BinarySearch(q.Addresses, a.String()); found {
 			return map[string]any{"id": id, "ipConfigurations": cfgs}, true
@@ -88,9 +106,7 @@ func (q ResolverEndpointQuery) Asks(a netip.Addr) bool {
 func RowEndpointAddresses(row map[string]any) []netip.Addr {
 	cfgs, ok := row["ipConfigurations"].([]any)
 	if !ok {
-		if props, isMap := row["properties"].(map[string]any); isMap {
-			cfgs, _ = props["ipConfigurations"].([]any)
-		}
+		cfgs, _ = propsOf(row)["ipConfigurations"].([]any)
 	}
 	var out []netip.Addr
 	for _, c := range cfgs {
@@ -103,8 +119,11 @@ func RowEndpointAddresses(row map[string]any) []netip.Addr {
 	return out
 }
 
-// typeOfID is the resource type of an ARM id in lower case
+// TypeOf is the resource type of an ARM id in lower case
 // ("microsoft.network/dnsresolvers/inboundendpoints"), "" when it has none.
+func TypeOf(id string) string { return typeOfID(id) }
+
+// typeOfID is TypeOf.
 func typeOfID(id string) string {
 	segs := strings.Split(strings.Trim(strings.ToLower(id), "/"), "/")
 	i := -1

@@ -28,13 +28,14 @@ func TestResolverEndpointQuery(t *testing.T) {
 	cfg := func(a string) map[string]any {
 		return map[string]any{"ipConfigurations": []any{map[string]any{"privateIpAddress": "10.9.9.9"}, map[string]any{"privateIpAddress": a}}}
 	}
-	if row, ok := q.Row(ep, cfg("10.2.3.5")); !ok || row["id"] != ep {
+	body := func(a string) map[string]any { return map[string]any{"properties": cfg(a)} }
+	if row, ok := q.Row(ep, body("10.2.3.5")); !ok || row["id"] != ep {
 		t.Errorf("an endpoint at an address asked for: %v %v", row, ok)
 	}
-	if _, ok := q.Row(ep, cfg("10.2.3.6")); ok {
+	if _, ok := q.Row(ep, body("10.2.3.6")); ok {
 		t.Error("an endpoint at another address is a row")
 	}
-	if _, ok := q.Row("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/dnsResolvers/r/outboundEndpoints/out", cfg("10.2.3.5")); ok {
+	if _, ok := q.Row("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/dnsResolvers/r/outboundEndpoints/out", body("10.2.3.5")); ok {
 		t.Error("an outbound endpoint is a row")
 	}
 	whole := map[string]any{"id": ep, "properties": cfg("10.2.3.4")}
@@ -56,10 +57,11 @@ func TestHubConnectionQuery(t *testing.T) {
 	props := func(vnet string) map[string]any {
 		return map[string]any{"remoteVirtualNetwork": map[string]any{"id": vnet}}
 	}
-	if row, ok := q.Row(conn, props(strings.ToUpper(string(spoke)))); !ok || row["vnetId"] != strings.ToLower(string(spoke)) {
+	wrap := func(vnet string) map[string]any { return map[string]any{"properties": props(vnet)} }
+	if row, ok := q.Row(conn, wrap(strings.ToUpper(string(spoke)))); !ok || row["vnetId"] != strings.ToLower(string(spoke)) {
 		t.Errorf("a connection of the VNet: %v %v", row, ok)
 	}
-	if _, ok := q.Row(conn, props(string(spoke)+"x")); ok {
+	if _, ok := q.Row(conn, wrap(string(spoke)+"x")); ok {
 		t.Error("a connection of another VNet is a row")
 	}
 	if _, ok := q.Row(conn, map[string]any{}); ok {

@@ -2,7 +2,6 @@ package model
 
 import (
 	"net/netip"
-	"strings"
 )
 
 // A Virtual WAN hub's effective routes (docs/design/azure-behaviour.md,
@@ -13,19 +12,6 @@ import (
 // with (a cross-check, IsCrossCheckRead), and the only evidence of the
 // branch prefixes its gateways learn; it is read only for paths that need
 // it (EvidenceHubEffectiveRoutes).
-
-// EvidenceHubEffectiveRoutes: the effective routes of a Virtual WAN hub's
-// defaultRouteTable, for a path from a VNet connected to the hub (and
-// associated with that table) whose computed route is the hub's, that
-// the computed routes drop, or that a branch route of the hub's VPN or
-// ExpressRoute gateway could take (routing/vwan_branch.go). ID is the hub;
-// it fills Network.HubEffectiveRoutes.
-const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
-
-// HubEffectiveRoutesOf is the effective routes evidence of a virtual hub.
-func HubEffectiveRoutesOf(hubID ResourceID) Evidence {
-	return Evidence{Kind: EvidenceHubEffectiveRoutes, ID: hubID}
-}
 
 // HubEffectiveRoutes are the effective routes of one hub route table.
 type HubEffectiveRoutes struct {
@@ -61,37 +47,4 @@ func (n *Network) HubEffective(hubID ResourceID) *HubEffectiveRoutes {
 // note that it could not be read.
 func HubEffectiveRoutesAction(hubID ResourceID) ResourceID {
 	return ResourceID(string(hubID) + "/effectiveRoutes")
-}
-
-// crossCheckReads are the reads that only cross-check what the provider
-// computes from configuration by documented rules: the action each is
-// recorded under, as a provider namespace, the parent's type and the
-// action's name. A failed one leaves the verdict to the computed routes
-// and is a COVERAGE_ROUTES_COMPUTED note of the pool, not missing
-// evidence, as a scale-set pool's subnet routes are computed without any
-// effective-route API (docs/design/azure-behaviour.md, "Effective routes
-// of the hub"). Where such a read is the only evidence of something (the
-// branch prefixes a hub's gateways learn over BGP), the gap it would have
-// closed stays: that gap names the gateway, not the read.
-var crossCheckReads = []struct{ namespace, parentType, action string }{
-	{"Microsoft.Network", "virtualHubs", "effectiveRoutes"},
-}
-
-// IsCrossCheckRead reports whether the read recorded under id (an action
-// such as HubEffectiveRoutesAction, or a request path) is a cross-check:
-// its failure changes no verdict by itself. The route engine decides with
-// it, and the evidence tests hold every scenario to it.
-func IsCrossCheckRead(id ResourceID) bool {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	n := len(segs)
-	if n < 5 {
-		return false
-	}
-	for _, c := range crossCheckReads {
-		if strings.EqualFold(segs[n-1], c.action) && strings.EqualFold(segs[n-3], c.parentType) &&
-			strings.EqualFold(segs[n-4], c.namespace) && strings.EqualFold(segs[n-5], "providers") {
-			return true
-		}
-	}
-	return false
 }

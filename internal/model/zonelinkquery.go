@@ -104,9 +104,25 @@ func (q ZoneLinkQuery) Includes(linkID, vnetID string) bool {
 	return true
 }
 
-// Row is the row the query answers for the link linkID to the VNet vnetID.
-func (q ZoneLinkQuery) Row(linkID, vnetID string) map[string]any {
-	return map[string]any{"id": linkID, "vnetId": strings.ToLower(vnetID)}
+// RowType is the type of the resources its rows are (GraphSearch).
+func (ZoneLinkQuery) RowType() string { return ZoneLinkType }
+
+// What names what the query finds (GraphSearch).
+func (ZoneLinkQuery) What() string { return "the private DNS zone links" }
+
+// Row is the row the query answers for the link id whose ARM body is
+// body, and whether the query includes it (GraphSearch).
+func (q ZoneLinkQuery) Row(id string, body map[string]any) (map[string]any, bool) {
+	vnet := q.RowVNet(body)
+	if !strings.EqualFold(typeOfID(id), ZoneLinkType) || !q.Includes(id, vnet) {
+		return nil, false
+	}
+	return map[string]any{"id": id, "vnetId": strings.ToLower(vnet)}, true
+}
+
+// Base is the link as a row shows it: only its VNet (GraphSearch).
+func (q ZoneLinkQuery) Base(row map[string]any) map[string]any {
+	return map[string]any{"properties": map[string]any{"virtualNetwork": map[string]any{"id": q.RowVNet(row)}}}
 }
 
 // RowVNet is the VNet id of a row of the query's answer ("" when the row
@@ -115,13 +131,9 @@ func (q ZoneLinkQuery) RowVNet(row map[string]any) string {
 	if v, _ := row["vnetId"].(string); v != "" {
 		return v
 	}
-	if props, ok := row["properties"].(map[string]any); ok {
-		if v, ok := props["virtualNetwork"].(map[string]any); ok {
-			s, _ := v["id"].(string)
-			return s
-		}
-	}
-	return ""
+	v, _ := propsOf(row)["virtualNetwork"].(map[string]any)
+	s, _ := v["id"].(string)
+	return s
 }
 
 // KQLString quotes s as a KQL string literal (Resource Graph queries).

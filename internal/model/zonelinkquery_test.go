@@ -33,9 +33,13 @@ func TestZoneLinkQuery(t *testing.T) {
 	if !d.Includes(link, "/x/any-vnet") || d.Includes("/x/providers/Microsoft.Network/privateDnsZones/contoso.com/virtualNetworkLinks/l", "/x/any-vnet") || d.Includes("/x/not-a-link", "") {
 		t.Error("Includes does not follow the zone domains")
 	}
-	row := q.Row("/x/zone/virtualNetworkLinks/l", "/X/VNet-A")
-	if q.RowVNet(row) != "/x/vnet-a" || row["id"] != "/x/zone/virtualNetworkLinks/l" {
-		t.Errorf("row %v", row)
+	const zl = "/x/providers/Microsoft.Network/privateDnsZones/z/virtualNetworkLinks/l"
+	row, ok := q.Row(zl, map[string]any{"properties": map[string]any{"virtualNetwork": map[string]any{"id": "/X/VNet-A"}}})
+	if !ok || q.RowVNet(row) != "/x/vnet-a" || row["id"] != zl {
+		t.Errorf("row %v %v", row, ok)
+	}
+	if _, ok := q.Row(zl, map[string]any{"properties": map[string]any{"virtualNetwork": map[string]any{"id": "/x/vnet-c"}}}); ok {
+		t.Error("a link to a VNet not asked for is a row")
 	}
 	if q.RowVNet(map[string]any{"properties": map[string]any{"virtualNetwork": map[string]any{"id": "/x/v"}}}) != "/x/v" || q.RowVNet(map[string]any{}) != "" {
 		t.Error("RowVNet of a whole resource or of a row without its VNet")

@@ -12,7 +12,7 @@ import (
 // body; the type is "Microsoft.X/y@api-version".
 
 // azapiType splits "Microsoft.X/y/z@2024-01-01" into its resource type.
-func azapiType(t *tctx) (string, error) {
+func azapiType(t *changeTranslation) (string, error) {
 	v := t.get("type")
 	s := v.str()
 	if s == "" {
@@ -31,7 +31,7 @@ func azapiType(t *tctx) (string, error) {
 // azapiID is the id of an azapi resource: parent_id and name, with the
 // type's last segment (a child of the parent's type) or the whole type
 // under /providers (a top-level or extension resource).
-func azapiID(t *tctx) (string, error) {
+func azapiID(t *changeTranslation) (string, error) {
 	typ, err := azapiType(t)
 	if err != nil {
 		return "", err
@@ -52,7 +52,7 @@ func azapiID(t *tctx) (string, error) {
 	return strings.TrimRight(parent, "/") + "/providers/" + typ + "/" + name, nil
 }
 
-func putAzapi(t *tctx, id string) error {
+func putAzapi(t *changeTranslation, id string) error {
 	typ, err := azapiType(t)
 	if err != nil {
 		return err
@@ -102,7 +102,7 @@ func completeReadOnly(typ string, body map[string]any) {
 
 // azapiBody is the ARM body of an azapi resource (an object, or a JSON
 // string in azapi v1) and the dotted paths of its unknown members.
-func azapiBody(t *tctx) (map[string]any, []string, error) {
+func azapiBody(t *changeTranslation) (map[string]any, []string, error) {
 	v := t.get("body")
 	if v.unknown() {
 		return map[string]any{}, []string{"properties"}, nil
@@ -171,7 +171,7 @@ func unknownPaths(u any, prefix string, out *[]string) {
 
 // azapiUpdateID is the id of the resource an azapi_update_resource
 // changes: resource_id, or parent_id and name.
-func azapiUpdateID(t *tctx) (string, error) {
+func azapiUpdateID(t *changeTranslation) (string, error) {
 	if id, ok := t.refID("resource_id"); ok {
 		if !validID(id) {
 			return "", fmt.Errorf("its resource_id %q is not an ARM resource id", id)
@@ -188,7 +188,7 @@ func azapiUpdateID(t *tctx) (string, error) {
 }
 
 // putAzapiUpdate is the body of an azapi_update_resource as a merge patch.
-func putAzapiUpdate(t *tctx, id string) error {
+func putAzapiUpdate(t *changeTranslation, id string) error {
 	body, unknown, err := azapiBody(t)
 	if err != nil {
 		return err
@@ -200,4 +200,4 @@ func putAzapiUpdate(t *tctx, id string) error {
 
 // delNothing: removing the resource from the configuration changes
 // nothing in Azure (azapi_update_resource).
-func delNothing(*tctx, string) error { return nil }
+func delNothing(*changeTranslation, string) error { return nil }

@@ -98,7 +98,7 @@ var attrDefaults = map[string][]attrDefault{
 // attributes of attrDefaults that the configuration leaves unset and no
 // other change sets, by their defaults. It runs once all changes are
 // indexed (setters are other changes).
-func (c *ctx) applyDefaults() {
+func (c *planTranslation) applyDefaults() {
 	for _, ch := range c.changes {
 		defs := attrDefaults[ch.rc.Type]
 		if len(defs) == 0 || !ch.rc.Change.Actions.Create() && !ch.rc.Change.Actions.Replace() || ch.rc.DeposedKey != "" || ch.expr == nil {
@@ -147,7 +147,7 @@ func (c *ctx) applyDefaults() {
 // setElsewhere reports whether a change of the plan of one of the setter
 // types may set the attribute of ch's resource: one whose target argument
 // references ch, or whose target is not provably another resource.
-func (c *ctx) setElsewhere(ch *change, setters []setter) bool {
+func (c *planTranslation) setElsewhere(ch *change, setters []setter) bool {
 	for _, s := range setters {
 		for _, o := range c.changes {
 			if o == ch || o.rc.Type != s.typ || o.rc.Change.Actions.Delete() || o.rc.Change.Actions.NoOp() {

@@ -28,8 +28,8 @@ const (
 
 // childOf is the id of a child resource named by name under the resource
 // its parent attribute holds.
-func childOf(parentAttr, childType string) func(t *tctx) (string, error) {
-	return func(t *tctx) (string, error) {
+func childOf(parentAttr, childType string) func(t *changeTranslation) (string, error) {
+	return func(t *changeTranslation) (string, error) {
 		parent, err := t.requiredRef(parentAttr)
 		if err != nil {
 			return "", err
@@ -44,7 +44,7 @@ func childOf(parentAttr, childType string) func(t *tctx) (string, error) {
 
 // setRef sets properties.<member> to {"id": …} from an *_id attribute, or
 // marks it unknown.
-func setRef(t *tctx, op *Op, attr, member string) {
+func setRef(t *changeTranslation, op *Op, attr, member string) {
 	p := props(op.Body)
 	if id, ok := t.refID(attr); ok {
 		p[member] = ref(id)
@@ -54,7 +54,7 @@ func setRef(t *tctx, op *Op, attr, member string) {
 	}
 }
 
-func putZoneLink(t *tctx, id string) error {
+func putZoneLink(t *changeTranslation, id string) error {
 	b := base(id, typeZoneLink, t, true)
 	b["location"] = "global"
 	op := t.op(OpPut, id, b)
@@ -80,15 +80,15 @@ func putZoneLink(t *tctx, id string) error {
 	return nil
 }
 
-func recordID(kind string) func(t *tctx) (string, error) {
-	return func(t *tctx) (string, error) {
+func recordID(kind string) func(t *changeTranslation) (string, error) {
+	return func(t *changeTranslation) (string, error) {
 		return t.rgID(typeZone+"/"+kind, "zone_name", "name")
 	}
 }
 
 // putRecord puts an A, AAAA or CNAME record set.
-func putRecord(kind string) func(t *tctx, id string) error {
-	return func(t *tctx, id string) error {
+func putRecord(kind string) func(t *changeTranslation, id string) error {
+	return func(t *changeTranslation, id string) error {
 		b := map[string]any{"id": id, "name": lastName(id), "type": typeZone + "/" + kind, "properties": map[string]any{}}
 		op := t.op(OpPut, id, b)
 		p := props(b)
@@ -130,7 +130,7 @@ func putRecord(kind string) func(t *tctx, id string) error {
 	}
 }
 
-func putInbound(t *tctx, id string) error {
+func putInbound(t *changeTranslation, id string) error {
 	b := base(id, typeInbound, t, true)
 	op := t.op(OpPut, id, b)
 	l := []any{}
@@ -160,7 +160,7 @@ func putInbound(t *tctx, id string) error {
 	return nil
 }
 
-func putForwardingRule(t *tctx, id string) error {
+func putForwardingRule(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRule, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -200,7 +200,7 @@ func putForwardingRule(t *tctx, id string) error {
 // putPrivateEndpoint puts a private endpoint, and its DNS zone group as a
 // child. Its NIC and the addresses Azure gives it are known only after
 // apply for a new endpoint, unless ip_configuration fixes them.
-func putPrivateEndpoint(t *tctx, id string) error {
+func putPrivateEndpoint(t *changeTranslation, id string) error {
 	b := base(id, typePE, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -327,7 +327,7 @@ func putPrivateEndpoint(t *tctx, id string) error {
 // customDNSConfigs are the FQDNs and addresses of an endpoint: those the
 // plan knows (an endpoint that exists), or, for a registry endpoint with
 // static ip_configuration addresses, the registry's hosts by member name.
-func customDNSConfigs(t *tctx, target string, static map[string]string) ([]any, bool) {
+func customDNSConfigs(t *changeTranslation, target string, static map[string]string) ([]any, bool) {
 	cd := t.get("custom_dns_configs")
 	if !cd.anyUnknown() && len(cd.list()) > 0 {
 		out := []any{}
@@ -406,7 +406,7 @@ func zoneGroupRecordIDs(v val) []string {
 // group writes: the records its state listed, and for a registry the login
 // server's record in its private link zone. Their addresses are the new
 // endpoint's, known only after apply unless ip_configuration fixes them.
-func zoneGroupRecords(t *tctx, target string, static map[string]string) {
+func zoneGroupRecords(t *changeTranslation, target string, static map[string]string) {
 	zones, _ := t.refIDs("private_dns_zone_group", 0, "private_dns_zone_ids")
 	if len(t.get("private_dns_zone_group").list()) == 0 {
 		return
@@ -470,32 +470,32 @@ func zoneGroupRecords(t *tctx, target string, static map[string]string) {
 	}
 }
 
-func zoneLinkID(t *tctx) (string, error) {
+func zoneLinkID(t *changeTranslation) (string, error) {
 	return t.rgID(typeZoneLink, "private_dns_zone_name", "name")
 }
 
-func putZone(t *tctx, id string) error {
+func putZone(t *changeTranslation, id string) error {
 	b := base(id, typeZone, t, true)
 	b["location"] = "global"
 	t.op(OpPut, id, b)
 	return nil
 }
 
-func putResolver(t *tctx, id string) error {
+func putResolver(t *changeTranslation, id string) error {
 	b := base(id, typeResolver, t, true)
 	op := t.op(OpPut, id, b)
 	setRef(t, op, "virtual_network_id", "virtualNetwork")
 	return nil
 }
 
-func putOutbound(t *tctx, id string) error {
+func putOutbound(t *changeTranslation, id string) error {
 	b := base(id, typeOutbound, t, true)
 	op := t.op(OpPut, id, b)
 	setRef(t, op, "subnet_id", "subnet")
 	return nil
 }
 
-func putRuleset(t *tctx, id string) error {
+func putRuleset(t *changeTranslation, id string) error {
 	b := base(id, typeRuleset, t, true)
 	op := t.op(OpPut, id, b)
 	ids, all := t.refIDs("private_dns_resolver_outbound_endpoint_ids")
@@ -510,7 +510,7 @@ func putRuleset(t *tctx, id string) error {
 	return nil
 }
 
-func putRulesetLink(t *tctx, id string) error {
+func putRulesetLink(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRulesetLink, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	setRef(t, op, "virtual_network_id", "virtualNetwork")
@@ -519,7 +519,7 @@ func putRulesetLink(t *tctx, id string) error {
 
 // delPrivateEndpoint: deleting the endpoint deletes its zone group and the
 // records the group wrote.
-func delPrivateEndpoint(t *tctx, id string) error {
+func delPrivateEndpoint(t *changeTranslation, id string) error {
 	t.op(OpDelete, id, nil)
 	for _, r := range zoneGroupRecordIDs(t.cur) {
 		t.op(OpDelete, r, nil)

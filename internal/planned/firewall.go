@@ -11,7 +11,7 @@ import (
 
 const typeRCG = "Microsoft.Network/firewallPolicies/ruleCollectionGroups"
 
-func putRuleCollectionGroup(t *tctx, id string) error {
+func putRuleCollectionGroup(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRCG, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)

@@ -17,7 +17,7 @@ const typeFirewall = "Microsoft.Network/azureFirewalls"
 
 type classicKind struct{ collection, rules string }
 
-func putClassicCollection(t *tctx, id string, k classicKind) error {
+func putClassicCollection(t *changeTranslation, id string, k classicKind) error {
 	b := map[string]any{"id": id, "name": lastName(id), "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -85,6 +85,6 @@ func putClassicCollection(t *tctx, id string, k classicKind) error {
 func classicCollection(k classicKind) translator {
 	return translator{
 		id:  idInRG(typeFirewall+"/"+k.collection, "azure_firewall_name", "name"),
-		put: func(t *tctx, id string) error { return putClassicCollection(t, id, k) },
+		put: func(t *changeTranslation, id string) error { return putClassicCollection(t, id, k) },
 	}
 }

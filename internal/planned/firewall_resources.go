@@ -34,7 +34,7 @@ const (
 // putAzureFirewall is the firewall after apply. Its classic rule
 // collections are their own changes (firewall_classic.go); the overlay keeps
 // those Azure has when the body names none.
-func putAzureFirewall(t *tctx, id string) error {
+func putAzureFirewall(t *changeTranslation, id string) error {
 	b := base(id, typeFirewall, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -113,7 +113,7 @@ func putAzureFirewall(t *tctx, id string) error {
 // firewallIPConfiguration is block i of attr (ip_configuration or
 // management_ip_configuration): its subnet, public IP and private address
 // (Azure's, known after apply for a new firewall).
-func firewallIPConfiguration(t *tctx, op *Op, id, attr string, i int, path string) (map[string]any, error) {
+func firewallIPConfiguration(t *changeTranslation, op *Op, id, attr string, i int, path string) (map[string]any, error) {
 	c := t.get(attr, i)
 	name := c.at("name").str()
 	if name == "" {
@@ -143,7 +143,7 @@ func firewallIPConfiguration(t *tctx, op *Op, id, attr string, i int, path strin
 
 // putFirewallPolicy is the policy after apply, without its rule collection
 // groups (their own resources).
-func putFirewallPolicy(t *tctx, id string) error {
+func putFirewallPolicy(t *changeTranslation, id string) error {
 	b := base(id, typeFirewallPolicy, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)

@@ -49,7 +49,7 @@ func idOnly(typ string) (translator, bool) {
 }
 
 // resourceGroupID is /subscriptions/{s}/resourceGroups/{name}.
-func resourceGroupID(t *tctx) (string, error) {
+func resourceGroupID(t *changeTranslation) (string, error) {
 	name, err := t.name("name")
 	if err != nil {
 		return "", err

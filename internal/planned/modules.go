@@ -109,7 +109,7 @@ func joinModuleAddr(segs []modSeg) string {
 
 // moduleConfig is the configuration of the module of an instance address
 // (the root module for "").
-func (c *ctx) moduleConfig(segs []modSeg) *tfjson.ConfigModule {
+func (c *planTranslation) moduleConfig(segs []modSeg) *tfjson.ConfigModule {
 	if c.plan.Config == nil || c.plan.Config.RootModule == nil {
 		return nil
 	}
@@ -130,7 +130,7 @@ func (c *ctx) moduleConfig(segs []modSeg) *tfjson.ConfigModule {
 // output's expression). key is the instance key of the referrer
 // (each.key / count.index), for a reference to a resource or module
 // without one.
-func (c *ctx) resolveIn(mod []modSeg, key any, ref string, depth int) (string, bool) {
+func (c *planTranslation) resolveIn(mod []modSeg, key any, ref string, depth int) (string, bool) {
 	if depth > maxRefDepth {
 		return "", false
 	}
@@ -173,7 +173,7 @@ func (c *ctx) resolveIn(mod []modSeg, key any, ref string, depth int) (string, b
 
 // resolveExpr is the id an expression of module instance mod gives: its
 // constant, else the first of its references that resolves.
-func (c *ctx) resolveExpr(mod []modSeg, key any, e *tfjson.Expression, depth int) (string, bool) {
+func (c *planTranslation) resolveExpr(mod []modSeg, key any, e *tfjson.Expression, depth int) (string, bool) {
 	if e == nil || e.ExpressionData == nil {
 		return "", false
 	}
@@ -191,7 +191,7 @@ func (c *ctx) resolveExpr(mod []modSeg, key any, e *tfjson.Expression, depth int
 // moduleInstance is the instance of module call name in mod: with the key
 // written in the reference, else with the referrer's key, else the only
 // instance the plan has.
-func (c *ctx) moduleInstance(mod []modSeg, name, key string, referrerKey any) ([]modSeg, bool) {
+func (c *planTranslation) moduleInstance(mod []modSeg, name, key string, referrerKey any) ([]modSeg, bool) {
 	base := append(append([]modSeg{}, mod...), modSeg{name: name, key: key})
 	if key != "" {
 		return base, true

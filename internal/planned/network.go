@@ -23,12 +23,12 @@ const (
 )
 
 // idByName is the id of a resource named by name and resource_group_name.
-func idByName(typ string) func(t *tctx) (string, error) {
-	return func(t *tctx) (string, error) { return t.rgID(typ, "name") }
+func idByName(typ string) func(t *changeTranslation) (string, error) {
+	return func(t *changeTranslation) (string, error) { return t.rgID(typ, "name") }
 }
 
 // requiredRef is an *_id argument that the op cannot do without.
-func (t *tctx) requiredRef(attr string) (string, error) {
+func (t *changeTranslation) requiredRef(attr string) (string, error) {
 	id, ok := t.refID(attr)
 	if !ok {
 		if t.get(attr).unknown() {
@@ -49,13 +49,13 @@ func (t *tctx) requiredRef(attr string) (string, error) {
 
 // delWithChildren deletes a resource; ARM deletes its embedded children
 // (subnets, routes, rules) with it.
-func delWithChildren(t *tctx, id string) error {
+func delWithChildren(t *changeTranslation, id string) error {
 	t.op(OpDelete, id, nil)
 	return nil
 }
 
 // base is the envelope of an ARM resource body.
-func base(id, typ string, t *tctx, tracked bool) map[string]any {
+func base(id, typ string, t *changeTranslation, tracked bool) map[string]any {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typ, "properties": map[string]any{}}
 	if tracked {
 		if loc := t.get("location"); loc.str() != "" {
@@ -88,7 +88,7 @@ func normLocation(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, " ", ""))
 }
 
-func putVNet(t *tctx, id string) error {
+func putVNet(t *changeTranslation, id string) error {
 	b := base(id, typeVNet, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -159,14 +159,14 @@ func (ch *change) managedElsewhere(attr string) bool {
 	return !ok
 }
 
-func subnetID(t *tctx) (string, error) {
+func subnetID(t *changeTranslation) (string, error) {
 	return t.rgID(typeSubnet, "virtual_network_name", "name")
 }
 
 // putSubnet: a new subnet is put; an update patches what azurerm_subnet
 // manages and keeps what association resources set (route table, NSG, NAT
 // gateway), as the provider does.
-func putSubnet(t *tctx, id string) error {
+func putSubnet(t *changeTranslation, id string) error {
 	kind := OpPut
 	if t.ch.rc.Change.Actions.Update() {
 		kind = OpPatch
@@ -184,7 +184,7 @@ func putSubnet(t *tctx, id string) error {
 // subnetOp puts a subnet from an azurerm_subnet resource or an inline
 // subnet block (v3: address_prefix, security_group; v4: address_prefixes,
 // route_table_id, …).
-func subnetOp(t *tctx, id string, s val, inline bool) *Op {
+func subnetOp(t *changeTranslation, id string, s val, inline bool) *Op {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeSubnet, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -283,7 +283,7 @@ func enabled(b bool) string {
 	return "Disabled"
 }
 
-func peeringID(t *tctx) (string, error) {
+func peeringID(t *changeTranslation) (string, error) {
 	return t.rgID(typePeering, "virtual_network_name", "name")
 }
 
@@ -292,7 +292,7 @@ func peeringID(t *tctx) (string, error) {
 // the plan also puts or deletes the other side, they are set by
 // settlePeerings; otherwise the body leaves them out and the overlay
 // derives them from the remote VNet (docs/design/what-if.md).
-func putPeering(t *tctx, id string) error {
+func putPeering(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typePeering, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -336,7 +336,7 @@ func putPeering(t *tctx, id string) error {
 	return nil
 }
 
-func putRouteTable(t *tctx, id string) error {
+func putRouteTable(t *changeTranslation, id string) error {
 	b := base(id, typeRT, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -356,7 +356,7 @@ func putRouteTable(t *tctx, id string) error {
 // deletes the children the blocks no longer list. An unset list leaves the
 // children alone (they may be stand-alone resources); a list known only
 // after apply makes the parent's collection unknown.
-func putInline(t *tctx, op *Op, id, attr, collection string, put func(*tctx, string, val)) error {
+func putInline(t *changeTranslation, op *Op, id, attr, collection string, put func(*changeTranslation, string, val)) error {
 	if !t.argSet(attr) {
 		return nil
 	}
@@ -383,7 +383,7 @@ func putInline(t *tctx, op *Op, id, attr, collection string, put func(*tctx, str
 
 // putRoute puts a user-defined route from an azurerm_route or an inline
 // route block.
-func putRoute(t *tctx, id string, r val) {
+func putRoute(t *changeTranslation, id string, r val) {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRoute, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -403,7 +403,7 @@ func putRoute(t *tctx, id string, r val) {
 	p["hasBgpOverride"] = false
 }
 
-func putNSG(t *tctx, id string) error {
+func putNSG(t *changeTranslation, id string) error {
 	b := base(id, typeNSG, t, true)
 	op := t.op(OpPut, id, b)
 	return putInline(t, op, id, "security_rule", "securityRules", putNSGRule)
@@ -411,7 +411,7 @@ func putNSG(t *tctx, id string) error {
 
 // putNSGRule puts a security rule from an azurerm_network_security_rule or
 // an inline security_rule block.
-func putNSGRule(t *tctx, id string, r val) {
+func putNSGRule(t *changeTranslation, id string, r val) {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeNSGRule, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -464,7 +464,7 @@ func putNSGRule(t *tctx, id string, r val) {
 	}
 }
 
-func putNATGateway(t *tctx, id string) error {
+func putNATGateway(t *changeTranslation, id string) error {
 	b := base(id, typeNAT, t, true)
 	op := t.op(OpPut, id, b)
 	b["sku"] = map[string]any{"name": firstNonEmpty(t.get("sku_name").str(), "Standard")}
@@ -485,7 +485,7 @@ func putNATGateway(t *tctx, id string) error {
 // plan's azurerm_nat_gateway_public_ip_association resources give it after
 // apply (all of them: Terraform's state lists every association it
 // manages), leaving out the association being deleted.
-func patchNATAddresses(t *tctx, natID, deleting string) error {
+func patchNATAddresses(t *changeTranslation, natID, deleting string) error {
 	var list []any
 	unknown := false
 	for _, addr := range sortedAddrs(t.c.byAddr) {
@@ -539,7 +539,7 @@ func subnetAssociation(member, attr string) translator {
 	return translator{
 		idFromArgs: true,
 		id:         idFromRef("subnet_id"),
-		put: func(t *tctx, id string) error {
+		put: func(t *changeTranslation, id string) error {
 			props := map[string]any{}
 			op := t.op(OpPatch, id, map[string]any{"properties": props})
 			if target, ok := t.refID(attr); ok {
@@ -550,7 +550,7 @@ func subnetAssociation(member, attr string) translator {
 			}
 			return nil
 		},
-		del: func(t *tctx, id string) error {
+		del: func(t *changeTranslation, id string) error {
 			t.op(OpPatch, id, map[string]any{"properties": map[string]any{member: nil}})
 			return nil
 		},
@@ -558,17 +558,17 @@ func subnetAssociation(member, attr string) translator {
 }
 
 // idFromRef is the id the reference attr holds (an association's target).
-func idFromRef(attr string) func(t *tctx) (string, error) {
-	return func(t *tctx) (string, error) { return t.requiredRef(attr) }
+func idFromRef(attr string) func(t *changeTranslation) (string, error) {
+	return func(t *changeTranslation) (string, error) { return t.requiredRef(attr) }
 }
 
 // idInRG is the id of a child resource named by the parent's name
 // attribute and its own, in resource_group_name.
-func idInRG(typ, parentAttr, nameAttr string) func(t *tctx) (string, error) {
-	return func(t *tctx) (string, error) { return t.rgID(typ, parentAttr, nameAttr) }
+func idInRG(typ, parentAttr, nameAttr string) func(t *changeTranslation) (string, error) {
+	return func(t *changeTranslation) (string, error) { return t.rgID(typ, parentAttr, nameAttr) }
 }
 
-func putVNetDNSServers(t *tctx, id string) error {
+func putVNetDNSServers(t *changeTranslation, id string) error {
 	op := t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": anyList(t.get("dns_servers").strs())}}})
 	if t.get("dns_servers").anyUnknown() {
 		op.Unknown = append(op.Unknown, "properties.dhcpOptions.dnsServers")
@@ -578,23 +578,23 @@ func putVNetDNSServers(t *tctx, id string) error {
 
 // delVNetDNSServers: deleting the resource clears the VNet's DNS servers
 // (Azure DNS).
-func delVNetDNSServers(t *tctx, id string) error {
+func delVNetDNSServers(t *changeTranslation, id string) error {
 	t.op(OpPatch, id, map[string]any{"properties": map[string]any{"dhcpOptions": map[string]any{"dnsServers": []any{}}}})
 	return nil
 }
 
-func putRouteChange(t *tctx, id string) error {
+func putRouteChange(t *changeTranslation, id string) error {
 	putRoute(t, id, t.cur)
 	return nil
 }
 
-func putNSGRuleChange(t *tctx, id string) error {
+func putNSGRuleChange(t *changeTranslation, id string) error {
 	putNSGRule(t, id, t.cur)
 	return nil
 }
 
-func putNATAssociation(t *tctx, id string) error { return patchNATAddresses(t, id, "") }
+func putNATAssociation(t *changeTranslation, id string) error { return patchNATAddresses(t, id, "") }
 
-func delNATAssociation(t *tctx, id string) error {
+func delNATAssociation(t *changeTranslation, id string) error {
 	return patchNATAddresses(t, id, t.ch.rc.Address)
 }

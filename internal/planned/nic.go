@@ -14,7 +14,7 @@ const (
 
 // putNIC: a new NIC is put; an update patches what azurerm_network_interface
 // manages and keeps the security group an association resource sets.
-func putNIC(t *tctx, id string) error {
+func putNIC(t *changeTranslation, id string) error {
 	b := base(id, typeNIC, t, true)
 	kind := OpPut
 	if t.ch.rc.Change.Actions.Update() {
@@ -80,7 +80,7 @@ func putNIC(t *tctx, id string) error {
 	return nil
 }
 
-func putPublicIP(t *tctx, id string) error {
+func putPublicIP(t *changeTranslation, id string) error {
 	b := base(id, typePublicIP, t, true)
 	op := t.op(OpPut, id, b)
 	sku := firstNonEmpty(t.get("sku").str(), "Standard")
@@ -103,7 +103,7 @@ func putPublicIP(t *tctx, id string) error {
 	return nil
 }
 
-func putNICNSGAssociation(t *tctx, id string) error {
+func putNICNSGAssociation(t *changeTranslation, id string) error {
 	props := map[string]any{}
 	op := t.op(OpPatch, id, map[string]any{"properties": props})
 	if nsg, ok := t.refID("network_security_group_id"); ok {
@@ -115,7 +115,7 @@ func putNICNSGAssociation(t *tctx, id string) error {
 	return nil
 }
 
-func delNICNSGAssociation(t *tctx, id string) error {
+func delNICNSGAssociation(t *changeTranslation, id string) error {
 	t.op(OpPatch, id, map[string]any{"properties": map[string]any{"networkSecurityGroup": nil}})
 	return nil
 }

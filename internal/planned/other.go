@@ -19,7 +19,7 @@ const (
 	typeRoleAssign  = "Microsoft.Authorization/roleAssignments"
 )
 
-func putRegistry(t *tctx, id string) error {
+func putRegistry(t *changeTranslation, id string) error {
 	b := base(id, typeRegistry, t, true)
 	kind := OpPut
 	if t.ch.rc.Change.Actions.Update() {
@@ -103,7 +103,7 @@ func putRegistry(t *tctx, id string) error {
 
 // replicationOp puts a registry replica (a georeplications block or an
 // azurerm_container_registry_replication).
-func replicationOp(t *tctx, id string, g val) {
+func replicationOp(t *changeTranslation, id string, g val) {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeReplication,
 		"location": normLocation(g.at("location").str()), "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
@@ -120,7 +120,7 @@ func replicationOp(t *tctx, id string, g val) {
 	p["provisioningState"] = "Succeeded"
 }
 
-func putCluster(t *tctx, id string) error {
+func putCluster(t *changeTranslation, id string) error {
 	b := base(id, typeCluster, t, true)
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -167,7 +167,7 @@ func putCluster(t *tctx, id string) error {
 
 // agentPoolProps are the members of a pool (default_node_pool or an
 // azurerm_kubernetes_cluster_node_pool) the pull path reads.
-func agentPoolProps(vt *tctx, op *Op, prefix string, mode string) map[string]any {
+func agentPoolProps(vt *changeTranslation, op *Op, prefix string, mode string) map[string]any {
 	v := vt.cur
 	p := map[string]any{"mode": firstNonEmpty(v.at("mode").str(), mode), "osType": firstNonEmpty(v.at("os_type").str(), "Linux")}
 	typ := "VirtualMachineScaleSets"
@@ -197,7 +197,7 @@ func agentPoolProps(vt *tctx, op *Op, prefix string, mode string) map[string]any
 }
 
 // agentPoolOp puts an agent pool child of a cluster.
-func agentPoolOp(t, vt *tctx, id string, mode string) {
+func agentPoolOp(t, vt *changeTranslation, id string, mode string) {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeAgentPool}
 	op := t.op(OpPut, id, b)
 	b["properties"] = agentPoolProps(vt, op, "properties.", mode)
@@ -206,7 +206,7 @@ func agentPoolOp(t, vt *tctx, id string, mode string) {
 // roleAssignmentID is scope/providers/Microsoft.Authorization/roleAssignments/name.
 // A name Azure chooses at apply does not matter to verification: a stable
 // stand-in derived from the address is used.
-func roleAssignmentID(t *tctx) (string, error) {
+func roleAssignmentID(t *changeTranslation) (string, error) {
 	scope, err := t.requiredRef("scope")
 	if err != nil {
 		return "", err
@@ -219,7 +219,7 @@ func roleAssignmentID(t *tctx) (string, error) {
 	return strings.TrimRight(scope, "/") + "/providers/Microsoft.Authorization/roleAssignments/" + name, nil
 }
 
-func putRoleAssignment(t *tctx, id string) error {
+func putRoleAssignment(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRoleAssign, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -268,12 +268,12 @@ func builtinRoleGUID(name string) string {
 	return ""
 }
 
-func putReplication(t *tctx, id string) error {
+func putReplication(t *changeTranslation, id string) error {
 	replicationOp(t, id, t.cur)
 	return nil
 }
 
-func putNodePool(t *tctx, id string) error {
+func putNodePool(t *changeTranslation, id string) error {
 	agentPoolOp(t, t, id, "User")
 	return nil
 }

@@ -17,11 +17,11 @@ type translator struct {
 	// id is the ARM id of the resource the change manages, from the
 	// values in t.cur (the after values, or the before values of a
 	// delete). Attribute "id" is used first when it is known.
-	id func(t *tctx) (string, error)
+	id func(t *changeTranslation) (string, error)
 	// put emits the ops of the resource as it is after apply.
-	put func(t *tctx, id string) error
+	put func(t *changeTranslation, id string) error
 	// del emits the ops of deleting it; nil deletes the resource id.
-	del func(t *tctx, id string) error
+	del func(t *changeTranslation, id string) error
 	// idFromArgs: the Terraform id is not the ARM id of what the change
 	// manages (associations, azapi_update_resource); id builds it from the
 	// arguments.
@@ -40,8 +40,8 @@ type change struct {
 	providerKey string
 }
 
-// ctx is the translation of one plan.
-type ctx struct {
+// planTranslation is the translation of one plan.
+type planTranslation struct {
 	plan    *tfjson.Plan
 	opts    Options
 	changes []*change
@@ -67,7 +67,7 @@ type ctx struct {
 
 // translate is Parse after the file is known to be a plan JSON.
 func translate(p *tfjson.Plan, opts Options) *Plan {
-	c := &ctx{plan: p, opts: opts, byAddr: map[string]*change{}, subs: map[string]string{}, resolving: map[string]bool{},
+	c := &planTranslation{plan: p, opts: opts, byAddr: map[string]*change{}, subs: map[string]string{}, resolving: map[string]bool{},
 		deletedPeerings: map[string]string{}, idCache: map[string]cachedID{},
 		out: &Plan{FormatVersion: p.FormatVersion, TerraformVersion: p.TerraformVersion}}
 	c.index()
@@ -112,7 +112,7 @@ func azureProvider(rc *tfjson.ResourceChange) bool {
 
 // index collects the changes, their configuration and the subscriptions
 // of every id the plan knows.
-func (c *ctx) index() {
+func (c *planTranslation) index() {
 	for _, rc := range c.plan.ResourceChanges {
 		if rc == nil || rc.Change == nil || rc.Mode != tfjson.ManagedResourceMode || rc.Address == "" {
 			continue
@@ -190,7 +190,7 @@ func collectSubs(v any, subs map[string]string) {
 
 // config finds the configuration block of a resource change: its
 // expressions and provider configuration key.
-func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, string) {
+func (c *planTranslation) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, string) {
 	if c.plan.Config == nil || c.plan.Config.RootModule == nil {
 		return nil, ""
 	}
@@ -214,7 +214,7 @@ func (c *ctx) config(rc *tfjson.ResourceChange) (map[string]*tfjson.Expression, 
 }
 
 // translateChange emits the ops of one change, or records why it cannot.
-func (c *ctx) translateChange(ch *change, tr translator) {
+func (c *planTranslation) translateChange(ch *change, tr translator) {
 	acts := ch.rc.Change.Actions
 	deleteOnly := acts.Delete() || ch.rc.DeposedKey != ""
 	var ops []Op
@@ -272,7 +272,7 @@ func (c *ctx) translateChange(ch *change, tr translator) {
 // NameUnknown for the unknown names. ok is false for other errors, for
 // changes that are not creates, and when even the place of the resource
 // (its parent, its subscription) is unknown.
-func (c *ctx) unnamedCreate(ch *change, tr translator, ierr error) (Op, bool) {
+func (c *planTranslation) unnamedCreate(ch *change, tr translator, ierr error) (Op, bool) {
 	var une *unknownNameError
 	if ierr == nil || !errors.As(ierr, &une) || !ch.rc.Change.Actions.Create() && !ch.rc.Change.Actions.Replace() || tr.id == nil {
 		return Op{}, false
@@ -311,7 +311,7 @@ func lastTypeName(id string) string {
 }
 
 // deleteOps are the ops of a change that deletes its resource.
-func (c *ctx) deleteOps(ch *change, tr translator) ([]Op, error) {
+func (c *planTranslation) deleteOps(ch *change, tr translator) ([]Op, error) {
 	id := knownString(ch.before.at("id"))
 	if id == "" || !validID(id) || tr.idFromArgs {
 		var err error
@@ -333,7 +333,7 @@ func (c *ctx) deleteOps(ch *change, tr translator) ([]Op, error) {
 }
 
 // idFor is the ARM id of a change's resource from the values v.
-func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
+func (c *planTranslation) idFor(ch *change, tr translator, v val) (string, error) {
 	if id := knownString(v.at("id")); id != "" && validID(id) && tr.id == nil {
 		return id, nil
 	}
@@ -369,7 +369,7 @@ func (c *ctx) idFor(ch *change, tr translator, v val) (string, error) {
 
 // idOfAddress is the ARM id of the resource at a plan address: its known
 // id, or the id its translator builds from its planned arguments.
-func (c *ctx) idOfAddress(addr string) (string, bool) {
+func (c *planTranslation) idOfAddress(addr string) (string, bool) {
 	if r, ok := c.idCache[addr]; ok {
 		return r.id, r.ok
 	}
@@ -385,7 +385,7 @@ type cachedID struct {
 	ok bool
 }
 
-func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
+func (c *planTranslation) computeIDOfAddress(addr string) (string, bool) {
 	ch, ok := c.byAddr[addr]
 	if !ok {
 		return "", false
@@ -410,7 +410,7 @@ func (c *ctx) computeIDOfAddress(addr string) (string, bool) {
 
 // providerConfig is the provider block of a resource: by its
 // configuration's key, else the only block of its provider.
-func (c *ctx) providerConfig(ch *change) *tfjson.ProviderConfig {
+func (c *planTranslation) providerConfig(ch *change) *tfjson.ProviderConfig {
 	if pc, ok := c.plan.Config.ProviderConfigs[ch.providerKey]; ok && ch.providerKey != "" {
 		return pc
 	}
@@ -430,7 +430,7 @@ func (c *ctx) providerConfig(ch *change) *tfjson.ProviderConfig {
 
 // subscriptionFor is the subscription of a resource whose id is built from
 // names.
-func (c *ctx) subscriptionFor(ch *change) (string, error) {
+func (c *planTranslation) subscriptionFor(ch *change) (string, error) {
 	// The azurerm provider block that manages the resource, when it sets
 	// subscription_id to a constant.
 	if c.plan.Config != nil {

@@ -154,9 +154,9 @@ func hasTrue(u any) bool {
 	return false
 }
 
-// tctx translates one change: the values it reads, the ops it emits.
-type tctx struct {
-	c   *ctx
+// changeTranslation translates one change: the values it reads, the ops it emits.
+type changeTranslation struct {
+	c   *planTranslation
 	ch  *change
 	cur val
 	ops []*Op
@@ -168,15 +168,17 @@ type tctx struct {
 // sub is a translation of the nested block at path: its values and
 // configuration expressions. Its ops are the parent's: use the parent to
 // emit.
-func (t *tctx) sub(path ...any) *tctx {
+func (t *changeTranslation) sub(path ...any) *changeTranslation {
 	p := append(append([]any{}, t.prefix...), path...)
-	return &tctx{c: t.c, ch: t.ch, cur: t.get(path...), prefix: p}
+	return &changeTranslation{c: t.c, ch: t.ch, cur: t.get(path...), prefix: p}
 }
 
-func (c *ctx) newT(ch *change, v val) *tctx { return &tctx{c: c, ch: ch, cur: v} }
+func (c *planTranslation) newT(ch *change, v val) *changeTranslation {
+	return &changeTranslation{c: c, ch: ch, cur: v}
+}
 
 // get is the value at a path of attribute names and list indexes.
-func (t *tctx) get(path ...any) val {
+func (t *changeTranslation) get(path ...any) val {
 	v := t.cur
 	for _, p := range path {
 		switch p := p.(type) {
@@ -194,7 +196,7 @@ func (t *tctx) get(path ...any) val {
 }
 
 // op adds an op and returns it for its body and unknowns to be filled.
-func (t *tctx) op(kind OpKind, id string, body map[string]any) *Op {
+func (t *changeTranslation) op(kind OpKind, id string, body map[string]any) *Op {
 	op := &Op{Address: t.ch.rc.Address, Type: t.ch.rc.Type, Kind: kind, ID: id, Body: body}
 	t.ops = append(t.ops, op)
 	return op
@@ -210,7 +212,7 @@ func (e *unknownNameError) Error() string {
 
 // name is a required name attribute. With t.c.unnamed set, a name known
 // only after apply is NameUnknown (the id of an OpCreateUnnamed).
-func (t *tctx) name(attr string) (string, error) {
+func (t *changeTranslation) name(attr string) (string, error) {
 	v := t.get(attr)
 	if v.unknown() {
 		if t.c.unnamed {
@@ -230,7 +232,7 @@ func (t *tctx) name(attr string) (string, error) {
 
 // rgScope is /subscriptions/{s}/resourceGroups/{rg} of a resource named
 // by resource_group_name.
-func (t *tctx) rgScope() (string, error) {
+func (t *changeTranslation) rgScope() (string, error) {
 	rg, err := t.name("resource_group_name")
 	if err != nil {
 		return "", err
@@ -244,7 +246,7 @@ func (t *tctx) rgScope() (string, error) {
 
 // rgID builds /subscriptions/{s}/resourceGroups/{rg}/providers/{typ}/{names...}
 // where typ is "Microsoft.X/a/b" and names are attribute names.
-func (t *tctx) rgID(typ string, nameAttrs ...string) (string, error) {
+func (t *changeTranslation) rgID(typ string, nameAttrs ...string) (string, error) {
 	scope, err := t.rgScope()
 	if err != nil {
 		return "", err
@@ -267,7 +269,7 @@ func (t *tctx) rgID(typ string, nameAttrs ...string) (string, error) {
 // refID is the ARM id an *_id attribute holds after apply: its known
 // value, else the id of the resource of the plan its configuration
 // references. ok is false when it is unknown (or null).
-func (t *tctx) refID(path ...any) (string, bool) {
+func (t *changeTranslation) refID(path ...any) (string, bool) {
 	v := t.get(path...)
 	if s := v.str(); s != "" {
 		return s, true
@@ -285,7 +287,7 @@ func (t *tctx) refID(path ...any) (string, bool) {
 
 // refIDs is refID for a list of ids (private_dns_zone_ids): the known
 // elements, those resolved through references, and whether all are known.
-func (t *tctx) refIDs(path ...any) ([]string, bool) {
+func (t *changeTranslation) refIDs(path ...any) ([]string, bool) {
 	v := t.get(path...)
 	if !v.unknown() {
 		out := []string{}
@@ -335,7 +337,7 @@ func (t *tctx) refIDs(path ...any) ([]string, bool) {
 // can name an id: resources (the `.id` form first), module inputs
 // (var.x) and module outputs (module.m.x), de-duplicated to one per
 // resource.
-func (t *tctx) refs(path ...any) []string {
+func (t *changeTranslation) refs(path ...any) []string {
 	e := exprAt(t.ch.expr, append(append([]any{}, t.prefix...), path...))
 	if e == nil || e.ExpressionData == nil {
 		return nil
@@ -402,7 +404,7 @@ func exprAt(exprs map[string]*tfjson.Expression, path []any) *tfjson.Expression 
 // resolveRef is the ARM id a reference of change `from` names (a
 // resource, a module input or a module output; see modules.go), in the
 // module instance of `from`.
-func (c *ctx) resolveRef(from *change, ref string) (string, bool) {
+func (c *planTranslation) resolveRef(from *change, ref string) (string, bool) {
 	var mod []modSeg
 	if from.rc.ModuleAddress != "" {
 		var ok bool
@@ -415,7 +417,7 @@ func (c *ctx) resolveRef(from *change, ref string) (string, bool) {
 
 // resolveResource is the ARM id of the resource ref ("type.name" or
 // "type.name[key]") of module instance modAddr ("" for the root).
-func (c *ctx) resolveResource(modAddr string, index any, ref string) (string, bool) {
+func (c *planTranslation) resolveResource(modAddr string, index any, ref string) (string, bool) {
 	prefix := ""
 	if modAddr != "" {
 		prefix = modAddr + "."
@@ -461,7 +463,7 @@ func indexSuffix(idx any) string {
 // argSet reports whether the configuration sets an attribute or block
 // (when the plan has no configuration for the resource: whether its value
 // is non-null).
-func (t *tctx) argSet(attr string) bool {
+func (t *changeTranslation) argSet(attr string) bool {
 	if t.ch.expr == nil {
 		return !t.get(attr).null()
 	}
@@ -505,7 +507,7 @@ func parentID(id string) string {
 }
 
 // result are the ops emitted, in order.
-func (t *tctx) result() []Op {
+func (t *changeTranslation) result() []Op {
 	out := make([]Op, 0, len(t.ops))
 	for _, op := range t.ops {
 		out = append(out, *op)
@@ -519,7 +521,7 @@ func (t *tctx) result() []Op {
 // after apply), and why: its address and the reason. found is false when
 // the reference names no resource of the plan (a module input or output,
 // a data source, another provider's resource).
-func (c *ctx) unbuildableRef(from *change, ref string) (addr, why string, found bool) {
+func (c *planTranslation) unbuildableRef(from *change, ref string) (addr, why string, found bool) {
 	m := refRe.FindStringSubmatch(ref)
 	if m == nil || varRefRe.MatchString(ref) || moduleRefRe.MatchString(ref) {
 		return "", "", false

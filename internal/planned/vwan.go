@@ -26,7 +26,7 @@ const (
 // router addresses Azure assigns (known after apply); an update patches
 // what azurerm_virtual_hub manages, leaving what Azure and other resources
 // set (the router addresses, the secured hub's azureFirewall) as they are.
-func putVirtualHub(t *tctx, id string) error {
+func putVirtualHub(t *changeTranslation, id string) error {
 	b := base(id, typeVirtualHub, t, true)
 	kind := OpPut
 	if t.ch.rc.Change.Actions.Update() {
@@ -54,7 +54,7 @@ func putVirtualHub(t *tctx, id string) error {
 // routing block Azure associates the connection with defaultRouteTable and
 // propagates it there (label "default"): the body then has no
 // routingConfiguration, which gather reads as those defaults.
-func putHubConnection(t *tctx, id string) error {
+func putHubConnection(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeHubConnection, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	p := props(b)
@@ -149,7 +149,7 @@ func putHubConnection(t *tctx, id string) error {
 
 // defaultRouteTable is the id of the defaultRouteTable of the connection's
 // hub.
-func defaultRouteTable(t *tctx) string {
+func defaultRouteTable(t *changeTranslation) string {
 	hub, _ := t.refID("virtual_hub_id")
 	return hub + "/hubRouteTables/defaultRouteTable"
 }
@@ -157,7 +157,7 @@ func defaultRouteTable(t *tctx) string {
 // putHubRouteTable puts a hub route table with its labels and, when the
 // configuration lists them, its inline routes; otherwise the routes stay
 // what they are (azurerm_virtual_hub_route_table_route resources own them).
-func putHubRouteTable(t *tctx, id string) error {
+func putHubRouteTable(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeHubRouteTable, "properties": map[string]any{}}
 	kind := OpPut
 	inline := t.argSet("route") && !t.ch.managedElsewhere("route")
@@ -209,7 +209,7 @@ func hubRoute(r val) (map[string]any, bool) {
 // hubRouteTableRouteID is the id azurerm gives a route of a hub route
 // table: the table's id, /routes/, the route's name. ARM embeds the route
 // in the table (resolve.go's embedded).
-func hubRouteTableRouteID(t *tctx) (string, error) {
+func hubRouteTableRouteID(t *changeTranslation) (string, error) {
 	table, err := t.requiredRef("route_table_id")
 	if err != nil {
 		return "", err
@@ -221,7 +221,7 @@ func hubRouteTableRouteID(t *tctx) (string, error) {
 	return table + "/routes/" + name, nil
 }
 
-func putHubRouteTableRoute(t *tctx, id string) error {
+func putHubRouteTableRoute(t *changeTranslation, id string) error {
 	route, unknown := hubRoute(t.cur)
 	op := t.op(OpPut, id, route)
 	if unknown {
@@ -233,7 +233,7 @@ func putHubRouteTableRoute(t *tctx, id string) error {
 // putRoutingIntent puts a hub's routing intent: each policy's
 // destinations (PrivateTraffic, Internet) and next hop (the hub's Azure
 // Firewall or a network virtual appliance).
-func putRoutingIntent(t *tctx, id string) error {
+func putRoutingIntent(t *changeTranslation, id string) error {
 	b := map[string]any{"id": id, "name": lastName(id), "type": typeRoutingIntent, "properties": map[string]any{}}
 	op := t.op(OpPut, id, b)
 	if t.get("routing_policy").unknown() {

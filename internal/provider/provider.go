@@ -177,7 +177,7 @@ func (p *pullpathProvider) ValidateConfig(ctx context.Context, req provider.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if set(m.SnapshotFile) && set(m.RecordFile) {
+	if hasValue(m.SnapshotFile) && hasValue(m.RecordFile) {
 		resp.Diagnostics.AddAttributeError(path.Root("record_file"), "Conflicting arguments: snapshot_file and record_file",
 			"snapshot_file and record_file are both set: a snapshot answers every read offline, a recording reads live Azure "+
 				"and writes what it read. Set only one of them.")
@@ -200,8 +200,8 @@ const reportDirDescription = "A directory for CI: every `pullpath_verification` 
 	"files of earlier runs are not removed, so give each run a fresh directory, and each provider configuration " +
 	"(alias) its own. A file that cannot be written is an error. Falls back to `" + envReportDir + "`."
 
-// set reports a configured, known, non-empty string.
-func set(v types.String) bool { return !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" }
+// hasValue reports a configured, known, non-empty string.
+func hasValue(v types.String) bool { return !v.IsNull() && !v.IsUnknown() && v.ValueString() != "" }
 
 func (p *pullpathProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var m providerModel

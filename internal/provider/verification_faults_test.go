@@ -24,6 +24,7 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/provider"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
 )
@@ -528,7 +529,7 @@ func TestVerificationRequestsArePermitted(t *testing.T) {
 		documented[strings.ToLower(action)] = true
 	}
 	guarded := map[string]bool{}
-	for _, a := range azure.ReadActions() {
+	for _, a := range model.ReadActions() {
 		guarded[strings.ToLower(a.Action)] = true
 	}
 	used := map[string]bool{}

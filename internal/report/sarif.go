@@ -227,7 +227,6 @@ func SARIF(r Report) []byte {
 // ruleOf is the rule of a catalogue code.
 func ruleOf(c model.Code) sarifRule {
 	info := model.Catalogue[c]
-	h := helpOf(c)
 	unverifying := ""
 	if info.Unverifying {
 		unverifying = " It makes the verdict unverified."
@@ -235,13 +234,13 @@ func ruleOf(c model.Code) sarifRule {
 	facts := fmt.Sprintf("Severity %s, condition %s, owner %s (who acts).%s", info.Severity, info.Condition, info.Owner, unverifying)
 	return sarifRule{
 		ID:               string(c),
-		ShortDescription: sarifMessage{Text: h.meaning},
-		FullDescription:  sarifMessage{Text: h.meaning + " " + facts},
+		ShortDescription: sarifMessage{Text: info.Meaning},
+		FullDescription:  sarifMessage{Text: info.Meaning + " " + facts},
 		Help: sarifMultiformat{
-			Text: h.meaning + "\n\n" + facts + "\n\nFix: " + h.guidance + " Each finding's remediation names the resource to change " +
+			Text: info.Meaning + "\n\n" + facts + "\n\nFix: " + info.Guidance + " Each finding's remediation names the resource to change " +
 				"and what will not help. More: " + helpURI(c),
 			Markdown: fmt.Sprintf("**%s**: %s\n\n%s\n\n**Fix:** %s Each finding's remediation names the resource to change "+
-				"and what will not help.\n\n[Troubleshooting guide](%s)", c, h.meaning, facts, h.guidance, helpURI(c)),
+				"and what will not help.\n\n[Troubleshooting guide](%s)", c, info.Meaning, facts, info.Guidance, helpURI(c)),
 		},
 		HelpURI:              helpURI(c),
 		DefaultConfiguration: sarifConfiguration{Level: level(info.Severity)},

@@ -146,22 +146,6 @@ func TestHubEffectiveRoutesFailedReadKeepsTheComputedHop(t *testing.T) {
 	})
 }
 
-func TestIsCrossCheckRead(t *testing.T) {
-	hub := model.ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub-weu")
-	for id, want := range map[model.ResourceID]bool{
-		model.HubEffectiveRoutesAction(hub):                                 true,
-		model.ResourceID(strings.ToLower(string(hub)) + "/effectiveroutes"): true,
-		hub: false,
-		hub + "/hubRouteTables/defaultRouteTable": false,
-		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkInterfaces/nic/effectiveRouteTable": false,
-		"/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/vpnGateways/gw/effectiveRoutes":            false,
-	} {
-		if got := model.IsCrossCheckRead(id); got != want {
-			t.Errorf("IsCrossCheckRead(%s) = %v, want %v", id, got, want)
-		}
-	}
-}
-
 func TestHubEffectiveRoutesNotReadUnderAPlan(t *testing.T) {
 	// Neither pending, nor read, nor failed (a plan changes the hub's
 	// routing): the computed routes stand alone.

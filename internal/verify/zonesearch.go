@@ -99,7 +99,7 @@ func (r *run) linkSearchGapFinding(gap model.Gap, pool, host string, vnetID mode
 }
 
 // permResourceGraphRead is the RBAC action of a Resource Graph query.
-const permResourceGraphRead = "Microsoft.ResourceGraph/resources/read"
+var permResourceGraphRead = model.ActionResourceGraph.Action
 
 // zoneNotFoundFinding: the zone subscriptions were named, Resource Graph
 // was not asked, and none of them holds a zone for name.

@@ -17,19 +17,6 @@ import (
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 )
 
-// routingTypes are the resource types whose change changes a NIC's
-// effective route table.
-var routingTypes = []string{
-	"microsoft.network/virtualnetworks",
-	"microsoft.network/routetables",
-	"microsoft.network/virtualnetworkgateways",
-	"microsoft.network/connections",
-	"microsoft.network/localnetworkgateways",
-	"microsoft.network/virtualhubs",
-	"microsoft.network/networkinterfaces",
-	"microsoft.network/expressroutecircuits",
-}
-
 // action answers a POST.
 func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
@@ -54,27 +41,19 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 		}
 		noteServed(raw.Context(), s)
 	}
-	allowed, ok := azure.ReadActionFor(raw.URL.EscapedPath())
+	allowed, ok := model.ReadActionAt(raw.URL.EscapedPath())
 	if !ok {
 		// The guard refuses it below.
 		return req.Next()
 	}
 	switch allowed.WhatIf {
-	case azure.WhatIfStaleWithRouting, azure.WhatIfStaleWithRoutingOrSecurity:
-		match := func(op planned.Op) bool {
-			t := typeOf(op.ID)
-			for _, rt := range routingTypes {
-				if t == rt || strings.HasPrefix(t, rt+"/") {
-					return true
-				}
-			}
-			return allowed.WhatIf == azure.WhatIfStaleWithRoutingOrSecurity && strings.HasPrefix(t, "microsoft.network/networksecuritygroups")
-		}
+	case model.WhatIfStale:
+		match := func(op planned.Op) bool { return ofTypes(typeOf(op.ID), allowed.PlanTypes) }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
 			return nil, &azure.PlannedStaleError{Action: path, Addresses: addrs}
 		}
-	case azure.WhatIfBGPOfOwner:
+	case model.WhatIfBGPOfOwner:
 		// Gateways (…/virtualNetworkGateways/{g}/getLearnedRoutes) and
 		// Route Servers (…/virtualHubs/{h}/bgpConnections/{c}/learnedRoutes):
 		// the owner is the gateway or the hub.
@@ -90,157 +69,29 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 			served(match)
 			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"the routes exchanged over BGP by " + owner}}
 		}
-	case azure.WhatIfDNSResolvers, azure.WhatIfDNSRulesets:
-		kind, what := "microsoft.network/dnsresolvers", "DNS resolvers"
-		if allowed.WhatIf == azure.WhatIfDNSRulesets {
-			kind, what = "microsoft.network/dnsforwardingrulesets", "DNS forwarding rulesets"
-		}
-		match := func(op planned.Op) bool { t := typeOf(op.ID); return t == kind || strings.HasPrefix(t, kind+"/") }
+	case model.WhatIfUnknownWhenTypesChange:
+		match := func(op planned.Op) bool { return ofTypes(typeOf(op.ID), allowed.PlanTypes) }
 		if addrs := addrsOf(match); len(addrs) > 0 {
 			served(match)
-			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + what + " serve " + target}}
+			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{allowed.Words + " of " + target}}
 		}
-	case azure.WhatIfResourceGraph:
+	case model.WhatIfResourceGraph:
 		return o.graph(req, ops)
+	default:
+		// A treatment this switch does not know: answering with the
+		// network as it is would hide what the plan changes.
+		return nil, fmt.Errorf("what-if: the read action %s has a what-if treatment (%d) the overlay does not answer", allowed.Name(), allowed.WhatIf)
 	}
 	return req.Next()
 }
 
-// graph answers a Resource Graph query: the private DNS zone link search
-// of gather (ZonesLinkedTo) sees the links the plan creates or deletes; the
-// resolver inbound endpoint and hub connection searches, known by the
-// model query their context carries, are answered by graphAfterPlan
-// (action_graph.go).
-// The request's context carries the query (azure.WithZoneLinkQuery), and
-// the request must send exactly its text (model.ZoneLinkQuery.KQL): the
-// overlay never reads KQL. Any other query, while the plan changes what a
-// search finds, fails as unknown rather than answer with what will be gone.
-func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
-	raw := req.Raw()
-	if s, ok := graphSearchOf(raw.Context()); ok {
-		return o.graphAfterPlan(req, ops, s)
-	}
-	if _, zoneLinks := azure.ZoneLinkQueryOf(raw.Context()); !zoneLinks {
-		if err := searchedTypesChange(raw, ops); err != nil {
-			// A query that carries no search the overlay knows, while the
-			// plan changes what such a search finds.
-			return nil, err
+// ofTypes reports whether the type t is one of types or a child type of
+// one.
+func ofTypes(t string, types []string) bool {
+	for _, rt := range types {
+		if t == rt || strings.HasPrefix(t, rt+"/") {
+			return true
 		}
 	}
-	var links []planned.Op
-	for _, op := range ops {
-		if typeOf(op.ID) == model.ZoneLinkType {
-			links = append(links, op)
-		}
-	}
-	if len(links) == 0 {
-		return req.Next()
-	}
-	text, err := graphQueryText(req)
-	if err != nil {
-		return nil, err
-	}
-	unknown := func(why string) error {
-		var addrs []string
-		for _, op := range links {
-			addrs = append(addrs, op.Address)
-		}
-		slices.Sort(addrs)
-		noteServed(raw.Context(), links)
-		return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{why}}
-	}
-	query, ok := azure.ZoneLinkQueryOf(raw.Context())
-	if !ok || text != query.KQL() {
-		return nil, unknown("the private DNS zone links a Resource Graph query finds")
-	}
-	resp, ans, ok, err := graphAnswer(req)
-	if !ok {
-		return resp, err
-	}
-	rows, isArr := ans["data"].([]any)
-	if !isArr && ans["data"] != nil {
-		return nil, unknown("the private DNS zone links a Resource Graph query finds")
-	}
-	byID := map[string][]planned.Op{}
-	var order []string
-	for _, op := range links {
-		k := strings.ToLower(op.ID)
-		if _, seen := byID[k]; !seen {
-			order = append(order, k)
-		}
-		byID[k] = append(byID[k], op)
-	}
-	out := make([]any, 0, len(rows))
-	present := map[string]bool{}
-	for _, row := range rows {
-		m, _ := row.(map[string]any)
-		k := strings.ToLower(fmt.Sprint(m["id"]))
-		if _, changed := byID[k]; changed {
-			present[k] = true
-			continue
-		}
-		out = append(out, row)
-	}
-	last, _ := ans["$skipToken"].(string)
-	var served []planned.Op
-	for _, k := range order {
-		if last != "" && !present[k] {
-			continue // a link not on this page is added on the last one
-		}
-		own := byID[k]
-		if vnet, unnamed := unnamedLinkVNet(own[0]); unnamed && vnet != "" && len(own) == 1 {
-			// A link of a new zone whose name is known after apply, to a
-			// known VNet: a row when the search asks about that VNet (the
-			// zone's name may be any), nothing otherwise.
-			if query.Includes(own[0].ID, vnet) {
-				out = append(out, query.Row(own[0].ID, vnet))
-				served = append(served, own[0])
-			}
-			continue
-		}
-		ip, _ := parseARMPath(own[0].ID)
-		var base map[string]any
-		if own[0].Kind == planned.OpPatch {
-			// Only the link's VNet matters here; a patch that does not
-			// set it keeps the VNet the link has now.
-			base = map[string]any{"properties": map[string]any{"virtualNetwork": map[string]any{"id": rowVNet(query, rows, k)}}}
-			if !present[k] {
-				base = nil
-			}
-		}
-		r := resolve(ip, base, own, nil, nil)
-		if r.unknown != nil {
-			noteServed(raw.Context(), append(served, r.served...))
-			return nil, r.unknown
-		}
-		// A change met the search when it removes or alters a link the
-		// search found, or adds one to a VNet it asks about; a link of
-		// another VNet changes nothing here.
-		affects := present[k]
-		if r.body != nil {
-			props, _ := r.body["properties"].(map[string]any)
-			vn, _ := props["virtualNetwork"].(map[string]any)
-			if vnet, _ := vn["id"].(string); query.Includes(own[0].ID, vnet) {
-				out = append(out, query.Row(own[0].ID, vnet))
-				affects = true
-			}
-		}
-		if affects {
-			served = append(served, r.served...)
-		}
-	}
-	noteServed(raw.Context(), served)
-	ans["data"] = out
-	ans["count"] = len(out)
-	return jsonResponse(raw, ans)
-}
-
-// rowVNet is the VNet of the row of link id among rows.
-func rowVNet(q model.ZoneLinkQuery, rows []any, id string) string {
-	for _, row := range rows {
-		if m, ok := row.(map[string]any); ok && strings.EqualFold(fmt.Sprint(m["id"]), id) {
-			return q.RowVNet(m)
-		}
-	}
-	return ""
+	return false
 }

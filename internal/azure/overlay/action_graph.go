@@ -4,7 +4,6 @@
 package overlay
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,51 +14,39 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/planned"
 )
 
-// graphSearch is a Resource Graph query of gather that the overlay answers
-// as after the plan, knowing it by the model query its request's context
-// carries (never by reading KQL): the DNS private resolver inbound
-// endpoints at some addresses (model.ResolverEndpointQuery) and the
-// Virtual WAN hub connections of some VNets (model.HubConnectionQuery).
-// Its rows are resources of one type.
-type graphSearch struct {
-	// kql is the text the request must send.
-	kql string
-	// rowType is the type of the resources its rows are (lower case).
-	rowType string
-	// what names the answer in an unknown error.
-	what string
-	// row is the row the query answers for the resource id with the ARM
-	// body after the plan, and whether the query includes it.
-	row func(id string, body map[string]any) (map[string]any, bool)
-	// base is the part of a row's resource a patch starts from (nil when
-	// the row does not say).
-	base func(row map[string]any) map[string]any
-}
-
-// graphAfterPlan answers a graphSearch: the rows Azure has, less those of
-// resources the plan deletes or changes, plus those the plan's resources
-// are after it. Changes on the row type, and deletes of the resources
-// above the rows (a resolver, a hub, their resource group), decide it; a
-// plan without such changes passes the query on untouched.
-func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphSearch) (*http.Response, error) {
+// graph answers a Resource Graph query as after the plan: the rows Azure
+// has, less those of resources the plan deletes or changes, plus those
+// the plan's resources are after it. The request's context carries the
+// search (azure.WithGraphSearch, a model.GraphSearch), and the request
+// must send exactly its text: the overlay never reads KQL. Changes of the
+// search's row type, and deletes of the resources above the rows (a zone,
+// a resolver, a hub), decide it; a plan without such changes passes the
+// query on untouched. A query that carries no search is an error: the
+// overlay cannot know what it finds, and Azure's answer is the network
+// before the plan.
+func (o *Overlay) graph(req *policy.Request, ops []planned.Op) (*http.Response, error) {
 	raw := req.Raw()
+	s, ok := azure.GraphSearchOf(raw.Context())
+	if !ok {
+		return nil, fmt.Errorf("what-if: a Resource Graph query carries no search the overlay knows (azure.WithGraphSearch), so its answer after the plan is unknown")
+	}
+	rowType := s.RowType()
 	var rowOps, parentDeletes []planned.Op
 	recreated := map[string]bool{} // parents put again after a delete (replaced)
 	for _, op := range ops {
-		if t := typeOf(op.ID); t != s.rowType && strings.HasPrefix(s.rowType, t+"/") {
+		if t := typeOf(op.ID); t != rowType && strings.HasPrefix(rowType, t+"/") {
 			recreated[strings.ToLower(op.ID)] = op.Kind != planned.OpDelete
 		}
 	}
 	for _, op := range ops {
 		t := typeOf(op.ID)
 		switch {
-		case t == s.rowType:
+		case t == rowType:
 			rowOps = append(rowOps, op)
-		case op.Kind == planned.OpDelete && strings.HasPrefix(s.rowType, t+"/") && !recreated[strings.ToLower(op.ID)]:
+		case op.Kind == planned.OpDelete && strings.HasPrefix(rowType, t+"/") && !recreated[strings.ToLower(op.ID)]:
 			parentDeletes = append(parentDeletes, op)
 		}
 	}
@@ -73,13 +60,13 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 		}
 		slices.Sort(addrs)
 		noteServed(raw.Context(), append(slices.Clone(rowOps), parentDeletes...))
-		return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{s.what}}
+		return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(addrs), ", "), Members: []string{s.What() + " a Resource Graph query finds"}}
 	}
 	query, err := graphQueryText(req)
 	if err != nil {
 		return nil, err
 	}
-	if query != s.kql {
+	if query != s.KQL() {
 		return nil, unknown()
 	}
 	resp, ans, ok, err := graphAnswer(req)
@@ -114,7 +101,7 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 	for _, row := range rows {
 		m, _ := row.(map[string]any)
 		id := fmt.Sprint(m["id"])
-		if typeOf(id) != s.rowType {
+		if typeOf(id) != rowType {
 			out = append(out, row) // not a row of this search
 			continue
 		}
@@ -138,10 +125,20 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 		if len(deletedUnder(own[0].ID)) > 0 {
 			continue // its parent is deleted; it goes with it
 		}
+		if vnet, unnamed := unnamedLinkVNet(own[0]); unnamed && vnet != "" && len(own) == 1 {
+			// A link of a new zone whose name is known after apply, to a
+			// known VNet: a row when the search asks about that VNet (the
+			// zone's name may be any), nothing otherwise.
+			if row, ok := s.Row(own[0].ID, map[string]any{"vnetId": vnet}); ok {
+				out = append(out, row)
+				served = append(served, own[0])
+			}
+			continue
+		}
 		ip, _ := parseARMPath(own[0].ID)
 		var base map[string]any
 		if own[0].Kind == planned.OpPatch && present[k] != nil {
-			base = s.base(present[k])
+			base = s.Base(present[k])
 		}
 		r := resolve(ip, base, own, nil, nil)
 		if r.unknown != nil {
@@ -152,7 +149,7 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 		// search found, or adds one it asks for.
 		affects := present[k] != nil
 		if r.body != nil {
-			if row, ok := s.row(own[0].ID, r.body); ok {
+			if row, ok := s.Row(own[0].ID, r.body); ok {
 				out = append(out, row)
 				affects = true
 			}
@@ -165,66 +162,6 @@ func (o *Overlay) graphAfterPlan(req *policy.Request, ops []planned.Op, s graphS
 	ans["data"] = out
 	ans["count"] = len(out)
 	return jsonResponse(raw, ans)
-}
-
-// graphSearchOf is the graphSearch a request's context carries, if any.
-func graphSearchOf(ctx context.Context) (graphSearch, bool) {
-	if q, ok := azure.ResolverEndpointQueryOf(ctx); ok {
-		return graphSearch{
-			kql: q.KQL(), rowType: model.InboundEndpointType,
-			what: "the DNS private resolver inbound endpoints a Resource Graph query finds",
-			row: func(id string, body map[string]any) (map[string]any, bool) {
-				props, _ := body["properties"].(map[string]any)
-				return q.Row(id, props)
-			},
-			base: func(row map[string]any) map[string]any {
-				cfgs, ok := row["ipConfigurations"]
-				if props, isMap := row["properties"].(map[string]any); !ok && isMap {
-					cfgs = props["ipConfigurations"]
-				}
-				return map[string]any{"properties": map[string]any{"ipConfigurations": cfgs}}
-			},
-		}, true
-	}
-	if q, ok := azure.HubConnectionQueryOf(ctx); ok {
-		return graphSearch{
-			kql: q.KQL(), rowType: model.HubConnectionType,
-			what: "the Virtual WAN hub connections a Resource Graph query finds",
-			row: func(id string, body map[string]any) (map[string]any, bool) {
-				props, _ := body["properties"].(map[string]any)
-				return q.Row(id, props)
-			},
-			base: func(row map[string]any) map[string]any {
-				return map[string]any{"properties": map[string]any{"remoteVirtualNetwork": map[string]any{"id": model.HubConnectionRowVNet(row)}}}
-			},
-		}, true
-	}
-	return graphSearch{}, false
-}
-
-// searchedTypesChange is the unknown answer of a Resource Graph query that
-// carries no search the overlay knows, while the plan changes the hub
-// connections or resolver inbound endpoints such a search finds; nil when
-// it changes none (the zone link search decides then).
-func searchedTypesChange(raw *http.Request, ops []planned.Op) error {
-	var changed []string
-	var served []planned.Op
-	for _, op := range ops {
-		t := typeOf(op.ID)
-		for _, rowType := range []string{model.HubConnectionType, model.InboundEndpointType} {
-			if t == rowType || op.Kind == planned.OpDelete && t != "" && strings.HasPrefix(rowType, t+"/") {
-				changed = append(changed, op.Address)
-				served = append(served, op)
-			}
-		}
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	slices.Sort(changed)
-	noteServed(raw.Context(), served)
-	return &azure.PlannedValueUnknownError{ID: raw.URL.Path, Address: strings.Join(slices.Compact(changed), ", "),
-		Members: []string{"the Virtual WAN hub connections and DNS private resolver inbound endpoints a Resource Graph query finds"}}
 }
 
 // graphQueryText is the KQL text of a Resource Graph request's body (empty

@@ -80,7 +80,7 @@ func TestUnnamedZoneAnswersOnlyItsLinkedVNets(t *testing.T) {
 		}
 		search := func(zq model.ZoneLinkQuery) ([]string, error) {
 			q := zq.KQL()
-			resp, err := rg.Resources(azure.WithZoneLinkQuery(context.Background(), zq), armresourcegraph.QueryRequest{Query: &q,
+			resp, err := rg.Resources(azure.WithGraphSearch(context.Background(), zq), armresourcegraph.QueryRequest{Query: &q,
 				Options: &armresourcegraph.QueryRequestOptions{ResultFormat: to.Ptr(armresourcegraph.ResultFormatObjectArray)}}, nil)
 			if err != nil {
 				return nil, err

@@ -3,8 +3,11 @@ package snapshot
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
 // entry is one resource the replay can serve: stored on its own in the
@@ -36,20 +39,22 @@ type index struct {
 	byID        map[string]*entry
 	collections map[string][]*entry // sorted by key
 	assignments []roleAssignment    // sorted by entry key
-	// zoneLinks are the private DNS zone virtual network links, sorted by
-	// key: what a Resource Graph query is answered from (graphAnswer).
-	zoneLinks []*entry
-	// hubConnections are the Virtual WAN hub connections
-	// (virtualHubs/hubVirtualNetworkConnections), sorted by key: a
-	// Resource Graph query is answered from them too.
-	hubConnections []*entry
-	// inboundEndpoints are the DNS private resolvers' inbound endpoints
-	// (dnsResolvers/inboundEndpoints), sorted by key: a Resource Graph
-	// query is answered from them too.
-	inboundEndpoints []*entry
+	// graphRows are the resources a Resource Graph query is answered
+	// from (graphAnswer): for each search of model.GraphSearches, in that
+	// order, the resources of its row type, sorted by key.
+	graphRows [][]*entry
 	actions          map[string]json.RawMessage
 	faults           map[string]Fault
 }
+
+// graphRowTypes are the row types of model.GraphSearches, in order.
+var graphRowTypes = func() []string {
+	var out []string
+	for _, s := range model.GraphSearches() {
+		out = append(out, s.RowType())
+	}
+	return out
+}()
 
 func newIndex(s *Snapshot) *index {
 	ix := &index{
@@ -57,6 +62,7 @@ func newIndex(s *Snapshot) *index {
 		collections: map[string][]*entry{},
 		actions:     map[string]json.RawMessage{},
 		faults:      map[string]Fault{},
+		graphRows:   make([][]*entry, len(graphRowTypes)),
 	}
 	// Standalone resources first, so that they win over an embedded copy
 	// with the same id whatever the order in the file.
@@ -80,14 +86,8 @@ func newIndex(s *Snapshot) *index {
 		if parent := k[:strings.LastIndexByte(k, '/')]; strings.HasSuffix(parent, roleAssignmentsSuffix) {
 			ix.assignments = append(ix.assignments, roleAssignment{scope: assignmentScope(parent, e.body), e: e})
 		}
-		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "privatednszones" && segs[len(segs)-2] == "virtualnetworklinks" {
-			ix.zoneLinks = append(ix.zoneLinks, e)
-		}
-		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "virtualhubs" && segs[len(segs)-2] == "hubvirtualnetworkconnections" {
-			ix.hubConnections = append(ix.hubConnections, e)
-		}
-		if segs := segments(k); len(segs) >= 4 && segs[len(segs)-4] == "dnsresolvers" && segs[len(segs)-2] == "inboundendpoints" {
-			ix.inboundEndpoints = append(ix.inboundEndpoints, e)
+		if i := slices.Index(graphRowTypes, model.TypeOf(k)); i >= 0 {
+			ix.graphRows[i] = append(ix.graphRows[i], e)
 		}
 	}
 

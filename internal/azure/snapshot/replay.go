@@ -176,22 +176,21 @@ var resourceGraphKey = lookupKey(http.MethodPost, resourceGraphPath)
 
 // graphAnswer is what the replay answers a Resource Graph query when the
 // snapshot holds no result for it: the snapshot stands for every
-// subscription the identity can read, and the answer lists every private
-// DNS zone virtual network link, every Virtual WAN hub connection and
-// every DNS private resolver inbound endpoint in it (the only resources
-// the provider queries Resource Graph for), whatever
-// the query; the provider filters the rows itself. The shape is Resource
-// Graph's objectArray result.
+// subscription the identity can read, and the answer lists every resource
+// of the row type of each search the provider sends (model.GraphSearches:
+// private DNS zone virtual network links, Virtual WAN hub connections, DNS
+// private resolver inbound endpoints), whatever the query; the provider
+// filters the rows itself. The shape is Resource Graph's objectArray
+// result.
 func (ix *index) graphAnswer() []byte {
-	rows := make([]json.RawMessage, 0, len(ix.zoneLinks)+len(ix.hubConnections)+len(ix.inboundEndpoints))
-	for _, e := range ix.zoneLinks {
-		rows = append(rows, e.body)
+	var rows []json.RawMessage
+	for _, es := range ix.graphRows {
+		for _, e := range es {
+			rows = append(rows, e.body)
+		}
 	}
-	for _, e := range ix.hubConnections {
-		rows = append(rows, e.body)
-	}
-	for _, e := range ix.inboundEndpoints {
-		rows = append(rows, e.body)
+	if rows == nil {
+		rows = []json.RawMessage{}
 	}
 	body, err := json.Marshal(map[string]any{
 		"totalRecords": len(rows), "count": len(rows), "resultTruncated": "false", "data": rows,

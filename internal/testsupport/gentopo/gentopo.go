@@ -65,7 +65,7 @@ const (
 
 func (o Options) clusters() int { return max(o.Clusters, 1) }
 
-// Defaults are the sizes of the large benchmark topology (issue 6).
+// Defaults are the sizes of the large benchmark topology.
 func Defaults() Options {
 	return Options{Pools: 20, Subnets: 5, Spokes: 3, Replicas: 4, BGPRoutes: 10000, DNSZones: 1, Seed: 1}
 }
