@@ -126,7 +126,7 @@ func repoDecls(t *testing.T) goDecls {
 var (
 	// inFileRE is "`name` in `file.go`" or "(`name`, `file.go`)" /
 	// "`name` (`file.go`": a name the doc places in a file.
-	inFileRE   = regexp.MustCompile("`(?:[a-z]+\\.)?([A-Za-z]\\w*)` (?:in |\\()`([\\w/]+\\.go)`")
+	inFileRE = regexp.MustCompile("`(?:[a-z]+\\.)?([A-Za-z]\\w*)` (?:in |\\()`([\\w/]+\\.go)`")
 	// fileNameRE is "`file.go` (`name`": the same, the other way round.
 	fileNameRE = regexp.MustCompile("`([\\w/]+\\.go)` \\(`(?:[A-Za-z]+\\.)?([A-Za-z]\\w*)`")
 	codeSpanRE = regexp.MustCompile("`([^`\n]+)`")

@@ -43,8 +43,8 @@ type index struct {
 	// from (graphAnswer): for each search of model.GraphSearches, in that
 	// order, the resources of its row type, sorted by key.
 	graphRows [][]*entry
-	actions          map[string]json.RawMessage
-	faults           map[string]Fault
+	actions   map[string]json.RawMessage
+	faults    map[string]Fault
 }
 
 // graphRowTypes are the row types of model.GraphSearches, in order.
