@@ -188,8 +188,11 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 	// test can run the real credential against a fake Entra ID. The
 	// credential never goes through the recorder: token answers must not end
 	// up in record_file.
-	if cfg.transport != nil {
-		opts.Transport = cfg.transport
+	// Live, they use the bounded transport of the reads: a network that
+	// swallows packets fails signing in within seconds too.
+	opts.Transport = cfg.transport
+	if opts.Transport == nil {
+		opts.Transport = newHTTPClient()
 	}
 	secrets := cfg.secrets()
 	return func() (azcore.TokenCredential, error) {
@@ -379,8 +382,9 @@ func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequ
 	}
 	err = redact(err, r.secrets)
 	// A read that ran out of time while waiting for a token is a timeout,
-	// not a credential that does not work.
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	// not a credential that does not work. (Only the context says so: a
+	// network timeout also matches context.DeadlineExceeded.)
+	if ctx.Err() != nil {
 		return tk, err
 	}
 	// No answer from the sign-in endpoint: the network, not the
@@ -390,6 +394,10 @@ func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequ
 	}
 	if u, ok := Unreachable("", err); ok {
 		return tk, u
+	}
+	// A credential's own time limit (the Azure CLI's) is a timeout too.
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return tk, err
 	}
 	return tk, &SignInError{Method: r.method, Err: err}
 }

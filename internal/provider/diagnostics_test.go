@@ -7,6 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -29,5 +32,33 @@ func TestDescribeReadFailureSignIn(t *testing.T) {
 	summary, _ = signInText(fmt.Errorf("token: %w", context.DeadlineExceeded))
 	if summary != "Timed out signing in to Azure" {
 		t.Errorf("deadline summary = %q", summary)
+	}
+}
+
+// A read that got no answer through a silent proxy is reported as the
+// network, naming the host and the proxy: never as throttling or a
+// transient Azure problem, never as a credential problem.
+func TestDescribeReadFailureSilentProxy(t *testing.T) {
+	id := model.ResourceID("/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/rg/providers/Microsoft.ContainerService/managedClusters/aks")
+	silent := &azure.ProxyNoAnswerError{Proxy: "10.1.2.3:3128", Target: "management.azure.com:443", After: 15 * time.Second,
+		Err: &net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}}
+	u, ok := azure.Unreachable("management.azure.com", &url.Error{Op: "Get", URL: "https://management.azure.com/x", Err: silent})
+	if !ok {
+		t.Fatal("a silent proxy is not classified as a network failure")
+	}
+	err := fmt.Errorf("GET %s: %w", id, u)
+	summary, detail := describeReadFailure(id, err, azure.Gap(id, "", err), 5*time.Minute)
+	if summary != "Cannot reach management.azure.com" {
+		t.Errorf("summary %q", summary)
+	}
+	for _, w := range []string{"10.1.2.3:3128", "did not answer", "HTTPS_PROXY"} {
+		if !strings.Contains(detail, w) {
+			t.Errorf("detail lacks %q: %s", w, detail)
+		}
+	}
+	for _, w := range []string{"check for throttling", "usually throttling", "Fix the credentials", "plan again later"} {
+		if strings.Contains(detail, w) {
+			t.Errorf("detail says %q: %s", w, detail)
+		}
 	}
 }
