@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
 	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
@@ -60,5 +62,25 @@ func TestDescribeReadFailureSilentProxy(t *testing.T) {
 		if strings.Contains(detail, w) {
 			t.Errorf("detail says %q: %s", w, detail)
 		}
+	}
+}
+
+// The sign-in diagnostic gives the failed method's own advice: a machine
+// without the Azure CLI is not told about client secrets.
+func TestSignInTextAdviceOfTheMethod(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	source, err := azure.NewCredentialSource(azure.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cred, err := source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cred.GetToken(t.Context(), policy.TokenRequestOptions{Scopes: []string{"https://management.azure.com/.default"}})
+	summary, detail := signInText(err)
+	if summary != "Could not sign in to Azure" || !strings.Contains(detail, "Install the Azure CLI") ||
+		strings.Contains(detail, "client secret") || !strings.Contains(detail, "snapshot_file") {
+		t.Errorf("got %q / %q", summary, detail)
 	}
 }
