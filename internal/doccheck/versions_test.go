@@ -94,3 +94,40 @@ func requiredProviderBlocks(text string) []string {
 		text = text[end+1:]
 	}
 }
+
+// TestRenderingClaimsAreSourced: a sentence of the documentation that says
+// Azure DevOps renders the Mermaid diagram must cite Microsoft's page that
+// documents where it does (wiki pages, with `::: mermaid`); Microsoft
+// documents no Mermaid rendering for pull request comments or pipeline
+// summaries.
+func TestRenderingClaimsAreSourced(t *testing.T) {
+	claim := regexp.MustCompile(`(?is)Azure DevOps[^.|]{0,80}\brenders?\b`)
+	const source = "learn.microsoft.com/en-us/azure/devops/project/wiki/wiki-markdown-guidance"
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			switch rel {
+			case ".git", "bin", "dist", "scripts":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(path); ext != ".md" && ext != ".tmpl" && ext != ".go" || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		text := read(t, filepath.ToSlash(rel))
+		for _, loc := range claim.FindAllStringIndex(text, -1) {
+			para := text[max(0, loc[0]-600):min(len(text), loc[1]+600)]
+			if !strings.Contains(para, source) {
+				t.Errorf("%s: %q claims Azure DevOps renders something without citing %s", rel, text[loc[0]:loc[1]], source)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
