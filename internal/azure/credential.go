@@ -183,7 +183,7 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 	// reachPolicy tells a network failure from a refused credential and
 	// stops azcore's retries of a name that does not resolve.
 	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)},
-		PerRetryPolicies: []policy.Policy{reachPolicy{}}}
+		PerRetryPolicies: []policy.Policy{reachPolicy{signIn: true}}}
 	// A replaced transport (tests) carries the token requests too, so that a
 	// test can run the real credential against a fake Entra ID. The
 	// credential never goes through the recorder: token answers must not end

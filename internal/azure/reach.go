@@ -149,10 +149,17 @@ func networkCause(err error) error {
 // help), and reports it to the reachProbe of the request's context, if any.
 // It sits among the per-try policies, right above the transport, of the
 // reads and of the credential's token requests.
-type reachPolicy struct{}
+type reachPolicy struct {
+	// signIn: the credential's token requests, where every network failure
+	// is final for azcore's retries. The confidential client (MSAL) tries a
+	// token request twice by itself, and azcore would multiply that by its
+	// four tries: through a silent proxy eight times 15 s. Reads keep their
+	// retries (RetryConfig), a minute at most.
+	signIn bool
+}
 
 // Do implements policy.Policy.
-func (reachPolicy) Do(req *policy.Request) (*http.Response, error) {
+func (p reachPolicy) Do(req *policy.Request) (*http.Response, error) {
 	resp, err := req.Next()
 	// The read's own deadline or cancellation is not the network's.
 	if err == nil || req.Raw().Context().Err() != nil {
@@ -165,10 +172,10 @@ func (reachPolicy) Do(req *policy.Request) (*http.Response, error) {
 	if u.Proxy == "" {
 		u.Proxy = proxyOf(req.Raw())
 	}
-	if p, found := req.Raw().Context().Value(reachProbeKey{}).(*reachProbe); found {
-		p.set(u)
+	if probe, found := req.Raw().Context().Value(reachProbeKey{}).(*reachProbe); found {
+		probe.set(u)
 	}
-	if u.Permanent {
+	if u.Permanent || p.signIn {
 		return resp, permanentError{u}
 	}
 	return resp, u

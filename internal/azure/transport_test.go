@@ -299,3 +299,33 @@ func TestDialTimeoutIsTheNetwork(t *testing.T) {
 }
 
 func bufioReader(c net.Conn) *bufio.Reader { return bufio.NewReaderSize(c, 1) }
+
+// Signing in through a proxy that never answers fails as the network,
+// naming the sign-in host and the proxy, in seconds: the credential's token
+// requests use the bounded transport too, and a token request that got no
+// answer is not retried on top of the client's own second try (live: at
+// most 2 × 15 s).
+func TestSignInThroughSilentProxyFailsFastAsNetwork(t *testing.T) {
+	proxyAddr, accepted := silentListener(t)
+	client := newBoundedHTTPClient(testBounds, http.ProxyURL(&url.URL{Scheme: "http", Host: proxyAddr}))
+	s, err := NewSession(sp(Config{ClientSecret: "not-a-real-secret"}).WithTransport(client))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err = s.SignIn(t.Context())
+	took := time.Since(start)
+	var u *UnreachableError
+	var signIn *SignInError
+	if !errors.As(err, &u) || errors.As(err, &signIn) {
+		t.Fatalf("SignIn error %v (%T), want an *UnreachableError and no *SignInError", err, err)
+	}
+	if u.Host != "login.microsoftonline.com" || u.Proxy != proxyAddr {
+		t.Errorf("host %q, proxy %q", u.Host, u.Proxy)
+	}
+	t.Logf("%d connections to the proxy in %s", accepted.Load(), took)
+	// The confidential client tries twice; azcore does not multiply that.
+	if n := accepted.Load(); n == 0 || n > 2 || took > 5*time.Second {
+		t.Errorf("%d connections in %s", accepted.Load(), took)
+	}
+}
