@@ -71,10 +71,10 @@ func TestTestedCLIVersionsAreDocumented(t *testing.T) {
 	}
 }
 
-// TestAcceptanceRunsOnEveryCLI: `make test` runs the acceptance tests once
+// TestMakeTestRunsAcceptanceOnEveryCLI: `make test` runs the acceptance tests once
 // per CLI that scripts/tools.sh lists (clis), the newest Terraform
 // included, and scripts/acc-env.sh prints the environment of each.
-func TestAcceptanceRunsOnEveryCLI(t *testing.T) {
+func TestMakeTestRunsAcceptanceOnEveryCLI(t *testing.T) {
 	tools := read(t, "scripts/tools.sh")
 	m := regexp.MustCompile(`(?m)^\s*clis\) printf '%s\\n' ([a-z -]+) ;;$`).FindStringSubmatch(tools)
 	if m == nil {
