@@ -57,7 +57,7 @@ func TestTestedCLIVersionsAreDocumented(t *testing.T) {
 	for _, rel := range []string{"README.md", "docs/index.md", "templates/index.md.tmpl", "docs/guides/installation.md", "templates/guides/installation.md.tmpl", "CONTRIBUTING.md"} {
 		text := read(t, rel)
 		for _, p := range pinned {
-			if !regexp.MustCompile(`\b` + p.cli + ` ` + regexp.QuoteMeta(p.version) + `\b`).MatchString(text) &&
+			if !regexp.MustCompile(`\b`+p.cli+` `+regexp.QuoteMeta(p.version)+`\b`).MatchString(text) &&
 				!(rel == "CONTRIBUTING.md" && strings.Contains(text, p.version)) {
 				t.Errorf("%s does not name %s %s, a version scripts/tools.sh pins and the acceptance tests run", rel, p.cli, p.version)
 			}
