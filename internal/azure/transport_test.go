@@ -63,7 +63,7 @@ var testBounds = connectBounds{Dial: 2 * time.Second, TLSHandshake: 300 * time.M
 // readVNet reads a VNet through client c as the session wires it (the
 // retry policy with recorded waits, reachPolicy above the transport),
 // against Resource Manager at endpoint ("" for the public cloud).
-func readVNet(t *testing.T, c *http.Client, endpoint string) (error, *fakeSleeps) {
+func readVNet(t *testing.T, c *http.Client, endpoint string) (*fakeSleeps, error) {
 	t.Helper()
 	p := newRetryPolicy(RetryConfig{})
 	sleeps := &fakeSleeps{}
@@ -92,7 +92,7 @@ func readVNet(t *testing.T, c *http.Client, endpoint string) (error, *fakeSleeps
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	_, err = vnets.Get(ctx, "rg-hub", "vnet-hub", nil)
-	return err, sleeps
+	return sleeps, err
 }
 
 // A proxy that accepts the connection and never answers the CONNECT
@@ -105,7 +105,7 @@ func TestSilentProxyFailsFastAsNetwork(t *testing.T) {
 	client := newBoundedHTTPClient(testBounds, http.ProxyURL(&url.URL{Scheme: "http", Host: proxyAddr}))
 
 	start := time.Now()
-	err, sleeps := readVNet(t, client, "")
+	sleeps, err := readVNet(t, client, "")
 	took := time.Since(start)
 
 	var u *UnreachableError
@@ -148,7 +148,7 @@ func TestTLSHandshakeThatNeverCompletesFailsFastAsNetwork(t *testing.T) {
 	client := newBoundedHTTPClient(testBounds, nil)
 
 	start := time.Now()
-	err, _ := readVNet(t, client, "https://"+addr)
+	_, err := readVNet(t, client, "https://"+addr)
 	took := time.Since(start)
 
 	var u *UnreachableError
@@ -228,9 +228,13 @@ func TestProxyTunnelOutlivesTheConnectBound(t *testing.T) {
 	if _, err := io.WriteString(conn, "CONNECT backend:80 HTTP/1.1\r\nHost: backend:80\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.ReadResponse(bufioReader(conn), nil)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("CONNECT: %v %v", resp, err)
+	resp, err := http.ReadResponse(bufioReader(conn), &http.Request{Method: http.MethodConnect})
+	if err != nil {
+		t.Fatalf("CONNECT: %v", err)
+	}
+	_ = resp.Body.Close() // a CONNECT answer has no body
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("CONNECT: %s", resp.Status)
 	}
 	if err := tunnels.connected(t.Context(), nil, nil, resp); err != nil {
 		t.Fatal(err)
