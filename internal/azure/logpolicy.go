@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -57,6 +59,9 @@ func (requestLogPolicy) Do(req *policy.Request) (*http.Response, error) {
 		fields["error"] = err.Error()
 	}
 	tflog.Debug(ctx, logMessageARMRequest, fields)
+	if !traceLogging() {
+		return resp, err
+	}
 
 	bodies := map[string]any{"method": raw.Method, "url": url}
 	if b := requestBody(req); b != "" {
@@ -70,6 +75,20 @@ func (requestLogPolicy) Do(req *policy.Request) (*http.Response, error) {
 	}
 	tflog.Trace(ctx, logMessageARMBody, bodies)
 	return resp, err
+}
+
+// traceLogging reports whether the provider log is at TRACE, from the
+// variables the CLIs and the test harness set (TF_LOG_PROVIDER, TF_LOG,
+// TF_ACC_LOG; "JSON" is TRACE in JSON): the bodies are then read and
+// redacted, and at any other level that work is skipped.
+func traceLogging() bool {
+	for _, v := range []string{"TF_LOG_PROVIDER", "TF_LOG", "TF_ACC_LOG"} {
+		switch strings.ToUpper(strings.TrimSpace(os.Getenv(v))) {
+		case "TRACE", "JSON":
+			return true
+		}
+	}
+	return false
 }
 
 // requestBody is the request's body for the log (a Resource Graph query, a

@@ -19,6 +19,9 @@ import (
 // set (TF_LOG=DEBUG); their bodies at TRACE only; neither ever holds the
 // bearer token or a value named like a credential.
 func TestRequestLogLevels(t *testing.T) {
+	t.Setenv("TF_LOG_PROVIDER", "")
+	t.Setenv("TF_ACC_LOG", "")
+	t.Setenv("TF_LOG", "TRACE")
 	const answer = `{"name":"vnet-hub","properties":{"adminPassword":"hunter2-secret","primaryKey":"k3y-secret","addressSpace":{"addressPrefixes":["10.0.0.0/16"]}}}`
 	var sawAuth string
 	tr := transportFunc(func(req *http.Request) (*http.Response, error) {
@@ -72,6 +75,15 @@ func TestRequestLogLevels(t *testing.T) {
 	}
 	if !strings.Contains(body["response_body"].(string), `"adminPassword":"[REDACTED]"`) {
 		t.Errorf("response body %v", body["response_body"])
+	}
+	// At DEBUG the bodies are neither read for the log nor logged.
+	t.Setenv("TF_LOG", "DEBUG")
+	out.Reset()
+	if _, err := vnets.Get(tflogtest.RootLogger(t.Context(), &out), "rg-hub", "vnet-hub", nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), logMessageARMBody) || !strings.Contains(out.String(), logMessageARMRequest) {
+		t.Errorf("at DEBUG the log holds:\n%s", out.String())
 	}
 }
 
