@@ -9,7 +9,9 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -27,11 +29,23 @@ var version = "dev"
 // address is the provider's source address.
 const address = "registry.terraform.io/pullpath/pullpath"
 
+// versionLine is what -version prints: the build's version (the one in the
+// ARM User-Agent, pullpath/<version>) and the source address.
+func versionLine() string {
+	return fmt.Sprintf("terraform-provider-pullpath %s (%s, plugin protocol 6)", version, address)
+}
+
 func main() {
-	var debug bool
+	var debug, showVersion bool
 
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
+	flag.BoolVar(&showVersion, "version", false, "print the provider's version and exit")
 	flag.Parse()
+
+	if showVersion {
+		fmt.Fprintln(os.Stdout, versionLine())
+		return
+	}
 
 	opts := providerserver.ServeOpts{
 		Address: address,

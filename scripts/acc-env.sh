@@ -5,7 +5,8 @@
 # Print the environment for acceptance tests against one CLI:
 #
 #   eval "$(scripts/acc-env.sh tofu)"       # OpenTofu
-#   eval "$(scripts/acc-env.sh terraform)"  # Terraform
+#   eval "$(scripts/acc-env.sh terraform)"  # Terraform 1.5.x, the oldest supported
+#   eval "$(scripts/acc-env.sh terraform-latest)"  # the newest Terraform built
 #   go test ./... -run '^TestAcc' -count=1
 #
 # The CLI is built into the tool cache first if needed (scripts/tools.sh).
@@ -36,14 +37,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 case "${1:-}" in
-tofu)
-	bin="$(bash "$here/tools.sh" tofu)"
-	;;
-terraform)
-	bin="$(bash "$here/tools.sh" terraform)"
+tofu | terraform | terraform-latest)
+	bin="$(bash "$here/tools.sh" "$1")"
 	;;
 *)
-	echo "usage: $0 <tofu|terraform>" >&2
+	echo "usage: $0 <$(bash "$here/tools.sh" clis | paste -sd '|')>" >&2
 	exit 2
 	;;
 esac

@@ -8,7 +8,10 @@
 #   scripts/tools.sh all         ensure every tool, print "name path" lines
 #   scripts/tools.sh cache-dir   print the cache directory
 #
-# Tools: tofu, terraform, golangci-lint, tfplugindocs, cli-config.
+# Tools: tofu, terraform, terraform-latest, golangci-lint, tfplugindocs,
+# cli-config. `terraform` is the oldest Terraform the provider supports
+# (1.5.x); `terraform-latest` is the newest release the Go module proxy
+# serves. The acceptance tests run on every CLI listed by `clis`.
 #
 # Everything is built from source with the machine's Go toolchain through the
 # Go module proxy (no release download), and cached outside the repository in
@@ -28,6 +31,7 @@ set -euo pipefail
 
 TOFU_VERSION="1.12.6"
 TERRAFORM_VERSION="1.5.7"
+TERRAFORM_LATEST_VERSION="1.13.3"
 GOLANGCI_LINT_VERSION="2.15.0"
 TFPLUGINDOCS_VERSION="0.25.0"
 
@@ -98,34 +102,36 @@ _tofu_ok() {
 	[[ "${out%%$'\n'*}" == "OpenTofu v$TOFU_VERSION" ]]
 }
 
-# OpenTofu cannot be `go install`ed (its go.mod has a replace directive), so the
-# module source is copied into the cache and built there with `go build`.
-# The source stays in a fixed place so the Go build cache can be reused.
-_tofu_build() {
-	local cache out src
+# _build_module_source MODULE VERSION NAME PKG LDFLAGS OUT: build PKG of
+# MODULE@vVERSION into OUT from a copy of the module source, after running
+# the function PATCH (optional) in the copy. For modules
+# whose go.mod has replace directives (OpenTofu, Terraform since 1.6):
+# `go install module@version` refuses those. The source is copied into the
+# cache and built there with `go build`; it stays in a fixed place so the Go
+# build cache can be reused.
+_build_module_source() {
+	local module="$1" ver="$2" name="$3" pkg="$4" ldflags="$5" out="$6" patch="${7:-}"
+	local cache src moddir start=$SECONDS
 	cache="$(_cache)"
-	out="$cache/tofu-$TOFU_VERSION/tofu"
-	src="$cache/src/opentofu-$TOFU_VERSION"
-	_wait_foreign "go build -o $out "
-	_tofu_ok "$out" && return 0
-
-	local start=$SECONDS moddir
-	_log "building OpenTofu v$TOFU_VERSION from source (cold: about 10 minutes on 2 cores)"
-	moddir="$(cd "$cache" && GOFLAGS='' go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" |
+	src="$cache/src/$name-$ver"
+	moddir="$(cd "$cache" && GOFLAGS='' go mod download -json "$module@v$ver" |
 		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
-	[[ -n "$moddir" && -f "$moddir/go.mod" ]] || _die "go mod download of opentofu v$TOFU_VERSION failed"
+	[[ -n "$moddir" && -f "$moddir/go.mod" ]] || _die "go mod download of $module v$ver failed"
 
 	# A complete copy carries a marker. An unmarked copy (interrupted, or made
 	# by hand) is kept if it equals the module, otherwise made anew.
 	if [[ ! -f "$src/.pullpath-complete" ]]; then
-		if [[ -d "$src" ]] && diff -rq "$moddir" "$src" >/dev/null 2>&1; then
+		if [[ -z "$patch" && -d "$src" ]] && diff -rq "$moddir" "$src" >/dev/null 2>&1; then
 			chmod -R u+w "$src"
 		else
 			local tmpsrc
 			mkdir -p "$cache/src"
-			tmpsrc="$(mktemp -d "$cache/src/.opentofu-$TOFU_VERSION.XXXXXX")"
+			tmpsrc="$(mktemp -d "$cache/src/.$name-$ver.XXXXXX")"
 			cp -a "$moddir/." "$tmpsrc/"
 			chmod -R u+w "$tmpsrc"
+			if [[ -n "$patch" ]]; then
+				(cd "$tmpsrc" && "$patch") || { rm -rf "$tmpsrc"; _die "patching the source of $module v$ver failed"; }
+			fi
 			rm -rf "$src"
 			mv "$tmpsrc" "$src"
 		fi
@@ -134,17 +140,25 @@ _tofu_build() {
 
 	mkdir -p "$(dirname "$out")"
 	local tmpbin="$out.tmp.$$"
-	# version.dev=no drops the "-dev" suffix, as OpenTofu's release build does;
-	# the version string then equals the release ("OpenTofu v1.12.6").
-	if ! (cd "$src" && GOFLAGS='' go build \
-		-ldflags "-X github.com/opentofu/opentofu/version.dev=no" \
-		-o "$tmpbin" ./cmd/tofu >&2); then
+	if ! (cd "$src" && GOFLAGS='' go build -ldflags "$ldflags" -o "$tmpbin" "$pkg" >&2); then
 		rm -f "$tmpbin"
-		_die "go build of OpenTofu v$TOFU_VERSION failed"
+		_die "go build of $module v$ver failed"
 	fi
 	mv -f "$tmpbin" "$out"
-	_tofu_ok "$out" || _die "built $out but it does not report OpenTofu v$TOFU_VERSION"
 	_log "built $out in $((SECONDS - start))s"
+}
+
+_tofu_build() {
+	local out
+	out="$(_cache)/tofu-$TOFU_VERSION/tofu"
+	_wait_foreign "go build -o $out "
+	_tofu_ok "$out" && return 0
+	_log "building OpenTofu v$TOFU_VERSION from source (cold: about 10 minutes on 2 cores)"
+	# version.dev=no drops the "-dev" suffix, as OpenTofu's release build does;
+	# the version string then equals the release ("OpenTofu v1.12.6").
+	_build_module_source github.com/opentofu/opentofu "$TOFU_VERSION" opentofu ./cmd/tofu \
+		"-X github.com/opentofu/opentofu/version.dev=no" "$out"
+	_tofu_ok "$out" || _die "built $out but it does not report OpenTofu v$TOFU_VERSION"
 }
 
 ensure_tofu() {
@@ -177,6 +191,58 @@ ensure_terraform() {
 	local out
 	out="$(_cache)/terraform-$TERRAFORM_VERSION/terraform"
 	_terraform_ok "$out" || _with_lock terraform _terraform_build
+	printf '%s\n' "$out"
+}
+
+# ---------------------------------------------------------------- Terraform (newest)
+
+# Terraform since 1.6 has replace directives in its go.mod, so, like
+# OpenTofu, it is built from a copy of the module source. version.dev=no
+# gives the release's version string ("Terraform v1.13.3").
+_terraform_latest_ok() {
+	[[ -x "$1" ]] || return 1
+	local out
+	out="$(CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE="$(ensure_cli_config)" "$1" version 2>/dev/null)" || return 1
+	[[ "${out%%$'\n'*}" == "Terraform v$TERRAFORM_LATEST_VERSION" ]]
+}
+
+# The module zip of Terraform leaves out its nested modules, and the proxy
+# does not serve them: the remote-state backends azurerm, consul, cos, gcs,
+# kubernetes, oci, oss, pg and s3 are modules of their own under
+# internal/backend/remote-state, reached through replace directives. The
+# build drops them from go.mod and from the backend table
+# (internal/backend/init/init.go); everything else, the local, http,
+# inmem and remote/cloud backends included, is Terraform's own source. The
+# acceptance tests use local state. The binary is for testing only.
+_terraform_drop_nested_backends() {
+	local b mods=(azure consul cos gcs kubernetes oci oss pg s3)
+	for b in "${mods[@]}"; do
+		GOFLAGS='' go mod edit \
+			-dropreplace "github.com/hashicorp/terraform/internal/backend/remote-state/$b" \
+			-droprequire "github.com/hashicorp/terraform/internal/backend/remote-state/$b"
+	done
+	local init=internal/backend/init/init.go
+	sed -i -E \
+		-e '/^[[:space:]]*backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3) "github.com\/hashicorp\/terraform\/internal\/backend\/remote-state\//d' \
+		-e '/backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3)\.New\(\)/d' \
+		"$init"
+	! grep -qE 'backend(Azure|Consul|Cos|GCS|Kubernetes|OCI|OSS|Pg|S3)\b' "$init"
+}
+
+_terraform_latest_build() {
+	local out
+	out="$(_cache)/terraform-$TERRAFORM_LATEST_VERSION/terraform"
+	_terraform_latest_ok "$out" && return 0
+	_log "building Terraform v$TERRAFORM_LATEST_VERSION from source (cold: about 6 minutes on 2 cores)"
+	_build_module_source github.com/hashicorp/terraform "$TERRAFORM_LATEST_VERSION" terraform . \
+		"-X github.com/hashicorp/terraform/version.dev=no" "$out" _terraform_drop_nested_backends
+	_terraform_latest_ok "$out" || _die "built $out but it does not report Terraform v$TERRAFORM_LATEST_VERSION"
+}
+
+ensure_terraform_latest() {
+	local out
+	out="$(_cache)/terraform-$TERRAFORM_LATEST_VERSION/terraform"
+	_terraform_latest_ok "$out" || _with_lock "terraform-$TERRAFORM_LATEST_VERSION" _terraform_latest_build
 	printf '%s\n' "$out"
 }
 
@@ -255,7 +321,9 @@ EOF
 
 _usage() {
 	cat >&2 <<EOF
-usage: $0 <tofu|terraform|golangci-lint|tfplugindocs|cli-config|all|cache-dir|versions>
+usage: $0 <tofu|terraform|terraform-latest|golangci-lint|tfplugindocs|cli-config|all|clis|cache-dir|versions>
+
+  clis   the CLIs the acceptance tests run on, one name a line (for acc-env.sh)
 EOF
 	exit 2
 }
@@ -266,19 +334,22 @@ _main() {
 	case "$1" in
 	tofu) ensure_tofu ;;
 	terraform) ensure_terraform ;;
+	terraform-latest) ensure_terraform_latest ;;
+	clis) printf '%s\n' tofu terraform terraform-latest ;;
 	golangci-lint) ensure_golangci_lint ;;
 	tfplugindocs) ensure_tfplugindocs ;;
 	cli-config) ensure_cli_config ;;
 	cache-dir) _cache && echo ;;
 	versions)
-		printf 'tofu %s\nterraform %s\ngolangci-lint %s\ntfplugindocs %s\n' \
-			"$TOFU_VERSION" "$TERRAFORM_VERSION" "$GOLANGCI_LINT_VERSION" "$TFPLUGINDOCS_VERSION"
+		printf 'tofu %s\nterraform %s\nterraform-latest %s\ngolangci-lint %s\ntfplugindocs %s\n' \
+			"$TOFU_VERSION" "$TERRAFORM_VERSION" "$TERRAFORM_LATEST_VERSION" "$GOLANGCI_LINT_VERSION" "$TFPLUGINDOCS_VERSION"
 		;;
 	all)
 		printf 'cli-config %s\n' "$(ensure_cli_config)"
 		printf 'golangci-lint %s\n' "$(ensure_golangci_lint)"
 		printf 'tfplugindocs %s\n' "$(ensure_tfplugindocs)"
 		printf 'terraform %s\n' "$(ensure_terraform)"
+		printf 'terraform-latest %s\n' "$(ensure_terraform_latest)"
 		printf 'tofu %s\n' "$(ensure_tofu)"
 		;;
 	*) _usage ;;

@@ -1,7 +1,8 @@
 terraform {
   required_providers {
     pullpath = {
-      source = "pullpath/pullpath"
+      source  = "pullpath/pullpath"
+      version = "~> 1.0"
     }
   }
 }

@@ -183,21 +183,24 @@ func NewCredentialSource(cfg Config) (CredentialSource, error) {
 	// reachPolicy tells a network failure from a refused credential and
 	// stops azcore's retries of a name that does not resolve.
 	opts := azcore.ClientOptions{Cloud: cl, Telemetry: policy.TelemetryOptions{ApplicationID: applicationID(cfg.ProviderVersion)},
-		PerRetryPolicies: []policy.Policy{reachPolicy{}}}
+		PerRetryPolicies: []policy.Policy{reachPolicy{signIn: true}}}
 	// A replaced transport (tests) carries the token requests too, so that a
 	// test can run the real credential against a fake Entra ID. The
 	// credential never goes through the recorder: token answers must not end
 	// up in record_file.
-	if cfg.transport != nil {
-		opts.Transport = cfg.transport
+	// Live, they use the bounded transport of the reads: a network that
+	// swallows packets fails signing in within seconds too.
+	opts.Transport = cfg.transport
+	if opts.Transport == nil {
+		opts.Transport = newHTTPClient()
 	}
 	secrets := cfg.secrets()
 	return func() (azcore.TokenCredential, error) {
 		cred, err := newCredential(m, cfg, opts)
 		if err != nil {
-			return nil, &SignInError{Method: m.describe(), Err: redact(fmt.Errorf("creating the credential: %w", err), secrets)}
+			return nil, &SignInError{Method: m.describe(), method: m, Err: redact(fmt.Errorf("creating the credential: %w", err), secrets)}
 		}
-		return redactingCredential{cred: cred, secrets: secrets, method: m.describe()}, nil
+		return redactingCredential{cred: cred, secrets: secrets, method: m.describe(), m: m}, nil
 	}, nil
 }
 
@@ -368,7 +371,8 @@ func (staticCredential) GetToken(context.Context, policy.TokenRequestOptions) (a
 type redactingCredential struct {
 	cred    azcore.TokenCredential
 	secrets []string
-	method  string // the authentication method in words
+	method  string     // the authentication method in words
+	m       authMethod // and its kind, for the advice
 }
 
 func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequestOptions) (azcore.AccessToken, error) {
@@ -379,20 +383,35 @@ func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequ
 	}
 	err = redact(err, r.secrets)
 	// A read that ran out of time while waiting for a token is a timeout,
-	// not a credential that does not work.
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	// not a credential that does not work. (Only the context says so: a
+	// network timeout also matches context.DeadlineExceeded.)
+	if ctx.Err() != nil {
 		return tk, err
 	}
 	// No answer from the sign-in endpoint: the network, not the
 	// credential (azidentity keeps only the text of the network error).
-	if u := probe.get(); u != nil {
+	u := probe.get()
+	if u == nil {
+		u, _ = Unreachable("", err)
+	}
+	if u != nil {
+		// No instance metadata endpoint for a managed identity to answer
+		// is a machine without one: the method, not the network, is wrong.
+		if r.m == authManagedIdentity && u.Host == imdsHost {
+			return tk, &SignInError{Method: r.method, method: r.m, Err: u}
+		}
 		return tk, u
 	}
-	if u, ok := Unreachable("", err); ok {
-		return tk, u
+	// A credential's own time limit (the Azure CLI's) is a timeout too.
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return tk, err
 	}
-	return tk, &SignInError{Method: r.method, Err: err}
+	return tk, &SignInError{Method: r.method, method: r.m, Err: err}
 }
+
+// imdsHost is the Azure Instance Metadata Service, where a managed identity
+// gets its tokens on Azure VMs and scale sets (AKS nodes included).
+const imdsHost = "169.254.169.254"
 
 // SignInError is a credential that does not work: Entra ID refused it, or it
 // could not be created. It is about the provider's configuration, not about
@@ -401,6 +420,43 @@ func (r redactingCredential) GetToken(ctx context.Context, opts policy.TokenRequ
 type SignInError struct {
 	Method string // the authentication method, in words
 	Err    error
+
+	method authMethod // the method's kind; empty when unknown
+}
+
+// Advice is what to fix, in sentences, for the method that failed: each
+// method fails for reasons of its own (a missing az is not an expired
+// secret).
+func (e *SignInError) Advice() string {
+	switch e.method {
+	case authClientSecret:
+		return "Check the client secret (" + argRef(argClientSecret) + "): it may be wrong or expired (an app registration's " +
+			"secrets expire; create a new one under Certificates & secrets). Check that " + argRef(argTenantID) + " and " +
+			argRef(argClientID) + " name the tenant and the application the secret belongs to."
+	case authClientCertificate:
+		return "Check the certificate (" + argRef(argClientCertPath) + ", " + argRef(argClientCertPassword) + "): it must be " +
+			"the one uploaded to the app registration " + argRef(argClientID) + " of tenant " + argRef(argTenantID) +
+			", not expired, and the file must hold its private key."
+	case authOIDCToken, authOIDCTokenFile, authAzurePipelines, authGitHubActions:
+		return "Entra ID did not accept the federated token: the app registration " + argRef(argClientID) + " needs a federated " +
+			"credential whose issuer, subject (the repository and branch or environment, or the service connection) and " +
+			"audience match the token, in tenant " + argRef(argTenantID) + "; and a token file or token must not be expired."
+	case authWorkloadIdentity:
+		return "Check the workload identity: the pod's service account must be annotated with azure.workload.identity/client-id, " +
+			"the pod labelled azure.workload.identity/use: \"true\", and the identity must have a federated credential for the " +
+			"cluster's OIDC issuer and that service account."
+	case authManagedIdentity:
+		return "This machine got no token from a managed identity (" + argRef(argUseMSI) + " is true). A managed identity " +
+			"exists only on Azure compute (a VM or scale set, an AKS node, a container instance, App Service or Functions) " +
+			"with the identity assigned to it; on a user-assigned identity, " + argRef(argClientID) + " must be the client id " +
+			"of one assigned to this machine. Elsewhere, turn " + argRef(argUseMSI) + " off and choose another method."
+	case authAzureCLI:
+		return "The provider signs in with the Azure CLI because no other method is configured (" + argRef(argUseCLI) +
+			" is on by default). Install the Azure CLI (`az`) on the machine that runs the plan, on the PATH, and sign in " +
+			"with `az login` (`az account show` must work); or configure a service principal, OIDC or a managed identity, " +
+			"as a pipeline should."
+	}
+	return "Fix the credentials the provider is configured with (the provider block or the ARM_* environment variables)."
 }
 
 func (e *SignInError) Error() string {

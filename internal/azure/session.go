@@ -2,14 +2,10 @@ package azure
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
-	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
@@ -50,7 +46,7 @@ type Session struct {
 //	per call:  ReadOnlyGuard → Overlay (planned_changes_file) → ReadCache
 //	           (one read per resource per session)
 //	           → retry policy (Retry-After, deadline-aware)
-//	per try:   bearer token (SDK) → ReadOnlyGuard → request log (TRACE, no headers)
+//	per try:   bearer token (SDK) → ReadOnlyGuard → request log (DEBUG; bodies at TRACE; no headers)
 //	transport: counter → recorder (record mode) → HTTP client, or counter → replay
 //
 // The guard sits twice on purpose. Per call it refuses a write before a
@@ -197,36 +193,4 @@ func applicationID(version string) string {
 		id = id[:24]
 	}
 	return id
-}
-
-// newHTTPClient is the live transport, configured like azcore's default
-// client (which lives in an internal package). Redirects are followed only
-// for GET: a redirected POST would reach a URL the read-only guard never
-// saw.
-func newHTTPClient() *http.Client {
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           dialer.DialContext,
-			ForceAttemptHTTP2:     true,
-			MaxIdleConns:          100,
-			MaxIdleConnsPerHost:   10,
-			IdleConnTimeout:       90 * time.Second,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ExpectContinueTimeout: time.Second,
-			TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
-			// Detect dead HTTP/2 connections, as azcore does.
-			HTTP2: &http.HTTP2Config{SendPingTimeout: 10 * time.Second, PingTimeout: 5 * time.Second},
-		},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if req.Method != http.MethodGet {
-				return http.ErrUseLastResponse
-			}
-			if len(via) >= 10 {
-				return fmt.Errorf("stopped after %d redirects", len(via))
-			}
-			return nil
-		},
-	}
 }

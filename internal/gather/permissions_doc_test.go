@@ -196,3 +196,51 @@ func TestPermissionsTableCoversReads(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderPagePOSTsMatchGuard: the provider page's list of the POST
+// requests the provider sends (its Permissions section, in the template and
+// the generated page) names exactly the actions of the read-only guard's
+// allow-list, and the path of every POST that is not a "/action" (the
+// Resource Graph query): a POST added to the guard must be documented where
+// users decide which role to grant.
+func TestProviderPagePOSTsMatchGuard(t *testing.T) {
+	want := map[string]bool{}
+	for _, a := range azure.ReadActions() {
+		want[strings.ToLower(a.Action)] = true
+	}
+	action := regexp.MustCompile("`(Microsoft\\.[A-Za-z]+/[^`\\s]+)`")
+	for _, rel := range []string{"templates/index.md.tmpl", "docs/index.md"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(src)
+		start := strings.Index(text, "\n## Permissions\n")
+		if start < 0 {
+			t.Fatalf("%s: no ## Permissions section", rel)
+		}
+		section := text[start+1:]
+		if end := strings.Index(section[3:], "\n## "); end >= 0 {
+			section = section[:end+3]
+		}
+		got := map[string]bool{}
+		for _, m := range action.FindAllStringSubmatch(section, -1) {
+			got[strings.ToLower(m[1])] = true
+		}
+		for a := range want {
+			if !got[a] {
+				t.Errorf("%s: the Permissions section does not name %s, a POST the provider sends", rel, a)
+			}
+		}
+		for a := range got {
+			if !want[a] {
+				t.Errorf("%s: the Permissions section names %s, which is no POST the provider sends", rel, a)
+			}
+		}
+		for _, a := range azure.ReadActions() {
+			if !strings.HasSuffix(a.Action, "/action") && !strings.Contains(section, "POST "+a.PathPattern) {
+				t.Errorf("%s: the Permissions section does not show the request POST %s", rel, a.PathPattern)
+			}
+		}
+	}
+}

@@ -93,8 +93,10 @@ func (d *verificationDataSource) Metadata(_ context.Context, req datasource.Meta
 }
 
 // diagramDescription documents the `diagram` attribute.
-const diagramDescription = "The paths as a [Mermaid](https://mermaid.js.org/) `flowchart LR`, which GitHub, GitLab and " +
-	"Azure DevOps render in Markdown (a ```` ```mermaid ```` block): node pools → the DNS server they use → each " +
+const diagramDescription = "The paths as a [Mermaid](https://mermaid.js.org/) `flowchart LR`, which GitHub " +
+	"([Creating diagrams](https://docs.github.com/en/get-started/writing-on-github/working-with-advanced-formatting/creating-diagrams)) and GitLab render in Markdown (a ```` ```mermaid ```` block); Azure DevOps " +
+	"documents Mermaid for wiki pages only, in a `::: mermaid` block ([Markdown syntax for wikis](https://learn.microsoft.com/en-us/azure/devops/project/wiki/wiki-markdown-guidance#add-mermaid-diagrams-to-a-wiki-page)), " +
+	"and none for pull request comments or pipeline summaries. Node pools → the DNS server they use → each " +
 	"hostname → the hops on the way (peerings, appliances, Azure Firewalls, gateways, security groups, the way " +
 	"out) → the addresses. Pools whose paths are the same are one node listing their names; a hop several paths " +
 	"share (a hub firewall) is one node. The edge where a path stops carries the finding codes that stop it: " +

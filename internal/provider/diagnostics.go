@@ -172,11 +172,13 @@ func signInText(err error) (summary, detail string) {
 				"Check that the machine can reach the Entra ID endpoint of the configured environment (proxy, firewall), "+
 				"or raise timeouts { read = \"…\" }.", err)
 	}
+	advice := "Fix the credentials the provider is configured with (the provider block or the ARM_* environment variables)."
+	var signIn *azure.SignInError
+	if errors.As(err, &signIn) {
+		advice = signIn.Advice()
+	}
 	return "Could not sign in to Azure",
-		fmt.Sprintf("%v.\n\nNothing was read. Fix the credentials the provider is configured with (the provider block or the "+
-			"ARM_* environment variables): a client secret or certificate that is wrong or expired, a tenant_id or "+
-			"client_id of another tenant or application, or a federated token that Entra ID does not trust. To work "+
-			"without Azure, set snapshot_file.", err)
+		fmt.Sprintf("%v.\n\nNothing was read. %s To work without Azure, set snapshot_file.", err, advice)
 }
 
 // gapSummary is a gap in a few words, for notes and warnings.

@@ -22,7 +22,8 @@ terraform {
 
   required_providers {
     pullpath = {
-      source = "pullpath/pullpath"
+      source  = "pullpath/pullpath"
+      version = "~> 1.0"
     }
   }
 
