@@ -205,7 +205,7 @@ func TestPermissionsTableCoversReads(t *testing.T) {
 // users decide which role to grant.
 func TestProviderPagePOSTsMatchGuard(t *testing.T) {
 	want := map[string]bool{}
-	for _, a := range azure.ReadActions() {
+	for _, a := range model.ReadActions() {
 		want[strings.ToLower(a.Action)] = true
 	}
 	action := regexp.MustCompile("`(Microsoft\\.[A-Za-z]+/[^`\\s]+)`")
@@ -237,7 +237,7 @@ func TestProviderPagePOSTsMatchGuard(t *testing.T) {
 				t.Errorf("%s: the Permissions section names %s, which is no POST the provider sends", rel, a)
 			}
 		}
-		for _, a := range azure.ReadActions() {
+		for _, a := range model.ReadActions() {
 			if !strings.HasSuffix(a.Action, "/action") && !strings.Contains(section, "POST "+a.PathPattern) {
 				t.Errorf("%s: the Permissions section does not show the request POST %s", rel, a.PathPattern)
 			}

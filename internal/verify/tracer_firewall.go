@@ -60,11 +60,13 @@ func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwC
 	if q.Public && res.Arrival.Kind != routing.ArrivalOnPremises {
 		return nil
 	}
-	var sources []netip.Prefix
+	var nodes []netip.Prefix
 	if s := n.Subnet(q.SubnetID); s != nil {
-		sources = s.Prefixes
+		nodes = s.Prefixes
 	}
-	via := ""
+	// The sources the next firewall may receive: one set while every
+	// translation on the way is known, more after one that is not.
+	alts := []srcAlt{{sources: nodes}}
 	var out []fwCrossing
 	for _, a := range res.Appliances {
 		if !q.Public && a.IP == q.Dest.Unmap() {
@@ -74,39 +76,89 @@ func firewallCrossings(n *model.Network, q RouteQuery, res routing.Result) []fwC
 		if fw == nil && !(a.NICID.IsZero() && strings.EqualFold(a.SubnetID.Name(), "AzureFirewallSubnet")) {
 			continue
 		}
-		c := fwCrossing{app: a, fw: fw, via: via, flow: firewall.Flow{Sources: sources, Host: q.Host, Port: int(q.Port), Protocol: q.Protocol}}
-		if q.Public {
-			c.flow.ServiceTag = firewallServiceTag(q.DestTags)
-		} else {
-			c.flow.Dest = q.Dest
-		}
-		translation := firewall.TranslationUnknown
-		switch {
-		case fw == nil:
-		case n.Pending.Has(model.FirewallRulesOf(fw.ID)):
-			c.pending = true
-		default:
-			c.decision = firewall.Evaluate(fw, firewall.RulesOf(n), c.flow)
-			settings, known := n.FirewallSNATOf(fw)
-			c.snat = firewall.SourceNAT(settings, known, c.decision, c.flow)
-			translation = c.snat.Translation
-		}
-		out = append(out, c)
 		name := a.IP.String()
 		if fw != nil {
 			name = fw.Name
 		}
-		own := translatedSources(n.Subnet(a.SubnetID), a.IP)
-		switch translation {
-		case firewall.Translated:
-			sources, via = own, "the addresses of Azure Firewall "+name+", which translated the source"
-		case firewall.NotTranslated:
-		default:
-			sources = append(append([]netip.Prefix{}, sources...), own...)
-			via = "the node addresses or those of Azure Firewall " + name + ", whose translation of the source is not known"
+		own := srcAlt{sources: translatedSources(n.Subnet(a.SubnetID), a.IP), via: "the addresses of Azure Firewall " + name + ", which translated the source"}
+		pending := fw != nil && n.Pending.Has(model.FirewallRulesOf(fw.ID))
+		var next []srcAlt
+		var cs []fwCrossing
+		for _, alt := range alts {
+			c := fwCrossing{app: a, fw: fw, via: alt.via, pending: pending,
+				flow: firewall.Flow{Sources: alt.sources, Host: q.Host, Port: int(q.Port), Protocol: q.Protocol}}
+			if q.Public {
+				c.flow.ServiceTag = firewallServiceTag(q.DestTags)
+			} else {
+				c.flow.Dest = q.Dest
+			}
+			translation := firewall.TranslationUnknown
+			if fw != nil && !pending {
+				c.decision = firewall.Evaluate(fw, firewall.RulesOf(n), c.flow)
+				settings, known := n.FirewallSNATOf(fw)
+				c.snat = firewall.SourceNAT(settings, known, c.decision, c.flow)
+				translation = c.snat.Translation
+			}
+			cs = append(cs, c)
+			switch translation {
+			case firewall.Translated:
+				next = appendAlt(next, own)
+			case firewall.NotTranslated:
+				next = appendAlt(next, alt)
+			default:
+				next = appendAlt(appendAlt(next, alt), own)
+			}
 		}
+		out = append(out, combineCrossings(cs))
+		alts = next
 	}
 	return out
+}
+
+// srcAlt is one source a firewall may receive, and where it comes from
+// (empty: the node addresses).
+type srcAlt struct {
+	sources []netip.Prefix
+	via     string
+}
+
+func appendAlt(alts []srcAlt, a srcAlt) []srcAlt {
+	for _, have := range alts {
+		if prefixWords(have.sources) == prefixWords(a.sources) {
+			return alts
+		}
+	}
+	return append(alts, a)
+}
+
+// combineCrossings is one firewall's answer when it may receive more than
+// one source (a firewall before it translated the source or not, which is
+// not known): allowed or denied only when it decides alike for each, and
+// translating only when it does for each; otherwise unverified.
+func combineCrossings(cs []fwCrossing) fwCrossing {
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	c := cs[0]
+	same := true
+	for _, o := range cs[1:] {
+		same = same && o.decision.Verdict == c.decision.Verdict
+		if o.snat.Translation != c.snat.Translation {
+			c.snat = firewall.SNAT{Translation: firewall.TranslationUnknown, Why: "it translates the source for one of the sources it may receive and not for another"}
+		}
+	}
+	var all []netip.Prefix
+	for _, o := range cs {
+		all = append(all, o.flow.Sources...)
+	}
+	c.flow.Sources = all
+	c.via = "the node addresses or those of a firewall before it, whose translation of the source is not known"
+	if !same && !c.pending && c.fw != nil {
+		d := c.decision
+		c.decision = firewall.Decision{Verdict: firewall.Unverified, Policies: d.Policies, Allow: d.Allow,
+			Undecided: []firewall.Undecided{{Why: "its rules allow one of the sources it may receive and not another, and which one it receives depends on whether a firewall before it translates the source, which is not known"}}}
+	}
+	return c
 }
 
 // natOf answers the route engine: what each firewall crossed does to the
