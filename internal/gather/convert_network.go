@@ -533,7 +533,8 @@ func localGatewayPrefixes(lgw *armnetwork.LocalNetworkGateway) ([]netip.Prefix, 
 }
 
 // privateEndpointFromSDK converts a private endpoint: its connections
-// (automatic and manual), NICs and customDnsConfigs.
+// (automatic and manual), NICs, application security groups and
+// customDnsConfigs.
 func privateEndpointFromSDK(pe *armnetwork.PrivateEndpoint) (*model.PrivateEndpoint, error) {
 	if pe == nil || pe.ID == nil {
 		return nil, fmt.Errorf("private endpoint without id")
@@ -549,6 +550,11 @@ func privateEndpointFromSDK(pe *armnetwork.PrivateEndpoint) (*model.PrivateEndpo
 	for _, n := range p.NetworkInterfaces {
 		if n != nil {
 			out.NICIDs = appendUniqueID(out.NICIDs, rid(n.ID))
+		}
+	}
+	for _, asg := range p.ApplicationSecurityGroups {
+		if asg != nil {
+			out.ASGIDs = appendUniqueID(out.ASGIDs, rid(asg.ID))
 		}
 	}
 	for _, list := range [][]*armnetwork.PrivateLinkServiceConnection{p.PrivateLinkServiceConnections, p.ManualPrivateLinkServiceConnections} {

@@ -137,6 +137,29 @@ func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
 	return lookup(n.PrivateEndpoints, id)
 }
 
+// PrivateEndpointASGs are the application security groups a private
+// endpoint belongs to: those of the endpoint resource and those of its
+// NICs' ip configurations. complete is false when a NIC of the endpoint
+// was not read (or none is named): more groups may then hold it than the
+// list says, and a rule naming another group cannot be decided.
+func (n *Network) PrivateEndpointASGs(pe *PrivateEndpoint) (members []ResourceID, complete bool) {
+	members = append(members, pe.ASGIDs...)
+	complete = len(pe.NICIDs) > 0
+	for _, id := range pe.NICIDs {
+		nic := n.NIC(id)
+		if nic == nil {
+			complete = false
+			continue
+		}
+		for _, a := range nic.ASGIDs {
+			if !slices.ContainsFunc(members, a.Equal) {
+				members = append(members, a)
+			}
+		}
+	}
+	return members, complete
+}
+
 // SecurityGroup returns the network security group with that id, or nil.
 func (n *Network) SecurityGroup(id ResourceID) *SecurityGroup {
 	return lookup(n.SecurityGroups, id)
@@ -465,6 +488,10 @@ type PrivateEndpoint struct {
 	Name     string
 	SubnetID ResourceID
 	NICIDs   []ResourceID
+	// ASGIDs are the application security groups the endpoint's ip
+	// configuration is included in (properties.applicationSecurityGroups);
+	// its NIC's own groups add to them.
+	ASGIDs []ResourceID
 	// Connections are its private link service connections (automatic and
 	// manual), with the target resource and the approval state.
 	Connections []PrivateLinkConnection

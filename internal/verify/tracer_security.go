@@ -254,11 +254,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 			}
 		}
 		if pe := n.PrivateEndpoint(a.PrivateEndpointID); pe != nil {
-			for _, id := range pe.NICIDs {
-				if nic := n.NIC(id); nic != nil {
-					inFlow.Dest.ASGs, inFlow.Dest.ASGsKnown = nic.ASGIDs, true
-				}
-			}
+			inFlow.Dest.ASGs, inFlow.Dest.ASGsKnown = n.PrivateEndpointASGs(pe)
 		}
 	case routing.ArrivalNIC:
 		if dsub != nil {
