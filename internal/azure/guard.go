@@ -49,6 +49,11 @@ const (
 	// plan changes resolvers or rulesets.
 	WhatIfDNSResolvers
 	WhatIfDNSRulesets
+	// WhatIfAdminRules: the Azure Virtual Network Manager security admin
+	// rules in effect on a VNet; unknown until apply when the plan changes
+	// a network manager (its groups, configurations, rules or
+	// deployments).
+	WhatIfAdminRules
 	// WhatIfResourceGraph: gather's Resource Graph search for zone links
 	// sees the links the plan creates and deletes.
 	WhatIfResourceGraph
@@ -78,6 +83,10 @@ var readActions = []AllowedAction{
 		"Microsoft.Network/virtualNetworks/listDnsResolvers/action", WhatIfDNSResolvers},
 	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsForwardingRulesets",
 		"Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action", WhatIfDNSRulesets},
+	// The Azure Virtual Network Manager security admin rules in effect on
+	// a VNet (pages by skipToken in the body).
+	{http.MethodPost, "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listNetworkManagerEffectiveSecurityAdminRules",
+		"Microsoft.Network/virtualNetworks/listNetworkManagerEffectiveSecurityAdminRules/action", WhatIfAdminRules},
 	// An Azure Resource Graph query: a read of the resources the identity
 	// may read (the private DNS zone links to the node VNets), in every
 	// subscription at once.

@@ -667,3 +667,41 @@ func zoneGroupFromSDK(g *armnetwork.PrivateDNSZoneGroup) ([]model.ZoneGroupConfi
 	}
 	return out, nil
 }
+
+// adminRuleFromSDK converts one effective security admin rule, custom or
+// default. An entry it cannot read (no properties, another kind) is an
+// error: a rule the provider cannot see is never taken as absent.
+func adminRuleFromSDK(v armnetwork.EffectiveBaseSecurityAdminRuleClassification) (model.SecurityAdminRule, error) {
+	items := func(in []*armnetwork.AddressPrefixItem) []string {
+		var out []string
+		for _, it := range in {
+			if it != nil && it.AddressPrefix != nil {
+				out = append(out, *it.AddressPrefix)
+			}
+		}
+		return out
+	}
+	prio := func(p *int32) int32 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	switch r := v.(type) {
+	case *armnetwork.EffectiveSecurityAdminRule:
+		if p := r.Properties; p != nil {
+			return model.SecurityAdminRule{ID: rid(r.ID), Access: str(p.Access), Direction: str(p.Direction), Priority: prio(p.Priority), Protocol: str(p.Protocol),
+				Sources: items(p.Sources), Destinations: items(p.Destinations), SourcePorts: strs(p.SourcePortRanges), DestinationPorts: strs(p.DestinationPortRanges)}, nil
+		}
+	case *armnetwork.EffectiveDefaultSecurityAdminRule:
+		if p := r.Properties; p != nil {
+			return model.SecurityAdminRule{ID: rid(r.ID), Access: str(p.Access), Direction: str(p.Direction), Priority: prio(p.Priority), Protocol: str(p.Protocol),
+				Sources: items(p.Sources), Destinations: items(p.Destinations), SourcePorts: strs(p.SourcePortRanges), DestinationPorts: strs(p.DestinationPortRanges), Default: true}, nil
+		}
+	}
+	id := ""
+	if v != nil && v.GetEffectiveBaseSecurityAdminRule() != nil {
+		id = str(v.GetEffectiveBaseSecurityAdminRule().ID)
+	}
+	return model.SecurityAdminRule{}, fmt.Errorf("an effective security admin rule %q without readable properties", id)
+}

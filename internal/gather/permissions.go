@@ -32,6 +32,7 @@ const (
 	permZoneRecordsRead          = "Microsoft.Network/privateDnsZones/ALL/read"
 	permListDNSResolvers         = "Microsoft.Network/virtualNetworks/listDnsResolvers/action"
 	permListDNSRulesets          = "Microsoft.Network/virtualNetworks/listDnsForwardingRulesets/action"
+	permListAdminRules           = "Microsoft.Network/virtualNetworks/listNetworkManagerEffectiveSecurityAdminRules/action"
 	permDNSResolverRead          = "Microsoft.Network/dnsResolvers/read"
 	permInboundEndpointRead      = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
 	permForwardingRuleRead       = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
@@ -63,32 +64,33 @@ const (
 // this package sends a POST, PUT, PATCH or DELETE.
 var Permissions = map[string]string{
 	// Microsoft.Network, virtual networks and routing.
-	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                      permVNetRead,
-	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                 permVNetRead,
-	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                             permRouteTableRead,
-	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                               permNSGRead,
-	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                       permNICRead,
-	"InterfacesClient.BeginGetEffectiveRouteTable (POST …/networkInterfaces/{nic}/effectiveRouteTable)":                          permEffectiveRoutes,
-	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":               permVMSSNICRead,
-	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)": permVMSSNICList,
-	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                       permGatewayRead,
-	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":   permGatewayRead,
-	"VirtualNetworkGatewaysClient.BeginGetLearnedRoutes (POST …/virtualNetworkGateways/{gw}/getLearnedRoutes)":                   permGatewayLearnedRoutes,
-	"VirtualNetworkGatewaysClient.BeginGetBgpPeerStatus (POST …/virtualNetworkGateways/{gw}/getBgpPeerStatus)":                   permGatewayBGPPeerStatus,
-	"VirtualNetworkGatewaysClient.BeginGetAdvertisedRoutes (POST …/virtualNetworkGateways/{gw}/getAdvertisedRoutes)":             permGatewayAdvertised,
-	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":    permConnectionRead,
-	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
-	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                      permVirtualHubRead,
-	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                        permRouteServerPeerRead,
-	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":           permRouteServerLearnedRoutes,
-	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                           permVirtualHubRead,
-	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                       permHubConnectionRead,
-	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                   permHubRouteTableRead,
-	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                     permRoutingIntentRead,
-	"VirtualHubsClient.BeginGetEffectiveVirtualHubRoutes (POST …/virtualHubs/{h}/effectiveRoutes)":                               permHubEffectiveRoutes,
-	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
-	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
-	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
+	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                                     permVNetRead,
+	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                                permVNetRead,
+	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                                            permRouteTableRead,
+	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                                              permNSGRead,
+	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                                      permNICRead,
+	"InterfacesClient.BeginGetEffectiveRouteTable (POST …/networkInterfaces/{nic}/effectiveRouteTable)":                                         permEffectiveRoutes,
+	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":                              permVMSSNICRead,
+	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)":                permVMSSNICList,
+	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                                      permGatewayRead,
+	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":                  permGatewayRead,
+	"VirtualNetworkGatewaysClient.BeginGetLearnedRoutes (POST …/virtualNetworkGateways/{gw}/getLearnedRoutes)":                                  permGatewayLearnedRoutes,
+	"VirtualNetworkGatewaysClient.BeginGetBgpPeerStatus (POST …/virtualNetworkGateways/{gw}/getBgpPeerStatus)":                                  permGatewayBGPPeerStatus,
+	"VirtualNetworkGatewaysClient.BeginGetAdvertisedRoutes (POST …/virtualNetworkGateways/{gw}/getAdvertisedRoutes)":                            permGatewayAdvertised,
+	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":                   permConnectionRead,
+	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                                         permLocalGatewayRead,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                                     permVirtualHubRead,
+	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                                       permRouteServerPeerRead,
+	"VirtualHubBgpConnectionsClient.BeginListLearnedRoutes (POST …/virtualHubs/{rs}/bgpConnections/{c}/learnedRoutes)":                          permRouteServerLearnedRoutes,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                                          permVirtualHubRead,
+	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                                      permHubConnectionRead,
+	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                                  permHubRouteTableRead,
+	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                                    permRoutingIntentRead,
+	"VirtualHubsClient.BeginGetEffectiveVirtualHubRoutes (POST …/virtualHubs/{h}/effectiveRoutes)":                                              permHubEffectiveRoutes,
+	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                                  permPrivateEndpointRead,
+	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                                permZoneGroupRead,
+	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                                     permServiceTagsRead,
+	"ManagementClient.ListNetworkManagerEffectiveSecurityAdminRules (POST …/virtualNetworks/{v}/listNetworkManagerEffectiveSecurityAdminRules)": permListAdminRules,
 
 	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
 	// to, their policies with the parent chain, and IP groups; a firewall

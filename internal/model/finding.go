@@ -24,6 +24,7 @@ const (
 	RouteNextHopAbsent          Code = "ROUTE_NEXT_HOP_ABSENT"
 	SecurityOutboundDenied      Code = "SECURITY_RULE_OUTBOUND_DENIED"
 	SecurityInboundDenied       Code = "SECURITY_RULE_INBOUND_DENIED"
+	SecurityAdminRuleDenied     Code = "SECURITY_ADMIN_RULE_DENIED"
 	SecurityUnverified          Code = "SECURITY_RULE_UNVERIFIED"
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
@@ -132,6 +133,7 @@ var Catalogue = map[Code]CodeInfo{
 	RouteNextHopAbsent:          {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityOutboundDenied:      {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityInboundDenied:       {SeverityError, ConditionRoute, OwnerNetwork, false},
+	SecurityAdminRuleDenied:     {SeverityError, ConditionRoute, OwnerNetwork, false},
 	SecurityUnverified:          {SeverityWarning, ConditionRoute, OwnerNetwork, true},
 	ReturnRouteMissing:          {SeverityError, ConditionReturnRoute, OwnerNetwork, false},
 	ReturnRouteAsymmetric:       {SeverityError, ConditionReturnRoute, OwnerNetwork, false},

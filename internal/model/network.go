@@ -87,6 +87,10 @@ type Network struct {
 	// ServiceTagGaps say, by location, why its service tags are missing: the
 	// read failed, or its answer was malformed (its Detail says what).
 	ServiceTagGaps map[string]Gap
+	// AdminRules are the Azure Virtual Network Manager security admin
+	// rules in effect on each VNet read, by VNet key (AdminRulesOf; a VNet
+	// absent was not read, or its read failed: a gap).
+	AdminRules map[string]*AdminRules
 }
 
 // AddAddressGap records that what holds addr could not be determined.

@@ -66,6 +66,8 @@ var helps = map[model.Code]help{
 		"Add an outbound allow rule with a higher priority (lower number) than the denying rule."},
 	model.SecurityInboundDenied: {"A network security group at the destination (registry or private endpoint subnet where NSG policies apply, DNS server, appliance) denies the flow from the node subnet.",
 		"Add an inbound allow rule from the node subnet with a higher priority than the denying rule."},
+	model.SecurityAdminRuleDenied: {"An Azure Virtual Network Manager security admin rule in effect on the node VNet, an appliance's VNet or the destination VNet denies the flow; admin rules are evaluated before network security groups, so no group can allow it (private endpoints are not subject to them).",
+		"Ask the network manager's owners to allow the flow in the security admin configuration (an Allow or AlwaysAllow rule with a lower priority number, or a narrower Deny) and deploy it; changing network security groups will not help."},
 	model.SecurityUnverified: {"A security rule that decides the flow uses a service tag or application security group whose members cannot be resolved.",
 		"Use address prefixes in the rule, or grant the read that resolves the tag; the verdict stays unverified until then."},
 	model.ReturnRouteMissing: {"The registry side has no route back to the node subnet (one-way peering, spoke prefix not advertised, …).",

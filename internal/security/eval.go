@@ -189,6 +189,9 @@ func Verdict(ds []Decision) Decision {
 type evaluator struct {
 	f Flow
 	s Space
+	// admin: the rules are security admin rules (admin.go), decided by
+	// decideAdmin.
+	admin bool
 }
 
 // eval returns the decision of the first matching rule, splitting on
@@ -200,6 +203,9 @@ func (e *evaluator) eval(rules []model.SecurityRule, defs []bool, assume map[str
 		case no:
 			continue
 		case yes:
+			if e.admin {
+				return decideAdmin(r)
+			}
 			return decide(r, defs[i])
 		}
 		a := e.eval(rules[i:], defs[i:], with(assume, key, true))

@@ -100,6 +100,20 @@ func (o *Overlay) action(req *policy.Request, ops []planned.Op) (*http.Response,
 			served(match)
 			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"which " + what + " serve " + target}}
 		}
+	case azure.WhatIfAdminRules:
+		// What the network managers apply to the VNet (…/virtualNetworks/{v}):
+		// after a change of a network manager (its groups, configurations,
+		// rules, deployments) it is known only after apply. A VNet the
+		// plan creates is answered as Azure answers now (not found: the
+		// paths through it are unverified by that gap).
+		match := func(op planned.Op) bool {
+			t := typeOf(op.ID)
+			return t == "microsoft.network/networkmanagers" || strings.HasPrefix(t, "microsoft.network/networkmanagers/")
+		}
+		if addrs := addrsOf(match); len(addrs) > 0 {
+			served(match)
+			return nil, &azure.PlannedValueUnknownError{ID: path, Address: strings.Join(addrs, ", "), Members: []string{"the security admin rules in effect on " + target}}
+		}
 	case azure.WhatIfResourceGraph:
 		return o.graph(req, ops)
 	}
