@@ -321,8 +321,8 @@ func (f guardPolicyFunc) Do(req *policy.Request) (*http.Response, error) { retur
 // custom role built from it grants exactly these reads.
 func TestReadActionsData(t *testing.T) {
 	list := ReadActions()
-	if len(list) != 11 {
-		t.Fatalf("%d allowed actions, want 11", len(list))
+	if len(list) != 12 {
+		t.Fatalf("%d allowed actions, want 12", len(list))
 	}
 	for _, a := range list {
 		segs := strings.Split(strings.TrimPrefix(a.PathPattern, "/"), "/")

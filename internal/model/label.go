@@ -72,14 +72,15 @@ var resourceKinds = map[string]resourceKind{
 // provider names as reads of a resource, in words: "the effective routes
 // of network interface nic-1".
 var readActions = map[string]string{
-	"effectiveroutetable":       "the effective routes",
-	"effectiveroutes":           "the effective routes",
-	"getlearnedroutes":          "the learned routes",
-	"getadvertisedroutes":       "the advertised routes",
-	"getbgppeerstatus":          "the BGP peer status",
-	"learnedroutes":             "the learned routes",
-	"listdnsresolvers":          "the DNS private resolvers",
-	"listdnsforwardingrulesets": "the DNS forwarding rulesets",
+	"effectiveroutetable":                           "the effective routes",
+	"effectiveroutes":                               "the effective routes",
+	"getlearnedroutes":                              "the learned routes",
+	"getadvertisedroutes":                           "the advertised routes",
+	"getbgppeerstatus":                              "the BGP peer status",
+	"learnedroutes":                                 "the learned routes",
+	"listdnsresolvers":                              "the DNS private resolvers",
+	"listdnsforwardingrulesets":                     "the DNS forwarding rulesets",
+	"listnetworkmanagereffectivesecurityadminrules": "the effective security admin rules",
 }
 
 // KindOf is the resource type of id in words ("AKS cluster"), and whether
