@@ -6,6 +6,7 @@ package gather
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
@@ -18,12 +19,12 @@ import (
 const maxAdminRulePages = 100
 
 // IncludeAdminRules reads the Azure Virtual Network Manager security admin
-// rules in effect on every VNet of n not read yet (the VNet's
+// rules in effect on the VNets of the given subnets (the node subnets:
+// every flow leaves through them) not read yet (the VNet's
 // listNetworkManagerEffectiveSecurityAdminRules action, every page), into
 // n.AdminRules. A failed read is a gap under model.AdminRulesAction: the
-// flows through that VNet are then unverified (the read is speculative:
-// a VNet no flow crosses changes nothing). n.Gaps is refreshed.
-func (r *Reader) IncludeAdminRules(ctx context.Context, n *model.Network) {
+// flows from those nodes are then unverified. n.Gaps is refreshed.
+func (r *Reader) IncludeAdminRules(ctx context.Context, n *model.Network, subnets []model.ResourceID) {
 	if n == nil {
 		return
 	}
@@ -31,10 +32,15 @@ func (r *Reader) IncludeAdminRules(ctx context.Context, n *model.Network) {
 		n.AdminRules = map[string]*model.AdminRules{}
 	}
 	var todo []model.ResourceID
-	for k, v := range n.VNets {
-		if _, done := n.AdminRules[k]; !done {
-			todo = append(todo, v.ID)
+	for _, id := range subnets {
+		vnet := id.Parent()
+		if sub := n.Subnet(id); sub != nil && !sub.VNetID.IsZero() {
+			vnet = sub.VNetID
 		}
+		if _, done := n.AdminRules[vnet.Key()]; done || vnet.IsZero() || slices.ContainsFunc(todo, vnet.Equal) {
+			continue
+		}
+		todo = append(todo, vnet)
 	}
 	sort.Slice(todo, func(i, j int) bool { return todo[i].Key() < todo[j].Key() })
 	got, _ := mapEach(ctx, r, todo, r.AdminRules)
@@ -42,10 +48,6 @@ func (r *Reader) IncludeAdminRules(ctx context.Context, n *model.Network) {
 		if got[i] != nil {
 			n.AdminRules[id.Key()] = got[i]
 		}
-		// Read for every VNet before it is known whether a flow crosses
-		// it: a failure matters only to the paths that do (they consume
-		// the gap).
-		n.SpeculativeReads = append(n.SpeculativeReads, model.AdminRulesAction(id))
 	}
 	n.Gaps = r.Gaps()
 }

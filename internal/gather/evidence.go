@@ -53,9 +53,6 @@ func (r *Reader) ReadEvidence(ctx context.Context, n *model.Network, needs []mod
 			read(r, ctx, n, &mu, ev)
 		}
 	})
-	// VNets the evidence added (a remote hub's spokes) need their
-	// security admin rules like the others.
-	r.IncludeAdminRules(ctx, n)
 	for _, ev := range todo {
 		// An unknown kind is settled too: evaluation then treats it as
 		// not read, which is a gap, never reachable.

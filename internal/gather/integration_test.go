@@ -111,9 +111,8 @@ func TestNetworkBaseline(t *testing.T) {
 			t.Errorf("POST %s: %d requests", a, c)
 		}
 	}
-	// 10, and the security admin rules in effect on each of the two VNets.
-	if ct.requests() != 12 {
-		t.Errorf("%d requests, want 12", ct.requests())
+	if ct.requests() != 10 {
+		t.Errorf("%d requests, want 10", ct.requests())
 	}
 }
 

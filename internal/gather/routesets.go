@@ -311,5 +311,11 @@ func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, 
 	// the members of the service tags they name, and the security admin
 	// rules in effect on its VNets.
 	r.IncludeServiceTags(ctx, n)
-	r.IncludeAdminRules(ctx, n)
+	var subnets []model.ResourceID
+	for _, set := range sets {
+		if !set.SubnetID.IsZero() {
+			subnets = append(subnets, set.SubnetID)
+		}
+	}
+	r.IncludeAdminRules(ctx, n, subnets)
 }

@@ -159,9 +159,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	}
 
 	// Security admin rules of the VNet at each point, evaluated before
-	// the groups there.
+	// the groups there. Only the node VNet's are read and evaluated (every
+	// flow leaves through it); those of appliance and destination VNets
+	// are not modelled yet (docs/design/azure-behaviour.md, N6).
 	adminAt := func(vnetID model.ResourceID, sub *model.Subnet) adminPoint {
-		if vnetID.IsZero() || (sub != nil && !sub.AdminRulesApply()) {
+		if vnetID.IsZero() || !vnetID.Equal(subnet.VNetID) || (sub != nil && !sub.AdminRulesApply()) {
 			return adminPoint{}
 		}
 		ar, gap := n.AdminRulesOf(vnetID)
