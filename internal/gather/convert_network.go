@@ -533,7 +533,8 @@ func localGatewayPrefixes(lgw *armnetwork.LocalNetworkGateway) ([]netip.Prefix, 
 }
 
 // privateEndpointFromSDK converts a private endpoint: its connections
-// (automatic and manual), NICs and customDnsConfigs.
+// (automatic and manual), NICs, application security groups and
+// customDnsConfigs.
 func privateEndpointFromSDK(pe *armnetwork.PrivateEndpoint) (*model.PrivateEndpoint, error) {
 	if pe == nil || pe.ID == nil {
 		return nil, fmt.Errorf("private endpoint without id")
@@ -549,6 +550,11 @@ func privateEndpointFromSDK(pe *armnetwork.PrivateEndpoint) (*model.PrivateEndpo
 	for _, n := range p.NetworkInterfaces {
 		if n != nil {
 			out.NICIDs = appendUniqueID(out.NICIDs, rid(n.ID))
+		}
+	}
+	for _, asg := range p.ApplicationSecurityGroups {
+		if asg != nil {
+			out.ASGIDs = appendUniqueID(out.ASGIDs, rid(asg.ID))
 		}
 	}
 	for _, list := range [][]*armnetwork.PrivateLinkServiceConnection{p.PrivateLinkServiceConnections, p.ManualPrivateLinkServiceConnections} {
@@ -660,4 +666,42 @@ func zoneGroupFromSDK(g *armnetwork.PrivateDNSZoneGroup) ([]model.ZoneGroupConfi
 		out = append(out, zc)
 	}
 	return out, nil
+}
+
+// adminRuleFromSDK converts one effective security admin rule, custom or
+// default. An entry it cannot read (no properties, another kind) is an
+// error: a rule the provider cannot see is never taken as absent.
+func adminRuleFromSDK(v armnetwork.EffectiveBaseSecurityAdminRuleClassification) (model.SecurityAdminRule, error) {
+	items := func(in []*armnetwork.AddressPrefixItem) []string {
+		var out []string
+		for _, it := range in {
+			if it != nil && it.AddressPrefix != nil {
+				out = append(out, *it.AddressPrefix)
+			}
+		}
+		return out
+	}
+	prio := func(p *int32) int32 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	switch r := v.(type) {
+	case *armnetwork.EffectiveSecurityAdminRule:
+		if p := r.Properties; p != nil {
+			return model.SecurityAdminRule{ID: rid(r.ID), Access: str(p.Access), Direction: str(p.Direction), Priority: prio(p.Priority), Protocol: str(p.Protocol),
+				Sources: items(p.Sources), Destinations: items(p.Destinations), SourcePorts: strs(p.SourcePortRanges), DestinationPorts: strs(p.DestinationPortRanges)}, nil
+		}
+	case *armnetwork.EffectiveDefaultSecurityAdminRule:
+		if p := r.Properties; p != nil {
+			return model.SecurityAdminRule{ID: rid(r.ID), Access: str(p.Access), Direction: str(p.Direction), Priority: prio(p.Priority), Protocol: str(p.Protocol),
+				Sources: items(p.Sources), Destinations: items(p.Destinations), SourcePorts: strs(p.SourcePortRanges), DestinationPorts: strs(p.DestinationPortRanges), Default: true}, nil
+		}
+	}
+	id := ""
+	if v != nil && v.GetEffectiveBaseSecurityAdminRule() != nil {
+		id = str(v.GetEffectiveBaseSecurityAdminRule().ID)
+	}
+	return model.SecurityAdminRule{}, fmt.Errorf("an effective security admin rule %q without readable properties", id)
 }

@@ -468,6 +468,15 @@ func TestPrivateEndpointFromSDK(t *testing.T) {
 		t.Errorf("merging the NIC's FQDNs changed a complete endpoint: %+v %v", *pe, err)
 	}
 
+	t.Run("application security groups of the endpoint", func(t *testing.T) {
+		const asg = "/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/applicationSecurityGroups/asg-registry"
+		body := strings.Replace(string(resource(t, "baseline_ok", peACR)), `"customDnsConfigs"`, `"applicationSecurityGroups": [{"id": "`+asg+`"}, {"id": "`+asg+`"}], "customDnsConfigs"`, 1)
+		pe, err := privateEndpointFromSDK(sdk[armnetwork.PrivateEndpoint](t, []byte(body)))
+		if err != nil || !reflect.DeepEqual(pe.ASGIDs, idList(asg)) {
+			t.Errorf("groups %v, %v; want [%s] once", pe.ASGIDs, err, asg)
+		}
+	})
+
 	t.Run("empty customDnsConfigs, manual connection", func(t *testing.T) {
 		body := strings.Replace(string(resource(t, "baseline_ok", peACR)), `"customDnsConfigs"`, `"ignored"`, 1)
 		body = strings.Replace(body, `"manualPrivateLinkServiceConnections": []`, `"manualPrivateLinkServiceConnections": [{"properties":{"privateLinkServiceId":"/x","groupIds":["registry"],"privateLinkServiceConnectionState":{"status":"Pending"}}}]`, 1)

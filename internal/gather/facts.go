@@ -261,6 +261,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 	r.IncludeNICsAt(ctx, n, registryAddresses(d, q.Declared))
 	// Last: every security group and route table of the paths is in n now.
 	r.IncludeServiceTags(ctx, n)
+	r.IncludeAdminRules(ctx, n, poolSubnets(f.Pools))
 	for _, rs := range dnsView.resolvers {
 		d.Resolvers[rs.ID.Key()] = rs
 	}

@@ -10,6 +10,7 @@ var (
 	permGatewayAdvertised        = model.ActionGatewayAdvertisedRoutes.Action
 	permGatewayBGPPeerStatus     = model.ActionGatewayBGPPeerStatus.Action
 	permHubEffectiveRoutes       = model.ActionHubEffectiveRoutes.Action
+	permListAdminRules           = model.ActionAdminRules.Action
 	permRouteServerLearnedRoutes = model.ActionRouteServerLearnedRoutes.Action
 	permListDNSResolvers         = model.ActionListDNSResolvers.Action
 	permListDNSRulesets          = model.ActionListDNSRulesets.Action

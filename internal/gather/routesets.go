@@ -308,6 +308,14 @@ func (r *Reader) includeSecurityEvidence(ctx context.Context, n *model.Network, 
 	r.IncludeNICsAt(ctx, n, dests)
 	r.IncludeSecurityGroups(ctx, n, groups)
 	// Last: every security group and route table of the paths is in n now;
-	// the members of the service tags they name.
+	// the members of the service tags they name, and the security admin
+	// rules in effect on its VNets.
 	r.IncludeServiceTags(ctx, n)
+	var subnets []model.ResourceID
+	for _, set := range sets {
+		if !set.SubnetID.IsZero() {
+			subnets = append(subnets, set.SubnetID)
+		}
+	}
+	r.IncludeAdminRules(ctx, n, subnets)
 }

@@ -24,6 +24,7 @@ const (
 	RouteNextHopAbsent          Code = "ROUTE_NEXT_HOP_ABSENT"
 	SecurityOutboundDenied      Code = "SECURITY_RULE_OUTBOUND_DENIED"
 	SecurityInboundDenied       Code = "SECURITY_RULE_INBOUND_DENIED"
+	SecurityAdminRuleDenied     Code = "SECURITY_ADMIN_RULE_DENIED"
 	SecurityUnverified          Code = "SECURITY_RULE_UNVERIFIED"
 	ReturnRouteMissing          Code = "RETURN_ROUTE_MISSING"
 	ReturnRouteAsymmetric       Code = "RETURN_ROUTE_ASYMMETRIC"
@@ -177,6 +178,9 @@ var catalogue = []CodeInfo{
 	{Code: SecurityInboundDenied, Severity: SeverityError, Condition: ConditionRoute, Owner: OwnerNetwork, Unverifying: false,
 		Meaning:  "A network security group at the destination (registry or private endpoint subnet where NSG policies apply, DNS server, appliance) denies the flow from the node subnet.",
 		Guidance: "Add an inbound allow rule from the node subnet with a higher priority than the denying rule."},
+	{Code: SecurityAdminRuleDenied, Severity: SeverityError, Condition: ConditionRoute, Owner: OwnerNetwork, Unverifying: false,
+		Meaning:  "An Azure Virtual Network Manager security admin rule in effect on the node VNet, an appliance's VNet or the destination VNet denies the flow; admin rules are evaluated before network security groups, so no group can allow it (private endpoints are not subject to them).",
+		Guidance: "Ask the network manager's owners to allow the flow in the security admin configuration (an Allow or AlwaysAllow rule with a lower priority number, or a narrower Deny) and deploy it; changing network security groups will not help."},
 	{Code: SecurityUnverified, Severity: SeverityWarning, Condition: ConditionRoute, Owner: OwnerNetwork, Unverifying: true,
 		Meaning:  "A security rule that decides the flow uses a service tag or application security group whose members cannot be resolved.",
 		Guidance: "Use address prefixes in the rule, or grant the read that resolves the tag; the verdict stays unverified until then."},

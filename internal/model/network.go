@@ -87,6 +87,10 @@ type Network struct {
 	// ServiceTagGaps say, by location, why its service tags are missing: the
 	// read failed, or its answer was malformed (its Detail says what).
 	ServiceTagGaps map[string]Gap
+	// AdminRules are the Azure Virtual Network Manager security admin
+	// rules in effect on each VNet read, by VNet key (AdminRulesOf; a VNet
+	// absent was not read, or its read failed: a gap).
+	AdminRules map[string]*AdminRules
 }
 
 // AddAddressGap records that what holds addr could not be determined.
@@ -135,6 +139,29 @@ func (n *Network) Gateway(id ResourceID) *Gateway { return lookup(n.Gateways, id
 // PrivateEndpoint returns the private endpoint with that id, or nil.
 func (n *Network) PrivateEndpoint(id ResourceID) *PrivateEndpoint {
 	return lookup(n.PrivateEndpoints, id)
+}
+
+// PrivateEndpointASGs are the application security groups a private
+// endpoint belongs to: those of the endpoint resource and those of its
+// NICs' ip configurations. complete is false when a NIC of the endpoint
+// was not read (or none is named): more groups may then hold it than the
+// list says, and a rule naming another group cannot be decided.
+func (n *Network) PrivateEndpointASGs(pe *PrivateEndpoint) (members []ResourceID, complete bool) {
+	members = append(members, pe.ASGIDs...)
+	complete = len(pe.NICIDs) > 0
+	for _, id := range pe.NICIDs {
+		nic := n.NIC(id)
+		if nic == nil {
+			complete = false
+			continue
+		}
+		for _, a := range nic.ASGIDs {
+			if !slices.ContainsFunc(members, a.Equal) {
+				members = append(members, a)
+			}
+		}
+	}
+	return members, complete
 }
 
 // SecurityGroup returns the network security group with that id, or nil.
@@ -465,6 +492,10 @@ type PrivateEndpoint struct {
 	Name     string
 	SubnetID ResourceID
 	NICIDs   []ResourceID
+	// ASGIDs are the application security groups the endpoint's ip
+	// configuration is included in (properties.applicationSecurityGroups);
+	// its NIC's own groups add to them.
+	ASGIDs []ResourceID
 	// Connections are its private link service connections (automatic and
 	// manual), with the target resource and the approval state.
 	Connections []PrivateLinkConnection

@@ -98,3 +98,29 @@ func TestIsTopLevel(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivateEndpointASGs(t *testing.T) {
+	const net = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/"
+	asgPE, asgNIC := ResourceID(net+"applicationSecurityGroups/asg-pe"), ResourceID(net+"applicationSecurityGroups/asg-nic")
+	nicID := ResourceID(net + "networkInterfaces/pe.nic")
+	withNIC := &Network{NICs: map[string]*NIC{nicID.Key(): {ID: nicID, ASGIDs: []ResourceID{asgNIC, asgPE}}}}
+	for _, tc := range []struct {
+		name         string
+		n            *Network
+		pe           PrivateEndpoint
+		want         []ResourceID
+		wantComplete bool
+	}{
+		{"the endpoint's groups and its NIC's, once each", withNIC, PrivateEndpoint{ASGIDs: []ResourceID{asgPE}, NICIDs: []ResourceID{nicID}}, []ResourceID{asgPE, asgNIC}, true},
+		{"the endpoint's groups alone when its NIC has none", &Network{NICs: map[string]*NIC{nicID.Key(): {ID: nicID}}}, PrivateEndpoint{ASGIDs: []ResourceID{asgPE}, NICIDs: []ResourceID{nicID}}, []ResourceID{asgPE}, true},
+		{"an unread NIC leaves the membership incomplete", &Network{}, PrivateEndpoint{ASGIDs: []ResourceID{asgPE}, NICIDs: []ResourceID{nicID}}, []ResourceID{asgPE}, false},
+		{"no NIC named: incomplete", &Network{}, PrivateEndpoint{}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, complete := tc.n.PrivateEndpointASGs(&tc.pe)
+			if !reflect.DeepEqual(got, tc.want) || complete != tc.wantComplete {
+				t.Errorf("got %v complete %v, want %v complete %v", got, complete, tc.want, tc.wantComplete)
+			}
+		})
+	}
+}

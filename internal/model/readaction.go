@@ -150,6 +150,16 @@ var (
 		Operation:   "DNSForwardingRulesetsClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsForwardingRulesets)",
 		Words:       "the DNS forwarding rulesets", WhatIf: WhatIfUnknownWhenTypesChange, PlanTypes: []string{"microsoft.network/dnsforwardingrulesets"},
 	}
+	// The Azure Virtual Network Manager security admin rules in effect on
+	// a VNet (pages by skipToken in the body); unknown until apply when the
+	// plan changes a network manager (its groups, configurations, rules or
+	// deployments).
+	ActionAdminRules = ReadAction{
+		PathPattern: "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listNetworkManagerEffectiveSecurityAdminRules",
+		Action:      "Microsoft.Network/virtualNetworks/listNetworkManagerEffectiveSecurityAdminRules/action",
+		Operation:   "ManagementClient.ListNetworkManagerEffectiveSecurityAdminRules (POST …/virtualNetworks/{v}/listNetworkManagerEffectiveSecurityAdminRules)",
+		Words:       "the effective security admin rules", WhatIf: WhatIfUnknownWhenTypesChange, PlanTypes: []string{"microsoft.network/networkmanagers"},
+	}
 	// An Azure Resource Graph search (GraphSearch): a read of the
 	// resources the identity may read, in every subscription at once.
 	ActionResourceGraph = ReadAction{
@@ -172,6 +182,7 @@ var readActions = []ReadAction{
 	ActionNextHop,
 	ActionListDNSResolvers,
 	ActionListDNSRulesets,
+	ActionAdminRules,
 	ActionResourceGraph,
 }
 

@@ -53,8 +53,10 @@ type Endpoint struct {
 	// /32; a node pool is its subnet's prefixes: any node). Empty means the
 	// address is unknown (a public address Resource Manager does not name).
 	Prefixes []netip.Prefix
-	// ASGs are the application security groups of the end's NIC ip
-	// configurations; ASGsKnown is false when membership cannot be read.
+	// ASGs are the application security groups the end is known to belong
+	// to (its NIC ip configurations', and a private endpoint's own);
+	// ASGsKnown is false when the list may be incomplete (membership could
+	// not be read): a group in ASGs still matches, any other is undecided.
 	ASGs      []model.ResourceID
 	ASGsKnown bool
 }
@@ -187,6 +189,9 @@ func Verdict(ds []Decision) Decision {
 type evaluator struct {
 	f Flow
 	s Space
+	// admin: the rules are security admin rules (admin.go), decided by
+	// decideAdmin.
+	admin bool
 }
 
 // eval returns the decision of the first matching rule, splitting on
@@ -198,6 +203,9 @@ func (e *evaluator) eval(rules []model.SecurityRule, defs []bool, assume map[str
 		case no:
 			continue
 		case yes:
+			if e.admin {
+				return decideAdmin(r)
+			}
 			return decide(r, defs[i])
 		}
 		a := e.eval(rules[i:], defs[i:], with(assume, key, true))
@@ -385,13 +393,13 @@ func (e *evaluator) side(name string, prefixes []string, asgs []model.ResourceID
 	if len(asgs) > 0 {
 		var fs []fact
 		for _, id := range asgs {
-			if !ep.ASGsKnown {
-				fs = append(fs, fact{t: unknown, key: name + ":asg:" + id.Key(), tag: "application security group " + id.Name()}.resolve(assume))
-				continue
-			}
 			in := false
 			for _, m := range ep.ASGs {
 				in = in || m.Equal(id)
+			}
+			if !in && !ep.ASGsKnown {
+				fs = append(fs, fact{t: unknown, key: name + ":asg:" + id.Key(), tag: "application security group " + id.Name()}.resolve(assume))
+				continue
 			}
 			fs = append(fs, known(in))
 		}

@@ -145,6 +145,18 @@ func TestEvaluate(t *testing.T) {
 			SourcePrefixes: l("*"), DestinationASGIDs: []model.ResourceID{asgACR}, SourcePorts: l("*"), DestinationPorts: l("*")}},
 			flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22"), ASGsKnown: true}, Dest: Endpoint{Prefixes: pfxs(pe)}},
 			want: Unverified, rule: "DenyACR", tag: "application security group asg-acr"},
+		{name: "destination ASG known from a partial membership matches", dir: Inbound, rules: []r{{Name: "AllowACR", Priority: 100, Direction: Inbound, Access: "Allow", Protocol: "Tcp",
+			SourcePrefixes: l("*"), DestinationASGIDs: []model.ResourceID{asgACR}, SourcePorts: l("*"), DestinationPorts: l("443")}, rl("DenyAll", 200, Inbound, "Deny", "*", l("*"), l("*"), l("*"))},
+			flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22"), ASGsKnown: true}, Dest: Endpoint{Prefixes: pfxs(pe), ASGs: []model.ResourceID{asgACR}}},
+			want: Allowed, rule: "AllowACR"},
+		{name: "destination ASG outside a partial membership is undecided", dir: Inbound, rules: []r{{Name: "AllowOther", Priority: 100, Direction: Inbound, Access: "Allow", Protocol: "Tcp",
+			SourcePrefixes: l("*"), DestinationASGIDs: []model.ResourceID{asgOther}, SourcePorts: l("*"), DestinationPorts: l("443")}, rl("DenyAll", 200, Inbound, "Deny", "*", l("*"), l("*"), l("*"))},
+			flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22"), ASGsKnown: true}, Dest: Endpoint{Prefixes: pfxs(pe), ASGs: []model.ResourceID{asgACR}}},
+			want: Unverified, rule: "AllowOther", tag: "application security group " + asgOther.Name()},
+		{name: "destination ASG outside a complete membership does not match", dir: Inbound, rules: []r{{Name: "AllowOther", Priority: 100, Direction: Inbound, Access: "Allow", Protocol: "Tcp",
+			SourcePrefixes: l("*"), DestinationASGIDs: []model.ResourceID{asgOther}, SourcePorts: l("*"), DestinationPorts: l("443")}, rl("DenyAll", 200, Inbound, "Deny", "*", l("*"), l("*"), l("*"))},
+			flow: Flow{Protocol: "Tcp", Port: 443, Source: Endpoint{Prefixes: pfxs("10.1.0.0/22"), ASGsKnown: true}, Dest: Endpoint{Prefixes: pfxs(pe), ASGs: []model.ResourceID{asgACR}, ASGsKnown: true}},
+			want: Denied, rule: "DenyAll"},
 
 		// Service tags.
 		{name: "VirtualNetwork tag covers the peered hub", dir: Outbound, rules: []r{rl("DenyVnet", 100, Outbound, "Deny", "Tcp", l("*"), l("VirtualNetwork"), l("443"))},

@@ -37,7 +37,8 @@
 //     zone holds the name" is known (the Resource Graph search covered
 //     every subscription) and when it is unverified; resolve.go turns that
 //     into the address a path goes to.
-//  4. tracer.go, tracer_routing.go and tracer_security.go: the route
+//  4. tracer.go, tracer_routing.go and tracer_security.go (with
+//     tracer_admin.go, the security admin rules at each point): the route
 //     engine (package routing) and network security groups (package
 //     security) behind the Tracer interface; tracer_firewall.go: every
 //     Azure Firewall a flow crosses decides it (ROUTE_FIREWALL_DENIED on a

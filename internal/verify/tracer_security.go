@@ -158,6 +158,24 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		*list = append(*list, security.Applied{Group: g, Level: level, Space: spaces(spaceOf)})
 	}
 
+	// Security admin rules of the VNet at each point, evaluated before
+	// the groups there. Only the node VNet's are read and evaluated (every
+	// flow leaves through it); those of appliance and destination VNets
+	// are not modelled yet (docs/design/azure-behaviour.md, N6).
+	adminAt := func(vnetID model.ResourceID, sub *model.Subnet) adminPoint {
+		if vnetID.IsZero() || !vnetID.Equal(subnet.VNetID) || (sub != nil && !sub.AdminRulesApply()) {
+			return adminPoint{}
+		}
+		ar, gap := n.AdminRulesOf(vnetID)
+		if gap != nil {
+			out.Gaps = append(out.Gaps, *gap)
+			ok = false
+			return adminPoint{}
+		}
+		return adminPoint{rules: ar.Rules, vnetID: vnetID, space: spaces(vnetID)}
+	}
+	nodeAdmin := adminAt(subnet.VNetID, subnet)
+
 	// Outbound at the node: NIC, then subnet.
 	outGroups, outGaps := nodeOutboundGroups(n, sf, subnet, spaces)
 	if len(outGaps) > 0 {
@@ -170,6 +188,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	// longer one NIC's.
 	type stage struct {
 		app     routing.Appliance
+		admin   adminPoint
 		in, out []security.Applied
 		src     security.Endpoint // the possible sources arriving at it
 		nicName string
@@ -207,6 +226,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 			add(&st.out, asub.NSGID, security.LevelSubnet, asp)
 		}
 		st.src = src
+		st.admin = adminAt(vnetID, asub)
 		if app.IP.IsValid() {
 			nat := routing.NATAssumedNone
 			if sf.NAT != nil {
@@ -241,6 +261,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	dspace := vnetID
 	inFlow := flow
 	inFlow.Source = src
+	var destAdmin adminPoint
+	if a.Kind != routing.ArrivalPrivateEndpoint {
+		// Private endpoints are not subject to security admin rules.
+		destAdmin = adminAt(dspace, dsub)
+	}
 	switch a.Kind {
 	case routing.ArrivalPrivateEndpoint:
 		if dsub != nil {
@@ -254,11 +279,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 			}
 		}
 		if pe := n.PrivateEndpoint(a.PrivateEndpointID); pe != nil {
-			for _, id := range pe.NICIDs {
-				if nic := n.NIC(id); nic != nil {
-					inFlow.Dest.ASGs, inFlow.Dest.ASGsKnown = nic.ASGIDs, true
-				}
-			}
+			inFlow.Dest.ASGs, inFlow.Dest.ASGsKnown = n.PrivateEndpointASGs(pe)
 		}
 	case routing.ArrivalNIC:
 		if dsub != nil {
@@ -295,14 +316,14 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		pf.Protocol = proto
 		f := flow
 		f.Protocol = proto
-		if !out.step(security.Chain(security.Outbound, f, outGroups), f, pf, security.Outbound, "node") {
+		if !out.point(nodeAdmin, outGroups, f, pf, security.Outbound, "node") {
 			return out
 		}
 		for _, st := range stages {
 			af := f
 			af.Source = st.src
 			where := applianceLabel(st.app, st.nicName)
-			if !out.step(security.Chain(security.Inbound, af, st.in), af, pf, security.Inbound, where) {
+			if !out.point(st.admin, st.in, af, pf, security.Inbound, where) {
 				return out
 			}
 			// Leaving the appliance, the source may be its own address.
@@ -310,13 +331,13 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 				af.Source.Prefixes = append(append([]netip.Prefix{}, af.Source.Prefixes...), netip.PrefixFrom(st.app.IP, st.app.IP.BitLen()))
 				af.Source.ASGs, af.Source.ASGsKnown = nil, false
 			}
-			if !out.step(security.Chain(security.Outbound, af, st.out), af, pf, security.Outbound, where) {
+			if !out.point(st.admin, st.out, af, pf, security.Outbound, where) {
 				return out
 			}
 		}
 		inF := inFlow
 		inF.Protocol = proto
-		if !out.step(security.Chain(security.Inbound, inF, inGroups), inF, pf, security.Inbound, "destination") {
+		if !out.point(destAdmin, inGroups, inF, pf, security.Inbound, "destination") {
 			return out
 		}
 	}

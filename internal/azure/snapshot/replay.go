@@ -138,6 +138,15 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 		if key == resourceGraphKey {
 			return newResponse(req, http.StatusOK, r.ix.graphAnswer(), requestID), nil
 		}
+		if p := strings.TrimSuffix(req.URL.Path, "/"); strings.HasSuffix(strings.ToLower(p), "/"+strings.ToLower(adminRulesAction)) {
+			vnet := p[:len(p)-len(adminRulesAction)-1]
+			// A VNet of the snapshot with no entry for its effective
+			// security admin rules is one no network manager reaches:
+			// Azure answers it with an empty list.
+			if _, found := r.ix.get(vnet); found {
+				return newResponse(req, http.StatusOK, []byte(`{"value":[]}`), requestID), nil
+			}
+		}
 		return errorResponse(req, http.StatusNotFound, "NotFound",
 			fmt.Sprintf("The snapshot has no result for the action POST %s.", req.URL.Path), requestID), nil
 	}
@@ -167,6 +176,10 @@ func (r *Replay) takeFault(key string) (Fault, bool) {
 	r.faultHits[key]++
 	return f, true
 }
+
+// adminRulesAction is the VNet action listing the security admin rules in
+// effect on it.
+const adminRulesAction = "listNetworkManagerEffectiveSecurityAdminRules"
 
 // resourceGraphPath is the Azure Resource Graph query endpoint, and
 // resourceGraphKey its lookup key.
