@@ -67,7 +67,26 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 	}
 	out.Outbound = outboundFromSDK(p.NetworkProfile)
 	out.CustomCATrustCertificates = customCATrustCount(p.SecurityProfile)
+	out.HTTPProxy = httpProxyFromSDK(p.HTTPProxyConfig)
 	return out, nil
+}
+
+// httpProxyFromSDK reads httpProxyConfig (the trusted CA's content is not
+// kept, only that there is one). Nil when it sets no proxy.
+func httpProxyFromSDK(c *armcontainerservice.ManagedClusterHTTPProxyConfig) *model.HTTPProxy {
+	if c == nil {
+		return nil
+	}
+	out := &model.HTTPProxy{HTTPProxy: str(c.HTTPProxy), HTTPSProxy: str(c.HTTPSProxy), TrustedCA: str(c.TrustedCa) != ""}
+	for _, e := range c.NoProxy {
+		if e != nil {
+			out.NoProxy = append(out.NoProxy, *e)
+		}
+	}
+	if !out.Active() {
+		return nil
+	}
+	return out
 }
 
 // outboundFromSDK reads the outbound type and the public IPs AKS gave the

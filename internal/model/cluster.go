@@ -19,6 +19,9 @@ type Cluster struct {
 	// store (their content is not kept): the CAs a TLS-inspecting firewall
 	// on the path may be among (firewall_tls.go).
 	CustomCATrustCertificates int
+	// HTTPProxy is httpProxyConfig: the proxy containerd sends pulls to,
+	// for hostnames its noProxy does not match. Nil when none is set.
+	HTTPProxy *HTTPProxy
 }
 
 // Identity is a managed identity.

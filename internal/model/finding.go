@@ -32,6 +32,8 @@ const (
 	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
 	EgressFirewallNoSNAT        Code = "EGRESS_FIREWALL_NO_SNAT"
 	EgressUnverified            Code = "EGRESS_UNVERIFIED"
+	ProxyBypassMissing          Code = "PROXY_BYPASS_MISSING"
+	EgressProxyUnverified       Code = "EGRESS_PROXY_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
@@ -56,6 +58,7 @@ const (
 	CoverageAcceptanceUnused    Code = "COVERAGE_ACCEPTANCE_UNUSED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageFeatureUnmodelled   Code = "COVERAGE_FEATURE_UNMODELLED"
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	CoveragePlannedUnknown      Code = "COVERAGE_PLANNED_VALUE_UNKNOWN"
 	CoveragePlannedUnsupported  Code = "COVERAGE_PLANNED_CHANGE_UNSUPPORTED"
@@ -140,6 +143,8 @@ var Catalogue = map[Code]CodeInfo{
 	EgressFirewallDenied:        {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressFirewallNoSNAT:        {SeverityError, ConditionEgress, OwnerNetwork, false},
 	EgressUnverified:            {SeverityWarning, ConditionEgress, OwnerNetwork, true},
+	ProxyBypassMissing:          {SeverityError, ConditionEgress, OwnerNetwork, false},
+	EgressProxyUnverified:       {SeverityWarning, ConditionEgress, OwnerNetwork, true},
 	DNSZoneNotLinked:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMissing:            {SeverityError, ConditionDNS, OwnerDNS, false},
 	DNSRecordMismatch:           {SeverityError, ConditionDNS, OwnerDNS, false},
@@ -166,6 +171,7 @@ var Catalogue = map[Code]CodeInfo{
 	CoverageAcceptanceUnused:   {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageRoutesComputed:     {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoverageModelDrift:         {SeverityWarning, ConditionCoverage, OwnerOperator, false},
+	CoverageFeatureUnmodelled:  {SeverityWarning, ConditionCoverage, OwnerOperator, true},
 	CoverageIdentityNotChecked: {SeverityInfo, ConditionCoverage, OwnerOperator, false},
 	CoveragePlannedUnknown:     {SeverityWarning, ConditionCoverage, OwnerOperator, true},
 	CoveragePlannedUnsupported: {SeverityWarning, ConditionCoverage, OwnerOperator, false},
