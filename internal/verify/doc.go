@@ -59,7 +59,10 @@
 //     proxy carries (httpProxyConfig): noProxy decided as containerd
 //     does, the nodes' leg to the proxy and the proxy's leg to the
 //     registry, evaluated from the proxy's own network interface.
-//  7. evidence.go: reads that failed, and the conclusions they leave
+//  7. unmodelled.go: settings of the resources a path goes through that
+//     can change a pull and are not evaluated (gather's open-world
+//     table): COVERAGE_FEATURE_UNMODELLED, never reachable;
+//     evidence.go: reads that failed, and the conclusions they leave
 //     unverified; blame.go: reads that failed only in a verification the
 //     what-if blame compared with (WithBlameGaps).
 //  8. accept.go: the accept blocks of the verification, applied to the

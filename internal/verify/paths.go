@@ -441,6 +441,9 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 
 // finishPath records the path and its findings.
 func (r *run) finishPath(pc *poolCtx, p *pathState) {
+	if !pc.blocked {
+		p.add(r.unmodelledFindings(pc, p)...)
+	}
 	r.findings = append(r.findings, p.findings...)
 	source := p.source
 	if source == "" {
