@@ -4,6 +4,8 @@
 package gather
 
 import (
+	"fmt"
+	"os"
 	"reflect"
 	"sort"
 	"strings"
@@ -138,4 +140,75 @@ func TestUnmodelledSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenWorldDocMatchesTable holds docs/design/open-world.md to the
+// table: the document's table part is rendered from it. Rewrite it with
+// PULLPATH_UPDATE_OPENWORLD=1 after changing the table.
+func TestOpenWorldDocMatchesTable(t *testing.T) {
+	const path = "../../docs/design/open-world.md"
+	const marker = "<!-- table: generated from gather/openworld.go by TestOpenWorldDocMatchesTable -->\n"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i := strings.Index(doc, marker)
+	if i < 0 {
+		t.Fatalf("%s has no table marker %q", path, marker)
+	}
+	want := doc[:i] + marker + renderOpenWorld()
+	if doc == want {
+		return
+	}
+	if os.Getenv("PULLPATH_UPDATE_OPENWORLD") != "" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s does not match the open-world table; run with PULLPATH_UPDATE_OPENWORLD=1 to rewrite it", path)
+}
+
+// renderOpenWorld is the table as Markdown, type by type from the roots,
+// properties in the SDK's order.
+func renderOpenWorld() string {
+	var sb strings.Builder
+	seen := map[reflect.Type]bool{}
+	var walk func(reflect.Type, string)
+	walk = func(typ reflect.Type, path string) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if seen[typ] {
+			return
+		}
+		seen[typ] = true
+		table := openWorld[typ]
+		fmt.Fprintf(&sb, "\n### %s\n\n", typ)
+		if path != "" {
+			fmt.Fprintf(&sb, "At `%s`.\n\n", path)
+		}
+		sb.WriteString("| property | class | why |\n|---|---|---|\n")
+		var nested []reflect.StructField
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			c := table[f.Name]
+			fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", jsonName(typ, f.Name), c.Class, strings.ReplaceAll(c.Why, "|", "\\|"))
+			if c.Descend {
+				nested = append(nested, f)
+			}
+		}
+		for _, f := range nested {
+			p := jsonName(typ, f.Name)
+			if path != "" {
+				p = path + "." + p
+			}
+			walk(f.Type, p)
+		}
+	}
+	for _, root := range openWorldRoots {
+		walk(reflect.TypeOf(root), "")
+	}
+	return sb.String()
 }
