@@ -114,6 +114,12 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 	if pp == nil {
 		p.steps = append(p.steps, model.Hop{Kind: model.HopProxy, Address: ep.Host, Label: ep.Label()})
 		p.hops = append(p.hops, ep.Label())
+		if g, ok := r.f.Network.AddressGaps[ep.Addr]; ok && ep.Addr.IsValid() {
+			// The read that would have found the proxy's NIC failed: the
+			// evidence finding names it.
+			r.used[g.ResourceID.Key()] = true
+			p.add(gapFinding(g, pc.pool.Name, h.Name, "the network interface holding "+ep.Addr.String()+", the address of the cluster's HTTPS proxy, whose network the pull of "+h.Name+" continues from"))
+		}
 		p.add(r.proxyUnverifiedFinding(pc, h, ep, r.proxyUnreadWhy(ep)))
 		p.stopped = true
 		return false
