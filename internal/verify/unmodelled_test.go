@@ -27,7 +27,9 @@ func TestUnmodelledSettingsUnverifyTheirPaths(t *testing.T) {
 		{"on the user pool only", func(f *model.Facts) { f.Pools[1].Unmodelled = setting(clusterID + "/agentPools/user") }, model.Reachable, model.Unverified},
 		{"on the cluster", func(f *model.Facts) { f.Cluster.Unmodelled = setting(clusterID) }, model.Unverified, model.Unverified},
 		{"on the node VNet", func(f *model.Facts) { f.Network.VNet(spokeID).Unmodelled = setting(spokeID) }, model.Unverified, model.Unverified},
-		{"on a subnet no path uses", func(f *model.Facts) { f.Network.Subnet(hubID + "/subnets/snet-dns-in").Unmodelled = setting(hubID + "/subnets/snet-dns-in") }, model.Reachable, model.Reachable},
+		{"on a subnet no path uses", func(f *model.Facts) {
+			f.Network.Subnet(hubID + "/subnets/snet-dns-in").Unmodelled = setting(hubID + "/subnets/snet-dns-in")
+		}, model.Reachable, model.Reachable},
 		{"an error still decides", func(f *model.Facts) {
 			f.Pools[1].Unmodelled = setting(clusterID + "/agentPools/user")
 			f.Registry.PrivateEndpointConnections[0].Status = "Rejected"
