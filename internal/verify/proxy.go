@@ -98,6 +98,13 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 	ep := px.ep
 	p.address = ep.Host + ":" + strconv.Itoa(ep.Port)
 	p.story = fmt.Sprintf("not resolved by the nodes: sent to %s (%s), which resolves it", ep.Label(), r.whyProxied(h, px.match))
+	// The nodes' own resolution decides whether sending the host direct
+	// would take the private path: reads it lacked are evidence here too.
+	for _, f := range res.Findings {
+		if f.Condition == model.ConditionEvidence {
+			p.add(f)
+		}
+	}
 	if px.err != nil {
 		msg := fmt.Sprintf("%s → %s: cluster %s sends the pull to its proxy, but %v, so where the nodes connect cannot be told; the path is unverified.", pc.label, h.Name, cl.Name, px.err)
 		fix := "Set httpProxyConfig.httpsProxy to a URL such as http://10.0.1.4:3128, or add " + model.NoProxyEntryFor(h.Name) + " to noProxy to send the pull direct."
