@@ -38,6 +38,7 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 		return nil, fmt.Errorf("managed cluster without id")
 	}
 	out := &model.Cluster{ID: rid(mc.ID), Name: str(mc.Name), Location: str(mc.Location)}
+	out.Unmodelled = unmodelledOf(out.ID, mc)
 	p := mc.Properties
 	if p == nil {
 		return out, nil
@@ -63,11 +64,31 @@ func clusterFromSDK(mc *armcontainerservice.ManagedCluster) (*model.Cluster, err
 			Name: str(ap.Name), Mode: str(ap.Mode), OSType: str(ap.OSType), Type: str(ap.Type),
 			Count: i32(ap.Count), SubnetID: rid(ap.VnetSubnetID),
 			NodePublicIP: boolv(ap.EnableNodePublicIP), NodePublicIPPrefixID: rid(ap.NodePublicIPPrefixID),
+			Unmodelled: unmodelledOf(out.ID+model.ResourceID("/agentPools/"+str(ap.Name)), ap),
 		})
 	}
 	out.Outbound = outboundFromSDK(p.NetworkProfile)
 	out.CustomCATrustCertificates = customCATrustCount(p.SecurityProfile)
+	out.HTTPProxy = httpProxyFromSDK(p.HTTPProxyConfig)
 	return out, nil
+}
+
+// httpProxyFromSDK reads httpProxyConfig (the trusted CA's content is not
+// kept, only that there is one). Nil when it sets no proxy.
+func httpProxyFromSDK(c *armcontainerservice.ManagedClusterHTTPProxyConfig) *model.HTTPProxy {
+	if c == nil {
+		return nil
+	}
+	out := &model.HTTPProxy{HTTPProxy: str(c.HTTPProxy), HTTPSProxy: str(c.HTTPSProxy), TrustedCA: str(c.TrustedCa) != ""}
+	for _, e := range c.NoProxy {
+		if e != nil {
+			out.NoProxy = append(out.NoProxy, *e)
+		}
+	}
+	if !out.Active() {
+		return nil
+	}
+	return out
 }
 
 // outboundFromSDK reads the outbound type and the public IPs AKS gave the
@@ -98,6 +119,7 @@ func outboundFromSDK(np *armcontainerservice.NetworkProfile) model.Outbound {
 // agentPoolFromSDK converts an agent pool of the agentPools list.
 func agentPoolFromSDK(ap *armcontainerservice.AgentPool) *model.NodePool {
 	out := &model.NodePool{Name: str(ap.Name)}
+	out.Unmodelled = unmodelledOf(rid(ap.ID), ap)
 	if p := ap.Properties; p != nil {
 		out.Mode = str(p.Mode)
 		out.OSType = str(p.OSType)
@@ -178,6 +200,7 @@ func registryFromSDK(r *armcontainerregistry.Registry) (*model.Registry, error) 
 		return nil, fmt.Errorf("container registry without id")
 	}
 	out := &model.Registry{ID: rid(r.ID), Name: str(r.Name), Location: str(r.Location)}
+	out.Unmodelled = unmodelledOf(out.ID, r)
 	if r.SKU != nil {
 		out.SKU = str(r.SKU.Name)
 	}

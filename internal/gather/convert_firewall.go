@@ -25,6 +25,7 @@ func firewallFromSDK(fw *armnetwork.AzureFirewall) (*model.AzureFirewall, error)
 		return nil, fmt.Errorf("the Azure Firewall answer has no id")
 	}
 	out := &model.AzureFirewall{ID: rid(fw.ID), Name: str(fw.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, fw)
 	p := fw.Properties
 	if p == nil {
 		return out, nil

@@ -18,6 +18,7 @@ func vnetFromSDK(v *armnetwork.VirtualNetwork) (*model.VNet, error) {
 		return nil, fmt.Errorf("virtual network without id")
 	}
 	out := &model.VNet{ID: rid(v.ID), Name: str(v.Name), Location: str(v.Location)}
+	out.Unmodelled = unmodelledOf(out.ID, v)
 	p := v.Properties
 	if p == nil {
 		return out, nil
@@ -56,6 +57,7 @@ func subnetFromSDK(vnetID model.ResourceID, s *armnetwork.Subnet) (*model.Subnet
 		return nil, fmt.Errorf("%s: subnet without id", string(vnetID))
 	}
 	out := &model.Subnet{ID: rid(s.ID), VNetID: vnetID, Name: str(s.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, s)
 	p := s.Properties
 	if p == nil {
 		return out, nil

@@ -158,6 +158,9 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 		dnsView  *dnsDiscovery
 		names    []string
 		subs     []string
+		// proxyPool stands for the cluster's HTTPS proxy where gather
+		// found its NIC: its network is read like a pool's.
+		proxyPool *model.NodePool
 	)
 	poolsKnown := make(chan struct{})
 	all(ctx, r,
@@ -185,6 +188,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 					n = model.NewNetwork()
 					if len(seeds) > 0 {
 						n, _ = r.Network(ctx, seeds)
+						n, f.Proxy, proxyPool = r.proxyHost(ctx, n, f.Cluster, seeds)
 					}
 				},
 			)
@@ -205,7 +209,11 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 		},
 	)
 	// Then what the nodes add to the network.
-	dnsView = r.nodeNetwork(ctx, n, f.Pools, names)
+	netPools := f.Pools
+	if proxyPool != nil {
+		netPools = append(append([]*model.NodePool(nil), f.Pools...), proxyPool)
+	}
+	dnsView = r.nodeNetwork(ctx, n, netPools, names)
 	for _, pe := range pes {
 		n.PrivateEndpoints[pe.ID.Key()] = pe
 		for _, nicID := range pe.NICIDs {
@@ -253,7 +261,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 	// The public addresses the nodes leave through, when the registry
 	// admits listed ranges only.
 	if f.Registry != nil && f.Registry.IPRulesApply() {
-		r.egressAddresses(ctx, n, f.Cluster, f.Pools)
+		r.egressAddresses(ctx, n, f.Cluster, netPools)
 	}
 	// The NICs behind the addresses a pull may connect to that are not
 	// private endpoints (a registry VM named by a zone record or declared
@@ -261,7 +269,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 	r.IncludeNICsAt(ctx, n, registryAddresses(d, q.Declared))
 	// Last: every security group and route table of the paths is in n now.
 	r.IncludeServiceTags(ctx, n)
-	r.IncludeAdminRules(ctx, n, poolSubnets(f.Pools))
+	r.IncludeAdminRules(ctx, n, poolSubnets(netPools))
 	for _, rs := range dnsView.resolvers {
 		d.Resolvers[rs.ID.Key()] = rs
 	}

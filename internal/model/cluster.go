@@ -19,6 +19,12 @@ type Cluster struct {
 	// store (their content is not kept): the CAs a TLS-inspecting firewall
 	// on the path may be among (firewall_tls.go).
 	CustomCATrustCertificates int
+	// HTTPProxy is httpProxyConfig: the proxy containerd sends pulls to,
+	// for hostnames its noProxy does not match. Nil when none is set.
+	HTTPProxy *HTTPProxy
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // Identity is a managed identity.
@@ -62,6 +68,9 @@ type NodePool struct {
 	// prefix those addresses come from, when the pool names one.
 	NodePublicIP         bool
 	NodePublicIPPrefixID ResourceID
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // RoleAssignment is an Azure RBAC role assignment.

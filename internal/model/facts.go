@@ -22,6 +22,12 @@ type Facts struct {
 	// which also decides the first node of a pool at zero nodes).
 	Pools []*NodePool
 
+	// Proxy is what holds the address of the cluster's HTTPS proxy
+	// (Cluster.HTTPProxy), when gather found it: the proxy's side of a
+	// proxied pull is then evaluated from its network interface, which
+	// Network holds with its subnet and VNet.
+	Proxy *ProxyHost
+
 	// Network holds the VNets (with subnets and peerings), route tables,
 	// NICs (node NICs, appliances, DNS VMs, private endpoint NICs), gateways,
 	// private endpoints and security groups the paths can touch.

@@ -33,6 +33,8 @@ const (
 	EgressFirewallDenied        Code = "EGRESS_FIREWALL_DENIED"
 	EgressFirewallNoSNAT        Code = "EGRESS_FIREWALL_NO_SNAT"
 	EgressUnverified            Code = "EGRESS_UNVERIFIED"
+	ProxyBypassMissing          Code = "PROXY_BYPASS_MISSING"
+	EgressProxyUnverified       Code = "EGRESS_PROXY_UNVERIFIED"
 	DNSZoneNotLinked            Code = "DNS_ZONE_NOT_LINKED"
 	DNSRecordMissing            Code = "DNS_RECORD_MISSING"
 	DNSRecordMismatch           Code = "DNS_RECORD_MISMATCH"
@@ -57,6 +59,7 @@ const (
 	CoverageAcceptanceUnused    Code = "COVERAGE_ACCEPTANCE_UNUSED"
 	CoverageRoutesComputed      Code = "COVERAGE_ROUTES_COMPUTED"
 	CoverageModelDrift          Code = "COVERAGE_MODEL_DRIFT"
+	CoverageFeatureUnmodelled   Code = "COVERAGE_FEATURE_UNMODELLED"
 	CoverageIdentityNotChecked  Code = "COVERAGE_IDENTITY_NOT_CHECKED"
 	CoveragePlannedUnknown      Code = "COVERAGE_PLANNED_VALUE_UNKNOWN"
 	CoveragePlannedUnsupported  Code = "COVERAGE_PLANNED_CHANGE_UNSUPPORTED"
@@ -205,6 +208,12 @@ var catalogue = []CodeInfo{
 	{Code: EgressUnverified, Severity: SeverityWarning, Condition: ConditionEgress, Owner: OwnerNetwork, Unverifying: true,
 		Meaning:  "The path to a public address crosses an appliance, a firewall whose rules cannot be read, or a gateway to on-premises.",
 		Guidance: "Allow the listed hostnames on TCP 443 on that device and confirm it there."},
+	{Code: ProxyBypassMissing, Severity: SeverityError, Condition: ConditionEgress, Owner: OwnerNetwork, Unverifying: false,
+		Meaning:  "The cluster sends a registry hostname to its HTTP(S) proxy (no noProxy entry matches it by the rules containerd applies), and from the proxy the pull fails, while the nodes themselves resolve the name to the registry's private endpoint.",
+		Guidance: "Add the named hostname to the cluster's noProxy (httpProxyConfig), so the nodes reach it direct over the private path; allowing it on the proxy does not help while the proxy's network cannot reach the private endpoint."},
+	{Code: EgressProxyUnverified, Severity: SeverityWarning, Condition: ConditionEgress, Owner: OwnerNetwork, Unverifying: true,
+		Meaning:  "The cluster sends a registry hostname to its HTTP(S) proxy and what happens beyond the proxy cannot be read (a proxy outside Azure, or one no network interface of a VNet read holds).",
+		Guidance: "Confirm on the proxy that it allows CONNECT to the named hostnames on port 443, or add them to noProxy to send them direct."},
 	{Code: DNSZoneNotLinked, Severity: SeverityError, Condition: ConditionDNS, Owner: OwnerDNS, Unverifying: false,
 		Meaning:  "The resolver the nodes use answers from no private DNS zone that holds the registry names, so they resolve publicly and the public path fails.",
 		Guidance: "Link the private DNS zone (privatelink.azurecr.io) to the VNet whose resolver the nodes use."},
@@ -285,6 +294,9 @@ var catalogue = []CodeInfo{
 		Guidance: "Nothing to fix."},
 	// An expired accept block is a warning that does not make the verdict
 	// unverified: the findings it no longer accepts decide the verdict.
+	{Code: CoverageFeatureUnmodelled, Severity: SeverityWarning, Condition: ConditionCoverage, Owner: OwnerOperator, Unverifying: true,
+		Meaning:  "A resource read for this path carries a setting that can change whether the pull works and that the provider does not evaluate, so the path cannot be called reachable.",
+		Guidance: "Check the named setting's effect on the pull by hand, or accept the finding with an accept block once you have."},
 	{Code: CoverageAcceptanceExpired, Severity: SeverityWarning, Condition: ConditionCoverage, Owner: OwnerOperator, Unverifying: false,
 		Meaning:  "An accept block of the verification is past its expires date: it accepts nothing any more, and the findings it matched decide the verdict again.",
 		Guidance: "Fix what the block accepted, or, if the owners still accept it, renew the block with a new expires date and reason."},

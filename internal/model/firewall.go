@@ -55,6 +55,9 @@ type AzureFirewall struct {
 	// policy forwards (none: Azure DNS). A firewall with a policy takes
 	// the policy's (FirewallDNSOf).
 	ClassicDNSServers []netip.Addr
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // FirewallPolicy is a firewall policy (Microsoft.Network/firewallPolicies)

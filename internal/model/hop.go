@@ -36,6 +36,9 @@ const (
 	// HopBeyondAppliance: networks an appliance advertised to a Route
 	// Server, which Resource Manager does not show.
 	HopBeyondAppliance HopKind = "beyond_appliance"
+	// HopProxy: the cluster's HTTP(S) proxy, which the nodes hand the
+	// pull to (httpProxyConfig); the path goes on from the proxy.
+	HopProxy HopKind = "proxy"
 	// HopStop: where the path ends without arriving (dropped, routes or a
 	// fact unknown, rules not shown to allow it).
 	HopStop HopKind = "stop"

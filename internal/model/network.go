@@ -196,6 +196,9 @@ type VNet struct {
 	// Unknown are the facts of the VNet itself a planned change leaves
 	// unknown until apply (FactDNSServers); a subnet's are the subnet's.
 	Unknown UnknownFacts
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // Subnet is a subnet of a virtual network.
@@ -234,6 +237,9 @@ type Subnet struct {
 	// Unknown are the facts of the subnet a planned change leaves unknown
 	// until apply (FactPrivateEndpointNetworkPolicies).
 	Unknown UnknownFacts
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // IPConfigurationOwners returns, once each and in order, the resources

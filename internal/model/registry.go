@@ -43,6 +43,9 @@ type Registry struct {
 	RoleAssignmentMode string
 	// AnonymousPullEnabled lets any client pull without a role.
 	AnonymousPullEnabled bool
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // Replica is a geo-replication of the registry.

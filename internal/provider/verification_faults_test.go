@@ -891,3 +891,26 @@ func TestVerificationFaultMatrixFirewallPath(t *testing.T) {
 		}
 	}
 }
+
+// TestVerificationFaultMatrixProxy is the fault matrix of the reads a pull
+// through the cluster's HTTP proxy adds to baseline_ok (proxy_working: the
+// proxy's network interface, found by its address, and its network): the
+// reference is reachable, and a persistent fault of any of those reads
+// must leave it unverified, naming the faulted read.
+func TestVerificationFaultMatrixProxy(t *testing.T) {
+	ctx := context.Background()
+	baseline := runInProcess(t, ctx, provider.VerificationInput{Snapshot: scenarioSnapshot(t, "baseline_ok"), ClusterID: accCluster, RegistryID: accRegistry})
+	seen := map[string]bool{}
+	for _, r := range baseline.Requested {
+		seen[r] = true
+	}
+	in := provider.VerificationInput{Snapshot: scenarioSnapshot(t, "proxy_working"), ClusterID: accCluster, RegistryID: accRegistry}
+	reads := faultMatrix(t, in, "reachable", func(read string) bool { return !seen[read] })
+	found := false
+	for _, r := range reads {
+		found = found || strings.Contains(strings.ToLower(r), "/networkinterfaces/nic-vm-nva")
+	}
+	if !found {
+		t.Errorf("the reference made no read of the proxy's network interface: the matrix would prove nothing about it; reads %v", reads)
+	}
+}

@@ -56,8 +56,14 @@
 //     with a pull (package firewall decides; this turns the decision into
 //     EGRESS_FIREWALL_DENIED, EGRESS_UNVERIFIED and evidence), and
 //     firewall_tls.go: what TLS inspection by an allowing rule does to
-//     the registry's certificate.
-//  7. evidence.go: reads that failed, and the conclusions they leave
+//     the registry's certificate; proxy.go: a pull the cluster's HTTP
+//     proxy carries (httpProxyConfig): noProxy decided as containerd
+//     does, the nodes' leg to the proxy and the proxy's leg to the
+//     registry, evaluated from the proxy's own network interface.
+//  7. unmodelled.go: settings of the resources a path goes through that
+//     can change a pull and are not evaluated (gather's open-world
+//     table): COVERAGE_FEATURE_UNMODELLED, never reachable;
+//     evidence.go: reads that failed, and the conclusions they leave
 //     unverified; blame.go: reads that failed only in a verification the
 //     what-if blame compared with (WithBlameGaps).
 //  8. accept.go: the accept blocks of the verification, applied to the

@@ -69,7 +69,7 @@ type egressResult struct {
 // here: the route's findings say why.
 func (r *run) egressOf(pc *poolCtx, h model.PullHost, rr RouteResult) egressResult {
 	e := rr.Exit
-	if r.egressBlocked() {
+	if !pc.onProxy && r.egressBlocked() {
 		cl := r.f.Cluster
 		return r.noOutbound(pc, h, cl.ID, fmt.Sprintf("cluster %s has outbound type block: AKS blocks every flow from its nodes to a public address", cl.Name),
 			fmt.Sprintf("Reach %s without leaving the virtual network: a private endpoint of the registry (or a pull-through cache registry with one) and a private DNS zone linked to %s. If the cluster must reach public addresses, change its outbound type (`az aks update --outbound-type`), which ends its network isolation.", h.Name, r.vnetName(pc.subnet.VNetID)))
@@ -150,6 +150,12 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 			steps:   []model.Hop{egressStep(model.HopEgress, subnet.NATGatewayID, "out through NAT gateway "+name)},
 			sources: []egressSource{{label: "NAT gateway " + name, id: subnet.NATGatewayID}}}
 	}
+	if pc.onProxy {
+		// The proxy is a machine of its own: the cluster's outbound type
+		// does not apply; what it has is read as for nodes given as
+		// subnets (its instance public IP and load balancer are not).
+		return r.defaultOutbound(pc, h, subnet, "", "")
+	}
 	if pc.pool.NodePublicIP {
 		res := egressResult{via: "the nodes' own public IPs (enableNodePublicIP)", steps: []model.Hop{egressStep(model.HopEgress, "", "out through each node's own public IP")}}
 		if id := pc.pool.NodePublicIPPrefixID; !id.IsZero() {
@@ -206,6 +212,9 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 // (defaultOutboundAccess false) does not have it.
 func (r *run) defaultOutbound(pc *poolCtx, h model.PullHost, subnet *model.Subnet, outType, why string) egressResult {
 	cl := r.f.Cluster
+	if pc.onProxy {
+		cl = nil
+	}
 	if subnet.DefaultOutboundAccessDisabled {
 		if cl == nil {
 			// Nodes given as subnets: whether their VMs have a public IP or

@@ -47,8 +47,16 @@ func (r *run) tlsInspectionFindings(pool string, fw *model.AzureFirewall, host s
 	}
 	cluster := "the cluster"
 	cas := 0
+	trusted := "securityProfile.customCATrustCertificates"
 	if cl := r.f.Cluster; cl != nil {
 		cluster, cas = "cluster "+cl.Name, cl.CustomCATrustCertificates
+		// On the way out of the cluster's HTTPS proxy the nodes' trust
+		// store also holds the proxy's trustedCa, which AKS installs on
+		// every node.
+		if r.onProxyLeg && cl.HTTPProxy != nil && cl.HTTPProxy.TrustedCA {
+			cas++
+			trusted += " and httpProxyConfig.trustedCa"
+		}
 	}
 	inspected := fmt.Sprintf("Node pool %s reaches %s through Azure Firewall %s (%s), whose %s terminates TLS (terminateTLS) for it: the firewall presents the registry's certificate re-signed with %s.",
 		pool, host, fw.Name, addrWords(fw.PrivateIPs), strings.Join(rules, " and "), ca)
@@ -58,7 +66,7 @@ func (r *run) tlsInspectionFindings(pool string, fw *model.AzureFirewall, host s
 			host, rules[0], cluster, host)
 		return []model.Finding{model.NewFinding(model.TLSInspectionCAUntrusted, pool, host, target, msg, fix)}
 	}
-	msg := inspected + fmt.Sprintf(" %s gives its nodes %d custom CA certificate(s) (securityProfile.customCATrustCertificates), but the firewall's CA is kept in Key Vault, so whether it is among them cannot be compared; the path is unverified.", capitalize(cluster), cas)
+	msg := inspected + fmt.Sprintf(" %s gives its nodes %d custom CA certificate(s) (%s), but the firewall's CA is kept in Key Vault, so whether it is among them cannot be compared; the path is unverified.", capitalize(cluster), cas, trusted)
 	fix := fmt.Sprintf("Make sure the root of the firewall's CA is among the cluster's custom CA certificates (`az aks show --query securityProfile.customCaTrustCertificates`), or exclude %s from TLS inspection. A test pull from a node shows it: an x509 error means it is not trusted.", host)
 	return []model.Finding{model.NewFinding(model.TLSInspectionUnverified, pool, host, target, msg, fix)}
 }

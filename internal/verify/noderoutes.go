@@ -227,10 +227,31 @@ func evaluateRouteSet(e *nodeEvaluator, cl *model.Cluster, set *model.RouteSet, 
 		default:
 			t = e.computedTrace(set, comp, d)
 		}
+		if hop, ok := nodeProxyHop(cl, d); ok {
+			t.Hops = append(t.Hops, hop)
+		}
 		res.Traces = append(res.Traces, t)
 	}
 	foldComputedNotes(&res)
 	return res
+}
+
+// nodeProxyHop is the cluster's HTTPS proxy as the last hop of a trace:
+// the route traced is the packet's, but containerd hands an HTTPS pull to
+// the proxy unless noProxy matches (proxy.go; an address is matched only
+// by an IP or CIDR entry).
+func nodeProxyHop(cl *model.Cluster, d Destination) (string, bool) {
+	if cl == nil || cl.HTTPProxy == nil {
+		return "", false
+	}
+	ep, ok, _ := cl.HTTPProxy.Endpoint()
+	if !ok {
+		return "", false
+	}
+	if m := cl.HTTPProxy.MatchNoProxy(d.Addr.String()); m.Bypass {
+		return fmt.Sprintf("%s not used: noProxy entry %q matches %s, so an image pull addressed to it goes direct as traced", ep.Label(), m.Entry, d.Addr), true
+	}
+	return fmt.Sprintf("%s: an image pull goes to the proxy instead of %s (no noProxy entry matches it), unless noProxy matches the hostname it was asked by; trace the proxy's address for the nodes' leg", ep.Label(), d.Addr), true
 }
 
 // foldComputedNotes moves the route engine's COVERAGE_ROUTES_COMPUTED

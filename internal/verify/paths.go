@@ -34,6 +34,9 @@ type run struct {
 	// index by index with paths (acceptPaths decides again with them).
 	pathFindings [][]model.Finding
 	needs        []model.Evidence
+	// onProxyLeg: the flow being evaluated leaves the cluster's HTTPS
+	// proxy, whose nodes trust httpProxyConfig.trustedCa too.
+	onProxyLeg bool
 }
 
 // poolCtx is what every path of one node pool shares.
@@ -70,6 +73,14 @@ type poolCtx struct {
 	// about reads that only cross-check computed routes (a Virtual WAN
 	// hub's effective routes), one per read, folded into the pool's note.
 	computedNotes []model.Finding
+
+	// onProxy: this context is the cluster's HTTPS proxy's side of the
+	// pool's pulls (proxy.go), not the nodes': the cluster's outbound
+	// type does not apply to it. proxy is that context for the pool,
+	// built on first use (proxyDone).
+	onProxy   bool
+	proxy     *proxyCtx
+	proxyDone bool
 }
 
 // addComputedNote keeps the route engine's note about a read once per
@@ -214,6 +225,16 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 		return
 	}
 	res := pc.resolved[h.Name]
+	if px, ok := r.proxyFor(h); ok {
+		if !r.proxiedPath(pc, p, h, res, px) {
+			return
+		}
+		r.pathEnd(pc, p, h)
+		return
+	}
+	if f, ok := r.bypassWildcardFinding(pc, h); ok {
+		p.add(f)
+	}
 	p.story = res.Story
 	p.add(res.Findings...)
 	if res.Broken || p.broken {
@@ -231,6 +252,12 @@ func (r *run) verifyPath(pc *poolCtx, h model.PullHost) {
 			return
 		}
 	}
+	r.pathEnd(pc, p, h)
+}
+
+// pathEnd is the end of the chain, whichever way the pull went: the TLS
+// name the node uses and, on the login server, the pull identity.
+func (r *run) pathEnd(pc *poolCtx, p *pathState, h model.PullHost) {
 	if f, ok := r.tlsFinding(pc, h); ok {
 		p.add(f)
 		return
@@ -414,6 +441,9 @@ func (r *run) traceAddrs(pc *poolCtx, h model.PullHost, res resolution, p *pathS
 
 // finishPath records the path and its findings.
 func (r *run) finishPath(pc *poolCtx, p *pathState) {
+	if !pc.blocked {
+		p.add(r.unmodelledFindings(pc, p)...)
+	}
 	r.findings = append(r.findings, p.findings...)
 	source := p.source
 	if source == "" {

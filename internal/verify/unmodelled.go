@@ -1,0 +1,77 @@
+// Copyright (c) The pullpath authors
+// SPDX-License-Identifier: MPL-2.0
+
+package verify
+
+import (
+	"fmt"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/model"
+)
+
+// The open world (docs/design/open-world.md): a setting of a resource a
+// path goes through that can change a pull and that the provider does not
+// evaluate (gather's open-world table) makes the path
+// COVERAGE_FEATURE_UNMODELLED, unverified and never reachable. A path
+// goes through the cluster, its node pool, the node subnet and VNet, the
+// registry, and every subnet, VNet and Azure Firewall its hops name (the
+// proxy's too, for a proxied pull).
+
+// unmodelledFindings are the path's COVERAGE_FEATURE_UNMODELLED findings.
+func (r *run) unmodelledFindings(pc *poolCtx, p *pathState) []model.Finding {
+	var settings []model.UnmodelledSetting
+	if cl := r.f.Cluster; cl != nil {
+		settings = append(settings, cl.Unmodelled...)
+	}
+	settings = append(settings, pc.pool.Unmodelled...)
+	subnets := []*model.Subnet{pc.subnet}
+	if pp := pc.proxy; pp != nil {
+		subnets = append(subnets, pp.pc.subnet)
+	}
+	var firewalls []model.ResourceID
+	for _, s := range p.steps {
+		if !s.SubnetID.IsZero() {
+			subnets = append(subnets, r.f.Network.Subnet(s.SubnetID))
+		}
+		if s.Kind == model.HopFirewall && !s.ResourceID.IsZero() {
+			firewalls = append(firewalls, s.ResourceID)
+		}
+	}
+	seen := map[string]bool{}
+	for _, s := range subnets {
+		if s == nil || seen[s.ID.Key()] {
+			continue
+		}
+		seen[s.ID.Key()] = true
+		settings = append(settings, s.Unmodelled...)
+		if v := r.f.Network.VNet(s.VNetID); v != nil && !seen[v.ID.Key()] {
+			seen[v.ID.Key()] = true
+			settings = append(settings, v.Unmodelled...)
+		}
+	}
+	for _, id := range firewalls {
+		if fw := r.f.Network.Firewall(id); fw != nil && !seen[fw.ID.Key()] {
+			seen[fw.ID.Key()] = true
+			settings = append(settings, fw.Unmodelled...)
+		}
+	}
+	if reg := r.f.Registry; reg != nil {
+		settings = append(settings, reg.Unmodelled...)
+	}
+	var out []model.Finding
+	for _, u := range settings {
+		msg := fmt.Sprintf("%s → %s: %s has %s = %s, which %s. The provider reads this setting but does not evaluate it, so the path is unverified, never reachable.",
+			pc.label, p.host.Name, capitalize(u.Resource.Label()), u.Property, u.Value, whyWords(u.Why))
+		fix := fmt.Sprintf("Check by hand what %s does to pulls from node pool %s (a test pull from a fresh node shows it). Once confirmed harmless, accept it with an accept block for COVERAGE_FEATURE_UNMODELLED on %s.", u.Property, pc.pool.Name, u.Resource)
+		f := model.NewFinding(model.CoverageFeatureUnmodelled, pc.pool.Name, p.host.Name, u.Resource, msg, fix)
+		if !p.has(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// whyWords turns a classification's reason into words after "which".
+func whyWords(why string) string {
+	return "can change the pull: " + why
+}
