@@ -95,16 +95,8 @@ func present(v reflect.Value) (string, bool) {
 // absent is the default.
 func notString(def string) func(reflect.Value) (string, bool) {
 	return func(v reflect.Value) (string, bool) {
-		if !v.IsValid() {
-			return "", false
-		}
-		for v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return "", false
-			}
-			v = v.Elem()
-		}
-		if v.Kind() != reflect.String || strings.EqualFold(v.String(), def) || v.String() == "" {
+		v, ok := deref(v)
+		if !ok || v.Kind() != reflect.String || strings.EqualFold(v.String(), def) || v.String() == "" {
 			return "", false
 		}
 		return v.String(), true
@@ -113,16 +105,8 @@ func notString(def string) func(reflect.Value) (string, bool) {
 
 // isTrue: a bool set to true (false and absent are the default).
 func isTrue(v reflect.Value) (string, bool) {
-	if !v.IsValid() {
-		return "", false
-	}
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return "", false
-		}
-		v = v.Elem()
-	}
-	if v.Kind() == reflect.Bool && v.Bool() {
+	v, ok := deref(v)
+	if ok && v.Kind() == reflect.Bool && v.Bool() {
 		return "true", true
 	}
 	return "", false
@@ -130,16 +114,8 @@ func isTrue(v reflect.Value) (string, bool) {
 
 // field reads a named field of the struct v points to ("" when absent).
 func field(v reflect.Value, name string) reflect.Value {
-	if !v.IsValid() {
-		return reflect.Value{}
-	}
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return reflect.Value{}
-		}
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
+	v, ok := deref(v)
+	if !ok || v.Kind() != reflect.Struct {
 		return reflect.Value{}
 	}
 	return v.FieldByName(name)
@@ -458,11 +434,9 @@ func unmodelledOf(id model.ResourceID, resource any) []model.UnmodelledSetting {
 }
 
 func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]model.UnmodelledSetting) {
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return
-		}
-		v = v.Elem()
+	v, ok := deref(v)
+	if !ok {
+		return
 	}
 	table, ok := openWorld[v.Type()]
 	if !ok || v.Kind() != reflect.Struct {
@@ -519,4 +493,19 @@ func jsonName(_ reflect.Type, goName string) string {
 		// An acronym: "HTTPProxyConfig" → "httpProxyConfig".
 		return strings.ToLower(goName[:upper-1]) + goName[upper-1:]
 	}
+}
+
+// deref is the value v holds behind its pointers, and whether it holds
+// one (an invalid value or a nil pointer is absent).
+func deref(v reflect.Value) (reflect.Value, bool) {
+	if !v.IsValid() {
+		return v, false
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return v, false
+		}
+		v = v.Elem()
+	}
+	return v, true
 }
