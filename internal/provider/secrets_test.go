@@ -461,7 +461,7 @@ data "pullpath_verification" "this" {
 			// It says sign-in failed and what to fix, not that a resource is
 			// unavailable.
 			ExpectError: regexp.MustCompile(`(?s)Could not sign in to Azure.*with data\.pullpath_verification\.this.*signing in to Azure with a service\s+principal\s+with\s+a\s+client\s+secret\s+failed` +
-				`.*AADSTS7000215.*Invalid\s+client\s+secret\s+provided:\s+\[REDACTED\].*Fix\s+the\s+credentials`),
+				`.*AADSTS7000215.*Invalid\s+client\s+secret\s+provided:\s+\[REDACTED\].*Check\s+the\s+client\s+secret\s+\(client_secret`),
 		}},
 	})
 	if t.Failed() {
