@@ -246,29 +246,77 @@ func (c *HubConnection) PropagatedStaticRoutes() []HubStaticRoute {
 	return c.StaticRoutes
 }
 
-// PropagatesTo reports whether connection c propagates its prefixes to
-// route table t: by id, or by one of t's labels (LabelSet: defaultRouteTable
-// carries "default" even where its labels are not listed). A connection
-// without a propagation configuration propagates to defaultRouteTable
-// (label "default"); nothing propagates to noneRouteTable.
-func (c *HubConnection) PropagatesTo(t *HubRouteTable) bool {
+// Propagation is whether a connection's prefixes reach a hub route table.
+type Propagation int
+
+const (
+	// NotPropagated: the connection's prefixes are not in the table.
+	NotPropagated Propagation = iota
+	// Propagated: they are.
+	Propagated
+	// PropagationUndocumented: the connection lists route tables but no
+	// label, and the table would hold its prefixes only by the label
+	// "default". "About virtual hub routing" says a connection that names
+	// no label propagates to the label "default"; whether that holds when
+	// it names route tables (noneRouteTable, a custom table) is not
+	// documented, and Azure does not always write the label back (the
+	// Update-AzVirtualHubVnetConnection example reads a connection with
+	// "Labels": [] and defaultRouteTable listed).
+	PropagationUndocumented
+)
+
+// PropagationTo is the one rule for where a connection's prefixes go
+// ("About virtual hub routing": propagation, labels, the None route
+// table), for a route table t of c's own hub h and of any other hub of its
+// Virtual WAN alike:
+//   - nothing reaches noneRouteTable;
+//   - a table c lists by id gets them;
+//   - a table carrying a label c lists gets them (LabelSet: every hub's
+//     defaultRouteTable carries "default");
+//   - a connection that lists labels propagates nowhere else;
+//   - a connection that lists no label propagates to the label "default"
+//     ("If no label is specified in the list of labels that a virtual
+//     network connection is propagating to, then the virtual network
+//     connection will automatically propagate to the 'Default' label"):
+//     certainly when it lists no route table either (Azure's default
+//     configuration) or only h's defaultRouteTable (how Azure reads that
+//     configuration back in the Update-AzVirtualHubVnetConnection
+//     example); with other route tables listed, whether the label still
+//     applies is undocumented, so a table reached only by it is
+//     PropagationUndocumented.
+func (h *VirtualHub) PropagationTo(c *HubConnection, t *HubRouteTable) Propagation {
 	if t.IsNone() {
-		return false
-	}
-	if len(c.PropagatedRouteTables) == 0 && len(c.PropagatedLabels) == 0 {
-		return strings.EqualFold(t.Name, HubDefaultRouteTable)
+		return NotPropagated
 	}
 	for _, id := range c.PropagatedRouteTables {
 		if id.Equal(t.ID) {
-			return true
+			return Propagated
 		}
 	}
+	labels := t.LabelSet()
 	for _, l := range c.PropagatedLabels {
-		if containsFold(t.LabelSet(), l) {
-			return true
+		if containsFold(labels, l) {
+			return Propagated
 		}
 	}
-	return false
+	if len(c.PropagatedLabels) > 0 || !containsFold(labels, HubDefaultLabel) {
+		return NotPropagated
+	}
+	if h.listsOnlyDefaultTable(c) {
+		return Propagated
+	}
+	return PropagationUndocumented
+}
+
+// listsOnlyDefaultTable reports whether c lists no route table, or only
+// its hub h's defaultRouteTable.
+func (h *VirtualHub) listsOnlyDefaultTable(c *HubConnection) bool {
+	for _, id := range c.PropagatedRouteTables {
+		if h == nil || !id.Equal(h.DefaultRouteTable()) {
+			return false
+		}
+	}
+	return true
 }
 
 // PropagationTargets names where c propagates: its route tables and labels
@@ -327,4 +375,14 @@ func (n *Network) HubByVNet(hubVNetID ResourceID) *VirtualHub {
 // the hub's firewall in.
 func HubFirewallSubnet(hubVNetID ResourceID) ResourceID {
 	return ResourceID(string(hubVNetID) + "/subnets/AzureFirewallSubnet")
+}
+
+func (p Propagation) String() string {
+	switch p {
+	case Propagated:
+		return "propagated"
+	case PropagationUndocumented:
+		return "undocumented"
+	}
+	return "not propagated"
 }

@@ -44,33 +44,6 @@ func (t *HubRouteTable) LabelSet() []string {
 	return out
 }
 
-// PropagatesToRemote reports whether connection c of one hub propagates
-// its prefixes to route table t of another hub of the same Virtual WAN:
-// by t's id, or by one of t's labels. A connection that names no label
-// propagates to the label "default" ("If no label is specified in the list
-// of labels that a virtual network connection is propagating to, then the
-// virtual network connection will automatically propagate to the 'Default'
-// label").
-func (c *HubConnection) PropagatesToRemote(t *HubRouteTable) bool {
-	if t.IsNone() {
-		return false
-	}
-	if len(c.PropagatedLabels) == 0 && containsFold(t.LabelSet(), HubDefaultLabel) {
-		return true
-	}
-	for _, id := range c.PropagatedRouteTables {
-		if id.Equal(t.ID) {
-			return true
-		}
-	}
-	for _, l := range c.PropagatedLabels {
-		if containsFold(t.LabelSet(), l) {
-			return true
-		}
-	}
-	return false
-}
-
 // PrivatePolicy reports whether h has a private traffic routing policy.
 func (h *VirtualHub) PrivatePolicy() bool {
 	return h.Intent != nil && !h.Intent.PrivateNextHop.IsZero()
@@ -80,12 +53,16 @@ func (h *VirtualHub) PrivatePolicy() bool {
 // h reach route table t of another hub of the same Virtual WAN: with a
 // private routing policy on h, its connections propagate to its
 // noneRouteTable and the other hubs' defaultRouteTables reach them through
-// its firewall; otherwise by c's propagation.
-func (h *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) bool {
+// its firewall; otherwise by c's propagation (PropagationTo, the same rule
+// as within h).
+func (h *VirtualHub) ReachesRemoteTable(c *HubConnection, t *HubRouteTable) Propagation {
 	if h.PrivatePolicy() {
-		return strings.EqualFold(t.Name, HubDefaultRouteTable)
+		if strings.EqualFold(t.Name, HubDefaultRouteTable) {
+			return Propagated
+		}
+		return NotPropagated
 	}
-	return c.PropagatesToRemote(t)
+	return h.PropagationTo(c, t)
 }
 
 // RemoteAddress is a destination in a VNet outside the network's closure

@@ -26,7 +26,7 @@ func TestAddBuiltinRouteTables(t *testing.T) {
 			t.Fatal("no noneRouteTable")
 		}
 		conn := &HubConnection{Name: "c"}
-		if !conn.PropagatesTo(def) || conn.PropagatesTo(none) {
+		if h.PropagationTo(conn, def) != Propagated || h.PropagationTo(conn, none) != NotPropagated {
 			t.Errorf("a connection without configuration propagates to defaultRouteTable only")
 		}
 	})
@@ -42,27 +42,94 @@ func TestAddBuiltinRouteTables(t *testing.T) {
 	})
 }
 
-// TestPropagatesToByBuiltinLabel: a connection that propagates to the
-// label "default" only (no route table ids) reaches the hub's
-// defaultRouteTable even where its labels are not listed (a hand-written
-// snapshot, a table AddBuiltinRouteTables added); a custom table without
-// that label does not get its routes.
-func TestPropagatesToByBuiltinLabel(t *testing.T) {
-	hubID := ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/hub")
-	h := &VirtualHub{ID: hubID, RouteTables: []*HubRouteTable{
-		{ID: ResourceID(string(hubID) + "/hubRouteTables/" + HubDefaultRouteTable), Name: HubDefaultRouteTable},
-		{ID: ResourceID(string(hubID) + "/hubRouteTables/RT_SHARED"), Name: "RT_SHARED"},
-	}}
-	conn := &HubConnection{Name: "c", PropagatedLabels: []string{"Default"}}
-	if !conn.PropagatesTo(h.RouteTable(h.DefaultRouteTable())) {
-		t.Errorf("a connection propagating to label default must reach defaultRouteTable without listed labels")
+// TestPropagationTo: the one propagation rule, for route tables of the
+// connection's own hub and of another hub of its Virtual WAN alike: by id,
+// by label (defaultRouteTable carries "default" even where its labels are
+// not listed), never to noneRouteTable; a connection naming no label
+// propagates to the label "default" when it lists no route table or only
+// its hub's defaultRouteTable, and with other route tables listed a table
+// reached only by that label is undocumented, neither answer.
+func TestPropagationTo(t *testing.T) {
+	const sub = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualHubs/"
+	table := func(hub, name string, labels ...string) *HubRouteTable {
+		return &HubRouteTable{ID: ResourceID(sub + hub + "/hubRouteTables/" + name), Name: name, Labels: labels}
 	}
-	if conn.PropagatesTo(h.RouteTables[1]) {
-		t.Errorf("a connection propagating to label default must not reach RT_SHARED, which has no such label")
+	weu := &VirtualHub{ID: sub + "hub-weu", Name: "hub-weu"}
+	neu := &VirtualHub{ID: sub + "hub-neu", Name: "hub-neu"}
+	// defaultRouteTable of hub-weu lists no label (a hand-written
+	// snapshot): the built-in one counts all the same.
+	wDef, wNone, wShared, wDefLabelled := table("hub-weu", HubDefaultRouteTable), table("hub-weu", HubNoneRouteTable, "none"),
+		table("hub-weu", "RT_SHARED", "shared"), table("hub-weu", "RT_BRANCHES", "default")
+	nDef, nNone, nShared := table("hub-neu", HubDefaultRouteTable, "default"), table("hub-neu", HubNoneRouteTable, "none"), table("hub-neu", "RT_SHARED", "shared")
+	weu.RouteTables = []*HubRouteTable{wDef, wNone, wShared, wDefLabelled}
+	neu.RouteTables = []*HubRouteTable{nDef, nNone, nShared}
+	const (
+		no  = NotPropagated
+		yes = Propagated
+		unk = PropagationUndocumented
+	)
+	type want struct {
+		t *HubRouteTable
+		p Propagation
 	}
-	h.RouteTables[1].Labels = []string{"default"}
-	if !conn.PropagatesTo(h.RouteTables[1]) {
-		t.Errorf("a custom table with the label default gets the connection's routes")
+	for _, tc := range []struct {
+		name   string
+		ids    []*HubRouteTable
+		labels []string
+		want   []want
+	}{
+		{"no propagation configuration", nil, nil,
+			[]want{{wDef, yes}, {wNone, no}, {wShared, no}, {wDefLabelled, yes}, {nDef, yes}, {nNone, no}, {nShared, no}}},
+		{"defaultRouteTable listed, no label (Azure's read of the default)", []*HubRouteTable{wDef}, nil,
+			[]want{{wDef, yes}, {wNone, no}, {wShared, no}, {wDefLabelled, yes}, {nDef, yes}, {nShared, no}}},
+		{"defaultRouteTable and label default", []*HubRouteTable{wDef}, []string{"default"},
+			[]want{{wDef, yes}, {wNone, no}, {wShared, no}, {wDefLabelled, yes}, {nDef, yes}, {nShared, no}}},
+		{"label Default only, any case", nil, []string{"Default"},
+			[]want{{wDef, yes}, {wShared, no}, {nDef, yes}, {nShared, no}}},
+		{"noneRouteTable and label none", []*HubRouteTable{wNone}, []string{"none"},
+			[]want{{wDef, no}, {wNone, no}, {wShared, no}, {wDefLabelled, no}, {nDef, no}, {nNone, no}, {nShared, no}}},
+		{"label none only", nil, []string{"none"},
+			[]want{{wDef, no}, {wNone, no}, {nDef, no}, {nNone, no}}},
+		{"noneRouteTable listed, no label", []*HubRouteTable{wNone}, nil,
+			[]want{{wDef, unk}, {wNone, no}, {wShared, no}, {wDefLabelled, unk}, {nDef, unk}, {nNone, no}, {nShared, no}}},
+		{"custom table listed, no label", []*HubRouteTable{wShared}, nil,
+			[]want{{wShared, yes}, {wDef, unk}, {wNone, no}, {wDefLabelled, unk}, {nDef, unk}, {nShared, no}}},
+		{"custom table and its custom label", []*HubRouteTable{wShared}, []string{"shared"},
+			[]want{{wShared, yes}, {wDef, no}, {wDefLabelled, no}, {nDef, no}, {nShared, yes}, {nNone, no}}},
+		{"custom label only", nil, []string{"shared"},
+			[]want{{wShared, yes}, {wDef, no}, {nDef, no}, {nShared, yes}}},
+		{"defaultRouteTable and a custom table listed, no label", []*HubRouteTable{wDef, wShared}, nil,
+			[]want{{wDef, yes}, {wShared, yes}, {wDefLabelled, unk}, {nDef, unk}, {nShared, no}}},
+		{"another hub's defaultRouteTable listed, no label", []*HubRouteTable{nDef}, nil,
+			[]want{{nDef, yes}, {wDef, unk}, {nShared, no}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &HubConnection{ID: ResourceID(string(weu.ID) + "/hubVirtualNetworkConnections/conn-spoke"), Name: "conn-spoke", PropagatedLabels: tc.labels}
+			for _, rt := range tc.ids {
+				c.PropagatedRouteTables = append(c.PropagatedRouteTables, rt.ID)
+			}
+			for _, w := range tc.want {
+				if got := weu.PropagationTo(c, w.t); got != w.p {
+					t.Errorf("%s: %v, want %v", w.t.ID, got, w.p)
+				}
+				// Another hub's table: the same rule, unless the
+				// connection's hub has a private routing policy.
+				if !w.t.ID.Equal(ResourceID(string(neu.ID) + "/hubRouteTables/" + w.t.Name)) {
+					continue
+				}
+				if got := weu.ReachesRemoteTable(c, w.t); got != w.p {
+					t.Errorf("ReachesRemoteTable %s: %v, want %v", w.t.ID, got, w.p)
+				}
+			}
+		})
+	}
+	// Under a private routing policy the connections of hub-weu reach the
+	// other hubs' defaultRouteTables through its firewall, whatever they
+	// list, and no other table.
+	weu.Intent = &RoutingIntent{PrivateNextHop: ResourceID(sub + "fw")}
+	c := &HubConnection{Name: "c", PropagatedRouteTables: []ResourceID{wNone.ID}, PropagatedLabels: []string{"none"}}
+	if weu.ReachesRemoteTable(c, nDef) != Propagated || weu.ReachesRemoteTable(c, nShared) != NotPropagated {
+		t.Errorf("private policy: defaultRouteTable %v, RT_SHARED %v", weu.ReachesRemoteTable(c, nDef), weu.ReachesRemoteTable(c, nShared))
 	}
 }
 

@@ -199,7 +199,14 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 	}
 	if !private {
 		for _, oc := range hub.Connections {
-			if oc == conn || oc.RemoteVNetID.Equal(vnet.ID) || !oc.PropagatesTo(assoc) {
+			if oc == conn || oc.RemoteVNetID.Equal(vnet.ID) {
+				continue
+			}
+			switch hub.PropagationTo(oc, assoc) {
+			case model.NotPropagated:
+				continue
+			case model.PropagationUndocumented:
+				gaps = append(gaps, undocumentedPropagationGap(net, hub, oc, hub, assoc))
 				continue
 			}
 			origin := fmt.Sprintf("virtual hub %s route table %s, connection %s", hub.Name, assoc.Name, oc.Name)
@@ -234,6 +241,34 @@ func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
 		Detail: fmt.Sprintf("its router has routing state %s, not Provisioned: which routes it programs into the VNets connected to it, and whether it forwards their traffic at all, is not documented for that state",
 			hub.RoutingState),
 		Remediation: fmt.Sprintf("Wait until virtual hub %s shows routing status Provisioned; if it stays %s, reset the hub (Azure portal: the virtual hub, Reset; or Reset-AzHubRouter), then plan again.", hub.Name, hub.RoutingState)}, true
+}
+
+// undocumentedPropagationGap is the gap of a connection oc of hub ocHub
+// that lists route tables but no label, for route table t of hub, which
+// would hold its prefixes only by the label "default"
+// (model.PropagationUndocumented): scoped to the address space of oc's
+// VNet and its static routes' prefixes (0.0.0.0/0 never crosses hubs);
+// where that VNet was not read, to every destination BGP routes carry, as
+// for a propagating connection whose VNet was not read.
+func undocumentedPropagationGap(net *model.Network, ocHub *model.VirtualHub, oc *model.HubConnection, hub *model.VirtualHub, t *model.HubRouteTable) scopedGap {
+	var scope []netip.Prefix
+	if v := net.VNet(oc.RemoteVNetID); v != nil {
+		scope = append(scope, v.AddressSpace...)
+		for _, sr := range oc.PropagatedStaticRoutes() {
+			for _, p := range sr.Prefixes {
+				if p.Bits() > 0 || ocHub.ID.Equal(hub.ID) {
+					scope = append(scope, p)
+				}
+			}
+		}
+	}
+	where := fmt.Sprintf("route table %s of virtual hub %s", t.Name, hub.Name)
+	g := model.Gap{ResourceID: oc.ID, Kind: model.GapUnavailable,
+		Detail: fmt.Sprintf("connection %s of virtual hub %s propagates to route tables (%s) but names no label, and %s carries the label default: Microsoft documents that a virtual network connection naming no label propagates to the label default (\"About virtual hub routing\"), but not whether that still holds when it names route tables, so whether the prefixes of %s are in %s is not documented",
+			oc.Name, ocHub.Name, oc.PropagationTargets(), where, oc.RemoteVNetID.Name(), where),
+		Remediation: fmt.Sprintf("Name the labels of connection %s of virtual hub %s explicitly (routingConfiguration.propagatedRouteTables.labels; azurerm: routing.propagated_route_table.labels): add \"default\" if its prefixes should reach %s, or the label of the tables it propagates to (\"none\" for noneRouteTable) if they should not; then plan again. To see what Azure did, list the routes of %s (az network vhub get-effective-routes --resource-type RouteTable).",
+			oc.Name, ocHub.Name, where, where)}
+	return scopedGap{gap: g, scope: scope, bgpOnly: true}
 }
 
 // unknownWANGaps: the hubs of one Virtual WAN route to each other's
@@ -472,7 +507,7 @@ func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst ne
 			continue
 		}
 		v := net.VNet(oc.RemoteVNetID)
-		if v == nil || !anyContains(v.AddressSpace, dst) || oc.PropagatesTo(assoc) {
+		if v == nil || !anyContains(v.AddressSpace, dst) || hub.PropagationTo(oc, assoc) != model.NotPropagated {
 			continue
 		}
 		if assoc.IsNone() {
@@ -501,7 +536,8 @@ func hubPropagationCause(net *model.Network, c *Computed, r *model.Route, dst ne
 			continue
 		}
 		sr, sp, ok := oc.StaticRouteFor(dst)
-		if !ok || (oc.PropagatesTo(assoc) && !oc.StaticRoutesNotPropagated) {
+		p := hub.PropagationTo(oc, assoc)
+		if !ok || p == model.PropagationUndocumented || (p == model.Propagated && !oc.StaticRoutesNotPropagated) {
 			continue
 		}
 		why := fmt.Sprintf("propagates its routes only to %s, not to route table %s", oc.PropagationTargets(), assoc.Name)

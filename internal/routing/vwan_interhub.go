@@ -32,7 +32,13 @@ func interHubRoutes(net *model.Network, hub *model.VirtualHub, assoc *model.HubR
 			continue
 		}
 		for _, oc := range o.Connections {
-			if oc.RemoteVNetID.Equal(vnet.ID) || !o.ReachesRemoteTable(oc, assoc) {
+			if oc.RemoteVNetID.Equal(vnet.ID) {
+				continue
+			}
+			if p := o.ReachesRemoteTable(oc, assoc); p != model.Propagated {
+				if p == model.PropagationUndocumented {
+					gaps = append(gaps, undocumentedPropagationGap(net, o, oc, hub, assoc))
+				}
 				continue
 			}
 			origin := fmt.Sprintf("virtual hub %s route table %s, from virtual hub %s connection %s", hub.Name, assoc.Name, o.Name, oc.Name)
@@ -327,7 +333,7 @@ func interHubPropagationCause(net *model.Network, c *Computed, r *model.Route, d
 		}
 		for _, oc := range o.Connections {
 			v := net.VNet(oc.RemoteVNetID)
-			if v == nil || !anyContains(v.AddressSpace, dst) || o.ReachesRemoteTable(oc, assoc) {
+			if v == nil || !anyContains(v.AddressSpace, dst) || o.ReachesRemoteTable(oc, assoc) != model.NotPropagated {
 				continue
 			}
 			labels := "no label"

@@ -117,8 +117,11 @@ func TestHubStaticRoutesNotPropagated(t *testing.T) {
 		want string
 	}{
 		{"propagateStaticRoutes false", func(f *indirectFixture) { f.connShared.StaticRoutesNotPropagated = true }, "propagateStaticRoutes"},
+		// Labels named (none of them defaultRouteTable's): the label
+		// "default" does not apply. With no label named it would be
+		// undocumented (TestHubPropagationUndocumented).
 		{"connection propagates elsewhere", func(f *indirectFixture) {
-			f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, nil
+			f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
 		}, "propagated route tables of connection conn-shared"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -148,11 +148,66 @@ func TestHubNotPropagated(t *testing.T) {
 func TestHubReturnRouteNeedsPropagationBack(t *testing.T) {
 	f := newVWAN()
 	// The spoke reaches the shared VNet, but the shared VNet's table has
-	// no route back: the spoke propagates only to noneRouteTable.
-	f.connSpoke.PropagatedRouteTables, f.connSpoke.PropagatedLabels = []model.ResourceID{f.none.ID}, nil
+	// no route back: the spoke propagates only to noneRouteTable, by id
+	// and by its label (a label named, so not to "default").
+	f.connSpoke.PropagatedRouteTables, f.connSpoke.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
 	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
 	if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.ReturnRouteMissing) {
 		t.Fatalf("trace = %v findings %+v", res.Verdict, res.Findings)
+	}
+}
+
+// TestHubPropagationUndocumented: a connection that lists route tables
+// but no label, where the other side's table would hold its prefixes only
+// by the label "default" (undocumented, model.PropagationUndocumented):
+// the path is unverified with a gap naming the connection, never a
+// confident drop (ROUTE_HUB_NOT_PROPAGATED, RETURN_ROUTE_MISSING) nor
+// reachable; on the forward path and on the return path, within one hub.
+func TestHubPropagationUndocumented(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*vwanFixture)
+		conn func(*vwanFixture) *model.HubConnection
+	}{
+		{"forward: the destination's connection lists noneRouteTable only", func(f *vwanFixture) {
+			f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, nil
+		}, func(f *vwanFixture) *model.HubConnection { return f.connShared }},
+		{"forward: the destination's connection lists a custom table only", func(f *vwanFixture) {
+			rt := &model.HubRouteTable{ID: hubID + "/hubRouteTables/RT_SHARED", Name: "RT_SHARED", Labels: []string{"shared"}}
+			f.hub.RouteTables = append(f.hub.RouteTables, rt)
+			f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{rt.ID}, nil
+		}, func(f *vwanFixture) *model.HubConnection { return f.connShared }},
+		{"return: the nodes' connection lists noneRouteTable only", func(f *vwanFixture) {
+			f.connSpoke.PropagatedRouteTables, f.connSpoke.PropagatedLabels = []model.ResourceID{f.none.ID}, nil
+		}, func(f *vwanFixture) *model.HubConnection { return f.connSpoke }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newVWAN()
+			tc.set(f)
+			res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+			if res.Verdict != model.Unverified || len(res.Findings) != 0 {
+				t.Fatalf("verdict %v findings %+v gaps %+v", res.Verdict, res.Findings, res.Gaps)
+			}
+			conn := tc.conn(f)
+			found := false
+			for _, g := range res.Gaps {
+				if g.ResourceID.Equal(conn.ID) && g.Kind == model.GapUnavailable &&
+					strings.Contains(g.Detail, "names no label") && strings.Contains(g.Detail, "not documented") && strings.Contains(g.Remediation, "labels") {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("no gap naming %s as undocumented: %+v", conn.Name, res.Gaps)
+			}
+			// Scoped: an address in no connected VNet is not made unverified
+			// by it.
+			other := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.9.0.4"))
+			for _, g := range other.Gaps {
+				if g.ResourceID.Equal(conn.ID) {
+					t.Fatalf("the gap reaches 10.9.0.4: %+v", g)
+				}
+			}
+		})
 	}
 }
 
