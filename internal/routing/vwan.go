@@ -264,7 +264,7 @@ func undocumentedPropagationGap(net *model.Network, ocHub *model.VirtualHub, oc 
 	}
 	where := fmt.Sprintf("route table %s of virtual hub %s", t.Name, hub.Name)
 	g := model.Gap{ResourceID: oc.ID, Kind: model.GapUnavailable,
-		Detail: fmt.Sprintf("it propagates to route tables (%s) but names no label, and %s carries the label default: Microsoft documents that a virtual network connection naming no label propagates to the label default (\"About virtual hub routing\"), but not whether that still holds when it names route tables, so whether the prefixes of %s are in %s is not documented",
+		Detail: fmt.Sprintf("it propagates to route tables (%s) and names no label, while %s carries the label default: Microsoft documents that a virtual network connection naming no label propagates to the label default (\"About virtual hub routing\"), but not whether that still holds when it names route tables, so whether the prefixes of %s are in %s is not documented",
 			oc.PropagationTargets(), where, oc.RemoteVNetID.Name(), where),
 		Remediation: fmt.Sprintf("Name the labels of connection %s of virtual hub %s explicitly (routingConfiguration.propagatedRouteTables.labels; azurerm: routing.propagated_route_table.labels): add \"default\" if its prefixes should reach %s, or the label of the tables it propagates to (\"none\" for noneRouteTable) if they should not; then plan again. To see what Azure did, list the routes of %s (az network vhub get-effective-routes --resource-type RouteTable).",
 			oc.Name, ocHub.Name, where, where)}
