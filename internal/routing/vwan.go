@@ -206,7 +206,7 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			case model.NotPropagated:
 				continue
 			case model.PropagationUndocumented:
-				gaps = append(gaps, undocumentedPropagationGap(net, hub, oc, hub, assoc))
+				gaps = append(gaps, undocumentedPropagationGap(net, hub, oc, hub, assoc)...)
 				continue
 			}
 			origin := fmt.Sprintf("virtual hub %s route table %s, connection %s", hub.Name, assoc.Name, oc.Name)
@@ -250,7 +250,7 @@ func hubRouterNotReady(hub *model.VirtualHub) (model.Gap, bool) {
 // VNet and its static routes' prefixes (0.0.0.0/0 never crosses hubs);
 // where that VNet was not read, to every destination BGP routes carry, as
 // for a propagating connection whose VNet was not read.
-func undocumentedPropagationGap(net *model.Network, ocHub *model.VirtualHub, oc *model.HubConnection, hub *model.VirtualHub, t *model.HubRouteTable) scopedGap {
+func undocumentedPropagationGap(net *model.Network, ocHub *model.VirtualHub, oc *model.HubConnection, hub *model.VirtualHub, t *model.HubRouteTable) []scopedGap {
 	var scope []netip.Prefix
 	if v := net.VNet(oc.RemoteVNetID); v != nil {
 		scope = append(scope, v.AddressSpace...)
@@ -268,7 +268,17 @@ func undocumentedPropagationGap(net *model.Network, ocHub *model.VirtualHub, oc 
 			oc.PropagationTargets(), where, oc.RemoteVNetID.Name(), where),
 		Remediation: fmt.Sprintf("Name the labels of connection %s of virtual hub %s explicitly (routingConfiguration.propagatedRouteTables.labels; azurerm: routing.propagated_route_table.labels): add \"default\" if its prefixes should reach %s, or the label of the tables it propagates to (\"none\" for noneRouteTable) if they should not; then plan again. To see what Azure did, list the routes of %s (az network vhub get-effective-routes --resource-type RouteTable).",
 			oc.Name, ocHub.Name, where, where)}
-	return scopedGap{gap: g, scope: scope, bgpOnly: true}
+	out := []scopedGap{{gap: g, scope: scope, bgpOnly: true}}
+	// Were the prefixes there, another hub would forward the path by its
+	// own configuration (its route tables' static routes too), as
+	// interHubPropagationCause names it: a part of it that was not read
+	// is missing for the same destinations.
+	if !ocHub.ID.Equal(hub.ID) {
+		if ug, unread := hubUnread(net, ocHub, true, fmt.Sprintf("how it would forward traffic to %s is unknown", oc.RemoteVNetID.Name())); unread {
+			out = append(out, scopedGap{gap: ug, scope: scope, bgpOnly: true})
+		}
+	}
+	return out
 }
 
 // unknownWANGaps: the hubs of one Virtual WAN route to each other's

@@ -37,7 +37,7 @@ func interHubRoutes(net *model.Network, hub *model.VirtualHub, assoc *model.HubR
 			}
 			if p := o.ReachesRemoteTable(oc, assoc); p != model.Propagated {
 				if p == model.PropagationUndocumented {
-					gaps = append(gaps, undocumentedPropagationGap(net, o, oc, hub, assoc))
+					gaps = append(gaps, undocumentedPropagationGap(net, o, oc, hub, assoc)...)
 				}
 				continue
 			}
