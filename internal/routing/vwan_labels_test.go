@@ -86,3 +86,36 @@ func TestHubLabelPropagationBothSides(t *testing.T) {
 		}
 	}
 }
+
+// TestHubReturnPropagationUndocumented: the return path from a private
+// endpoint behind another hub depends on the nodes' connection reaching
+// that hub's defaultRouteTable. Named by the label none (with
+// noneRouteTable): RETURN_ROUTE_MISSING; noneRouteTable listed and no
+// label: undocumented, unverified with a gap on the nodes' connection,
+// never RETURN_ROUTE_MISSING.
+func TestHubReturnPropagationUndocumented(t *testing.T) {
+	for _, tc := range []struct {
+		labels []string
+		want   model.Verdict
+	}{{[]string{"none"}, model.Unreachable}, {nil, model.Unverified}} {
+		f := newInterHub()
+		f.connSpoke.PropagatedRouteTables, f.connSpoke.PropagatedLabels = []model.ResourceID{f.none.ID}, tc.labels
+		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.3.1.5"))
+		if res.Verdict != tc.want {
+			t.Fatalf("labels %v: verdict %v, want %v; findings %+v gaps %+v", tc.labels, res.Verdict, tc.want, res.Findings, res.Gaps)
+		}
+		if tc.want == model.Unreachable {
+			if !hasCode(res.Findings, model.ReturnRouteMissing) {
+				t.Fatalf("labels %v: findings %+v", tc.labels, res.Findings)
+			}
+			continue
+		}
+		named := false
+		for _, g := range res.Gaps {
+			named = named || g.ResourceID.Equal(f.connSpoke.ID)
+		}
+		if hasCode(res.Findings, model.ReturnRouteMissing) || !named {
+			t.Fatalf("labels %v: findings %+v gaps %+v", tc.labels, res.Findings, res.Gaps)
+		}
+	}
+}
