@@ -438,6 +438,13 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 	if !ok {
 		return
 	}
+	if v.Kind() == reflect.Slice {
+		// A list of structs classified one by one: each element.
+		for i := 0; i < v.Len(); i++ {
+			walkUnmodelled(id, v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+		return
+	}
 	table, ok := openWorld[v.Type()]
 	if !ok || v.Kind() != reflect.Struct {
 		return
