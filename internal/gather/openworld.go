@@ -479,6 +479,9 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 // SDK's Go name with a lower-case first letter (the SDK marshals by
 // hand, so there are no struct tags to read).
 func jsonName(_ reflect.Type, goName string) string {
+	if n, ok := jsonNameExceptions[goName]; ok {
+		return n
+	}
 	switch goName {
 	case "ID":
 		return "id"

@@ -473,3 +473,33 @@ func isFalse(v reflect.Value) (string, bool) {
 	}
 	return "", false
 }
+
+// graphRowColumns classifies the columns of the rows Azure Resource Graph
+// answers the provider's searches with (model.GraphSearches), by the row
+// type: a search only finds resources, each column either names one or
+// says where it is, and the resource found is read in full afterwards (its
+// properties classified above or in openworld.go). A search whose KQL
+// projects a column not listed here fails TestGraphRowColumnsClassified.
+var graphRowColumns = map[string]map[string]string{
+	"microsoft.network/privatednszones/virtualnetworklinks": {
+		"id":     "the link, whose zone is read with its links and records",
+		"vnetId": "the VNet the link names, to keep the zones linked to the VNets asked about",
+	},
+	"microsoft.network/virtualhubs/hubvirtualnetworkconnections": {
+		"id":     "the connection, whose hub is read with its connections, route tables and routing intent",
+		"vnetId": "the VNet the connection names, to find the hub of each VNet asked about",
+	},
+	"microsoft.network/dnsresolvers/inboundendpoints": {
+		"id":               "the inbound endpoint, whose resolver and VNet are read",
+		"ipConfigurations": "the endpoint's addresses, to match the DNS server addresses asked about",
+	},
+}
+
+// jsonNameExceptions are Go names whose Resource Manager spelling the rule
+// of jsonName does not give (the SDK's acronyms and plurals).
+var jsonNameExceptions = map[string]string{
+	"P2SVPNGateway":           "p2SVpnGateway",
+	"VirtualHubRouteTableV2S": "virtualHubRouteTableV2s",
+	"VirtualRouterIPs":        "virtualRouterIps",
+	"VMID":                    "vmId",
+}

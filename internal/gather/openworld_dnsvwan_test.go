@@ -102,3 +102,40 @@ func TestUnmodelledDNSVWANSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphRowColumnsClassified: every column a Resource Graph search
+// projects is classified for its row type, and the classification lists
+// no column, nor row type, that no search has.
+func TestGraphRowColumnsClassified(t *testing.T) {
+	used := map[string]map[string]bool{}
+	for _, q := range model.GraphSearches() {
+		kql := q.KQL()
+		i := strings.LastIndex(kql, "| project ")
+		if i < 0 {
+			t.Errorf("%T: the KQL projects no columns; classify what its rows hold", q)
+			continue
+		}
+		cols := graphRowColumns[q.RowType()]
+		if cols == nil {
+			t.Errorf("%T: row type %s has no row classification in graphRowColumns", q, q.RowType())
+			continue
+		}
+		if used[q.RowType()] == nil {
+			used[q.RowType()] = map[string]bool{}
+		}
+		for _, c := range strings.Split(strings.TrimSpace(kql[i+len("| project "):]), ",") {
+			c = strings.TrimSpace(c)
+			used[q.RowType()][c] = true
+			if cols[c] == "" {
+				t.Errorf("%T: column %q of row type %s is not classified in graphRowColumns", q, c, q.RowType())
+			}
+		}
+	}
+	for typ, cols := range graphRowColumns {
+		for c := range cols {
+			if !used[typ][c] {
+				t.Errorf("graphRowColumns classifies %s.%s, which no Resource Graph search projects", typ, c)
+			}
+		}
+	}
+}
