@@ -139,3 +139,52 @@ func TestGraphRowColumnsClassified(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertersKeepUnmodelledSettings: the converters of zone links,
+// resolvers, hubs, hub connections, hub route tables and a pool's scale
+// set keep the resource's unmodelled settings, attributed to it, for
+// verification to put on the paths through it.
+func TestConvertersKeepUnmodelledSettings(t *testing.T) {
+	ref := &armnetwork.SubResource{ID: to.Ptr("/rm")}
+	one := func(t *testing.T, what string, got []model.UnmodelledSetting, res, prop string) {
+		t.Helper()
+		if len(got) != 1 || string(got[0].Resource) != res || got[0].Property != prop {
+			t.Errorf("%s: unmodelled = %+v, want one %s on %s", what, got, prop, res)
+		}
+	}
+	st := armprivatedns.VirtualNetworkLinkStateInProgress
+	l := zoneLinkFromSDK(&armprivatedns.VirtualNetworkLink{ID: to.Ptr("/link"), Properties: &armprivatedns.VirtualNetworkLinkProperties{VirtualNetworkLinkState: &st}})
+	one(t, "zone link", l.Unmodelled, "/link", "properties.virtualNetworkLinkState")
+
+	rs := armdnsresolver.DNSResolverStateDisconnected
+	r := resolverFromSDK(&armdnsresolver.DNSResolver{ID: to.Ptr("/res"), Properties: &armdnsresolver.Properties{DNSResolverState: &rs}})
+	one(t, "resolver", r.Unmodelled, "/res", "properties.dnsResolverState")
+
+	h, err := virtualHubFromSDK(&armnetwork.VirtualHub{ID: to.Ptr("/hub"), Properties: &armnetwork.VirtualHubProperties{SecurityPartnerProvider: ref}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one(t, "hub", h.Unmodelled, "/hub", "properties.securityPartnerProvider")
+
+	c, err := hubConnectionFromSDK(&armnetwork.HubVirtualNetworkConnection{ID: to.Ptr("/conn"), Properties: &armnetwork.HubVirtualNetworkConnectionProperties{RoutingConfiguration: &armnetwork.RoutingConfiguration{InboundRouteMap: ref}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one(t, "hub connection", c.Unmodelled, "/conn", "properties.routingConfiguration.inboundRouteMap")
+
+	tb, err := hubRouteTableFromSDK(&armnetwork.HubRouteTable{ID: to.Ptr("/rt"), Properties: &armnetwork.HubRouteTableProperties{Routes: []*armnetwork.HubRoute{
+		{DestinationType: to.Ptr("CIDR"), Destinations: []*string{to.Ptr("10.0.0.0/8")}}, {DestinationType: to.Ptr("Service"), Destinations: []*string{to.Ptr("Storage")}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one(t, "hub route table", tb.Unmodelled, "/rt", "properties.routes[1].destinationType")
+
+	pool := &model.NodePool{Name: "user"}
+	enforce := armcompute.ModesEnforce
+	ss := &armcompute.VirtualMachineScaleSet{ID: to.Ptr("/vmss"), Properties: &armcompute.VirtualMachineScaleSetProperties{VirtualMachineProfile: &armcompute.VirtualMachineScaleSetVMProfile{
+		SecurityProfile: &armcompute.SecurityProfile{ProxyAgentSettings: &armcompute.ProxyAgentSettings{Enabled: to.Ptr(true), Imds: &armcompute.HostEndpointSettings{Mode: &enforce}}}}}}
+	if err := scaleSetNICConfig(pool, ss); err != nil {
+		t.Fatal(err)
+	}
+	one(t, "scale set", pool.Unmodelled, "/vmss", "properties.virtualMachineProfile.securityProfile")
+}
