@@ -4,6 +4,7 @@
 package gather
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -40,6 +41,15 @@ func TestUnmodelledDNSVWANSettings(t *testing.T) {
 	conn := func(p armnetwork.HubVirtualNetworkConnectionProperties) *armnetwork.HubVirtualNetworkConnection {
 		return &armnetwork.HubVirtualNetworkConnection{Properties: &p}
 	}
+	// The transit flags are deprecated in the SDK: set them as Azure
+	// answers them.
+	connJSON := func(body string) *armnetwork.HubVirtualNetworkConnection {
+		var c armnetwork.HubVirtualNetworkConnection
+		if err := json.Unmarshal([]byte(body), &c); err != nil {
+			t.Fatal(err)
+		}
+		return &c
+	}
 	table := func(dt string) *armnetwork.HubRouteTable {
 		return &armnetwork.HubRouteTable{Properties: &armnetwork.HubRouteTableProperties{Routes: []*armnetwork.HubRoute{{DestinationType: to.Ptr(dt), Destinations: []*string{to.Ptr("10.0.0.0/8")}}}}}
 	}
@@ -73,8 +83,8 @@ func TestUnmodelledDNSVWANSettings(t *testing.T) {
 		{"hub security partner", hub(armnetwork.VirtualHubProperties{SecurityPartnerProvider: ref, SecurityProviderName: to.Ptr("ZScaler")}), []string{`properties.securityPartnerProvider={"id":"/x"}`}},
 		{"hub BGP peers", hub(armnetwork.VirtualHubProperties{BgpConnections: []*armnetwork.SubResource{ref}}), []string{`properties.bgpConnections=[{"id":"/x"}]`}},
 		{"hub route maps defined but not applied", hub(armnetwork.VirtualHubProperties{RouteMaps: []*armnetwork.SubResource{ref}}), nil},
-		{"connection transit off", conn(armnetwork.HubVirtualNetworkConnectionProperties{AllowHubToRemoteVnetTransit: to.Ptr(false), AllowRemoteVnetToUseHubVnetGateways: to.Ptr(true)}), []string{"properties.allowHubToRemoteVnetTransit=false"}},
-		{"connection transit on", conn(armnetwork.HubVirtualNetworkConnectionProperties{AllowHubToRemoteVnetTransit: to.Ptr(true), EnableInternetSecurity: to.Ptr(false)}), nil},
+		{"connection transit off", connJSON(`{"properties":{"allowHubToRemoteVnetTransit":false,"allowRemoteVnetToUseHubVnetGateways":true}}`), []string{"properties.allowHubToRemoteVnetTransit=false"}},
+		{"connection transit on", connJSON(`{"properties":{"allowHubToRemoteVnetTransit":true,"enableInternetSecurity":false}}`), nil},
 		{"connection inbound route map", conn(armnetwork.HubVirtualNetworkConnectionProperties{RoutingConfiguration: &armnetwork.RoutingConfiguration{InboundRouteMap: ref, AssociatedRouteTable: ref}}), []string{`properties.routingConfiguration.inboundRouteMap={"id":"/x"}`}},
 		{"connection outbound route map", conn(armnetwork.HubVirtualNetworkConnectionProperties{RoutingConfiguration: &armnetwork.RoutingConfiguration{OutboundRouteMap: ref}}), []string{`properties.routingConfiguration.outboundRouteMap={"id":"/x"}`}},
 		{"connection static routes evaluated", conn(armnetwork.HubVirtualNetworkConnectionProperties{RoutingConfiguration: &armnetwork.RoutingConfiguration{VnetRoutes: &armnetwork.VnetRoute{StaticRoutes: []*armnetwork.StaticRoute{{}}}}}), nil},
