@@ -267,6 +267,7 @@ func (r *Reader) vmPoolNICs(ctx context.Context, pool *model.NodePool, vms []*ar
 			continue
 		}
 		pool.VMIDs = appendUniqueID(pool.VMIDs, rid(vm.ID))
+		pool.Unmodelled = append(pool.Unmodelled, unmodelledOf(rid(vm.ID), vm)...)
 		for _, n := range vmNICIDs(vm) {
 			ids = appendUniqueID(ids, n)
 		}

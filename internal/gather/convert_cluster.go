@@ -151,6 +151,7 @@ func poolTag(tags map[string]*string) string {
 // instances get: NIC-level DNS servers and NSG) to the pool.
 func scaleSetNICConfig(pool *model.NodePool, ss *armcompute.VirtualMachineScaleSet) error {
 	pool.ScaleSetID = rid(ss.ID)
+	pool.Unmodelled = append(pool.Unmodelled, unmodelledOf(pool.ScaleSetID, ss)...)
 	p := ss.Properties
 	if p == nil || p.VirtualMachineProfile == nil || p.VirtualMachineProfile.NetworkProfile == nil {
 		return nil

@@ -14,6 +14,7 @@ import (
 // zoneLinkFromSDK converts a private DNS zone's virtual network link.
 func zoneLinkFromSDK(l *armprivatedns.VirtualNetworkLink) model.ZoneLink {
 	out := model.ZoneLink{ID: rid(l.ID), Name: str(l.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, l)
 	if p := l.Properties; p != nil {
 		if p.VirtualNetwork != nil {
 			out.VNetID = rid(p.VirtualNetwork.ID)
@@ -139,6 +140,7 @@ func inboundEndpointFromSDK(e *armdnsresolver.InboundEndpoint) ([]model.Resolver
 // resolverFromSDK converts a DNS private resolver (without endpoints).
 func resolverFromSDK(r *armdnsresolver.DNSResolver) *model.Resolver {
 	out := &model.Resolver{ID: rid(r.ID), Name: str(r.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, r)
 	if r.Properties != nil && r.Properties.VirtualNetwork != nil {
 		out.VNetID = rid(r.Properties.VirtualNetwork.ID)
 	}

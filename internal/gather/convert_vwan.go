@@ -14,6 +14,7 @@ import (
 // route tables and routing intent, which are children read on their own).
 func virtualHubFromSDK(h *armnetwork.VirtualHub) (*model.VirtualHub, error) {
 	out := &model.VirtualHub{ID: rid(h.ID), Name: str(h.Name), Location: str(h.Location)}
+	out.Unmodelled = unmodelledOf(out.ID, h)
 	p := h.Properties
 	if p == nil {
 		return nil, fmt.Errorf("%s: virtual hub without properties", string(out.ID))
@@ -51,6 +52,7 @@ func virtualHubFromSDK(h *armnetwork.VirtualHub) (*model.VirtualHub, error) {
 // hubConnectionFromSDK converts a hubVirtualNetworkConnection.
 func hubConnectionFromSDK(c *armnetwork.HubVirtualNetworkConnection) (*model.HubConnection, error) {
 	out := &model.HubConnection{ID: rid(c.ID), Name: str(c.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, c)
 	p := c.Properties
 	if p == nil {
 		return out, nil
@@ -112,6 +114,7 @@ func hubConnectionFromSDK(c *armnetwork.HubVirtualNetworkConnection) (*model.Hub
 // provider can match and are left out.
 func hubRouteTableFromSDK(t *armnetwork.HubRouteTable) (*model.HubRouteTable, error) {
 	out := &model.HubRouteTable{ID: rid(t.ID), Name: str(t.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, t)
 	p := t.Properties
 	if p == nil {
 		return out, nil

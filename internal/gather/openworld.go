@@ -438,6 +438,13 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 	if !ok {
 		return
 	}
+	if v.Kind() == reflect.Slice {
+		// A list of structs classified one by one: each element.
+		for i := 0; i < v.Len(); i++ {
+			walkUnmodelled(id, v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+		return
+	}
 	table, ok := openWorld[v.Type()]
 	if !ok || v.Kind() != reflect.Struct {
 		return
@@ -472,6 +479,9 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 // SDK's Go name with a lower-case first letter (the SDK marshals by
 // hand, so there are no struct tags to read).
 func jsonName(_ reflect.Type, goName string) string {
+	if n, ok := jsonNameExceptions[goName]; ok {
+		return n
+	}
 	switch goName {
 	case "ID":
 		return "id"

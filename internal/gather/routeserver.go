@@ -83,7 +83,11 @@ func (r *Reader) RouteServersOfVNet(ctx context.Context, vnet *model.VNet) ([]*m
 
 // routeServerFromSDK converts a virtual hub used as a Route Server. Its
 // VNet is the one whose RouteServerSubnet holds its ip configurations,
-// which the hub answer does not embed: the caller sets VNetID.
+// which the hub answer does not embed: the caller sets VNetID. Its
+// unmodelled settings are not taken: those of the virtualHubs struct in
+// the open-world table concern Virtual WAN hubs (legacy route tables, a
+// security partner, a hub's BGP peers, a Basic hub), and a Route Server's
+// own peers and their learned routes are read here.
 func routeServerFromSDK(h *armnetwork.VirtualHub) (*model.RouteServer, error) {
 	if h == nil || h.ID == nil {
 		return nil, fmt.Errorf("virtual hub without id")

@@ -92,6 +92,9 @@ type ZoneLink struct {
 	RegistrationEnabled bool
 	// ResolutionPolicy is Default or NxDomainRedirect.
 	ResolutionPolicy string
+	// Unmodelled are its settings that can change a pull and are not
+	// evaluated (gather's open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // RecordSet is a record set of a private zone.
@@ -109,6 +112,9 @@ type Resolver struct {
 	VNetID   ResourceID
 	Inbound  []ResolverEndpoint
 	Outbound []ResourceID
+	// Unmodelled are its settings that can change a pull and are not
+	// evaluated (gather's open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // ResolverEndpoint is an inbound endpoint: an address nodes can use as DNS server.

@@ -79,6 +79,9 @@ type VirtualHub struct {
 	// when it could not be listed.
 	Intent      *RoutingIntent
 	IntentKnown bool
+	// Unmodelled are its settings that can change a pull and are not
+	// evaluated (gather's open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // HubConnection is a hubVirtualNetworkConnection: a VNet connected to the
@@ -117,6 +120,9 @@ type HubConnection struct {
 	// (a snapshot written by hand). Azure documents no default, so whether
 	// a 0.0.0.0/0 route of the hub reaches the VNet is unknown.
 	InternetSecurityUnrecorded bool
+	// Unmodelled are its settings that can change a pull and are not
+	// evaluated (gather's open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // HubStaticRoute is a static route of a connection: prefixes behind an
@@ -149,6 +155,9 @@ type HubRouteTable struct {
 	Name   string
 	Labels []string
 	Routes []HubRoute
+	// Unmodelled are its settings that can change a pull and are not
+	// evaluated (gather's open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // HubRoute is a static route of a hub route table: CIDR destinations sent

@@ -54,6 +54,10 @@ type dnsAnswer struct {
 	// Trail is the lookup in words.
 	Trail    []string
 	Findings []model.Finding
+	// Unmodelled are the unmodelled settings of what the lookup went
+	// through: the links of the zones it consulted to the asking VNet,
+	// the resolvers a forwarding rule sent it to (verify/unmodelled.go).
+	Unmodelled []model.UnmodelledSetting
 }
 
 // lookup resolves host the way Azure DNS does for a query from vnetID:
@@ -82,6 +86,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 				return a
 			}
 			visited[target.VNetID.Key()] = true
+			a.Unmodelled = append(a.Unmodelled, target.Unmodelled...)
 			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, ruleDomain(rule), target.Name, r.vnetName(target.VNetID)))
 			a.VNetID = target.VNetID
 			continue
@@ -92,6 +97,9 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			return a
 		}
 		if zone != nil {
+			if l := linkOf(zone, a.VNetID); l != nil {
+				a.Unmodelled = append(a.Unmodelled, l.Unmodelled...)
+			}
 			if !zone.RecordsKnown {
 				a.Outcome = answerUnknown
 				a.Findings = append(a.Findings, r.evidence(pc.pool.Name, h.Name, zone.ID,

@@ -32,6 +32,9 @@ type resolution struct {
 	// nodes resolve it publicly: its DNS finding depends on whether the
 	// public path works.
 	Intended *intendedPrivate
+	// Unmodelled are the unmodelled settings of the resolver that
+	// answered and of what its lookup went through (dnsAnswer).
+	Unmodelled []model.UnmodelledSetting
 }
 
 // intendedPrivate is the DNS finding of a host a private endpoint serves
@@ -48,17 +51,25 @@ type intendedPrivate struct {
 // resolve decides what the pool's answering resolver gives for h, and
 // turns a wrong answer into its finding: DNS_RECORD_MISSING,
 // DNS_RECORD_MISMATCH, DNS_ZONE_NOT_LINKED or ENDPOINT_UNRESOLVED.
-func (r *run) resolve(pc *poolCtx, h model.PullHost) resolution {
+func (r *run) resolve(pc *poolCtx, h model.PullHost) (out resolution) {
 	srv := pc.answering
 	if srv == nil {
 		return resolution{Broken: true, Story: "no DNS server the nodes use is reachable"}
 	}
+	var used []model.UnmodelledSetting
+	if srv.Kind == resolverInbound {
+		if res := r.f.DNS.Resolvers[srv.Resource.Key()]; res != nil {
+			used = append(used, res.Unmodelled...)
+		}
+	}
+	defer func() { out.Unmodelled = append(used, out.Unmodelled...) }()
 	if srv.Kind == resolverOpaque {
 		assumed := r.assumedAnswer(h, fmt.Sprintf("answer of %s not readable", srv.Label))
 		assumed.Assumed = true
 		return assumed
 	}
 	a := r.lookup(pc, h, srv.VNetID)
+	used = append(used, a.Unmodelled...)
 	res := resolution{Findings: a.Findings, Story: strings.Join(a.Trail, "; ")}
 	switch a.Outcome {
 	case answerUnknown:
