@@ -15,8 +15,9 @@ import (
 // enters (here the hub, holding a registry VM or the registry's private
 // endpoint) decide at that point when they were read; while they are
 // pending the path needs them and is unverified, never reachable; a failed
-// or missing read is evidence; a private endpoint is exempt, so its
-// VNet's rules are neither needed nor applied.
+// or missing read is evidence; a private endpoint is exempt, and a flow
+// that leaves through the hub's gateway has no destination in the hub, so
+// the hub's rules are neither needed nor applied for them.
 func TestAdminRulesOfAnotherVNet(t *testing.T) {
 	vmNICID := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-vm-registry")
 	registryVM := func(f *model.Facts) {
@@ -32,6 +33,17 @@ func TestAdminRulesOfAnotherVNet(t *testing.T) {
 				Sources: []string{"10.1.0.0/16"}, Destinations: []string{"10.0.0.0/16"}, SourcePorts: []string{"0-65535"}, DestinationPorts: []string{port},
 			}}}
 		}
+	}
+	// gateway_transit_missing with the transit fixed: harbor.corp.example
+	// on premises behind the hub's VPN gateway, reachable.
+	onPremises := func(f *model.Facts) {
+		g := gatewayFacts()
+		g.Network.VNet(spokeID).Peerings[0].UseRemoteGateways = true
+		gw := g.Network.Gateway(hubGatewayID)
+		peer := ip("192.168.255.1")
+		gw.Advertised[peer] = append(gw.Advertised[peer], model.GatewayRoute{Prefix: pfx("10.1.0.0/16"), NextHop: ip("10.0.0.30"), Origin: "Igp"})
+		g.Network.AdminRules = f.Network.AdminRules
+		*f = g
 	}
 	pending := func(f *model.Facts) { f.Network.Pending.Add(model.AdminRulesEvidenceOf(hubID)) }
 	refused := func(f *model.Facts) {
@@ -55,6 +67,8 @@ func TestAdminRulesOfAnotherVNet(t *testing.T) {
 		{"registry VM, hub rules never read: not assumed absent", []func(*model.Facts){registryVM}, model.Unverified, "", nil, false},
 		{"private endpoint in the hub: exempt from a denying hub rule", []func(*model.Facts){hubRule("DenySpokeHttpsIn", "443")}, model.Reachable, "", nil, false},
 		{"private endpoint in the hub: exempt, the pending hub rules are not needed", []func(*model.Facts){pending}, model.Reachable, "", nil, false},
+		{"on premises through the hub's gateway: no destination in the hub, its pending rules are not needed", []func(*model.Facts){onPremises, pending}, model.Reachable, "", nil, false},
+		{"on premises through the hub's gateway: a denying hub rule does not apply", []func(*model.Facts){onPremises, hubRule("DenySpokeHttpsIn", "443")}, model.Reachable, "", nil, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

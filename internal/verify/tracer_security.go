@@ -274,8 +274,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	inFlow := flow
 	inFlow.Source = src
 	var destAdmin adminPoint
-	if a.Kind != routing.ArrivalPrivateEndpoint {
-		// Private endpoints are not subject to security admin rules.
+	if a.Kind == routing.ArrivalNIC || a.Kind == routing.ArrivalSubnet {
+		// Admin rules apply to resources in a VNet: a NIC or an address
+		// of a subnet there. Private endpoints are not subject to them;
+		// a flow that leaves Azure (on premises through a gateway, the
+		// Internet, a service endpoint) has no destination in the VNet.
 		destAdmin = adminAt(dspace, dsub)
 	}
 	switch a.Kind {
