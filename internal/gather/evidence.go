@@ -28,6 +28,7 @@ type evidenceReader func(r *Reader, ctx context.Context, n *model.Network, mu *s
 
 // evidenceReaders read each kind of pending evidence.
 var evidenceReaders = map[model.EvidenceKind]evidenceReader{
+	model.EvidenceAdminRules:         (*Reader).readAdminRules,
 	model.EvidenceAdvertisedRoutes:   (*Reader).readAdvertisedRoutes,
 	model.EvidenceApplianceNIC:       (*Reader).readApplianceNIC,
 	model.EvidenceFirewallRules:      (*Reader).readFirewallRules,

@@ -165,11 +165,16 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 	}
 	all(ctx, r, tasks...)
 	mu.Lock()
+	var added []model.ResourceID
 	for _, s := range add {
 		if n.VNet(s.ID) == nil {
 			n.AddVNet(cloneVNet(s))
+			added = append(added, s.ID)
 		}
 	}
+	// Their security admin rules, as the closure's: read when a path
+	// reaches a point in one of them.
+	markAdminRulesPending(n, added)
 	for _, rt := range tables {
 		n.RouteTables[rt.ID.Key()] = rt
 	}

@@ -167,3 +167,16 @@ const EvidenceHubEffectiveRoutes EvidenceKind = "hub_effective_routes"
 func HubEffectiveRoutesOf(hubID ResourceID) Evidence {
 	return Evidence{Kind: EvidenceHubEffectiveRoutes, ID: hubID}
 }
+
+// EvidenceAdminRules: the Azure Virtual Network Manager security admin
+// rules in effect on a VNet other than the node VNets (whose rules every
+// flow meets and are read with the facts), for a path that reaches a
+// point in it where they apply: an appliance it crosses, its destination
+// (a DNS server, a registry VM, the cluster's proxy). ID is the VNet; it
+// fills Network.AdminRules.
+const EvidenceAdminRules EvidenceKind = "admin_rules"
+
+// AdminRulesEvidenceOf is the security admin rules evidence of a VNet.
+func AdminRulesEvidenceOf(vnetID ResourceID) Evidence {
+	return Evidence{Kind: EvidenceAdminRules, ID: vnetID}
+}

@@ -108,7 +108,7 @@ func TestRoundsMatchReadingEverything(t *testing.T) {
 	if fewer == 0 || second == 0 {
 		t.Errorf("scenarios that read less in rounds: %d, that needed a second round: %d; want both", fewer, second)
 	}
-	for _, kind := range []model.EvidenceKind{model.EvidenceAdvertisedRoutes, model.EvidenceApplianceNIC} {
+	for _, kind := range []model.EvidenceKind{model.EvidenceAdvertisedRoutes, model.EvidenceApplianceNIC, model.EvidenceAdminRules} {
 		if !needed[kind] {
 			t.Errorf("no scenario's paths reach pending %s evidence", kind)
 		}

@@ -38,7 +38,8 @@
 //     every subscription) and when it is unverified; resolve.go turns that
 //     into the address a path goes to.
 //  4. tracer.go, tracer_routing.go and tracer_security.go (with
-//     tracer_admin.go, the security admin rules at each point): the route
+//     tracer_admin.go, the security admin rules at each point, those of a
+//     VNet other than the node's needed when the flow gets there): the route
 //     engine (package routing) and network security groups (package
 //     security) behind the Tracer interface; tracer_firewall.go: every
 //     Azure Firewall a flow crosses decides it (ROUTE_FIREWALL_DENIED on a

@@ -411,6 +411,9 @@ func (e *nodeEvaluator) checkTraceSecurity(set *model.RouteSet, d Destination, r
 	sf := SecurityFlow{SubnetID: set.SubnetID, NIC: set.NodeNIC, NICGroupID: set.NICGroupID, NICGroupGap: set.NICGroupGap,
 		Dest: d.Addr, Protocol: nodeFlowProtocol, Port: nodeFlowPort}
 	sr := CheckSecurity(e.net, sf, r, e.spaces)
+	for _, ev := range sr.Needs {
+		*e.needs = model.AddNeed(*e.needs, ev)
+	}
 	t.Hops = append(t.Hops, sr.Hops...)
 	for _, f := range sr.Findings {
 		f.NodePool, f.Endpoint = set.Pool, d.Text

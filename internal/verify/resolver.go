@@ -147,8 +147,8 @@ func (r *run) describeResolver(pc *poolCtx, addr netip.Addr) *resolver {
 // custom DNS server. An error on the way makes the server unreachable: a
 // route that drops it goes into one DNS_SERVER_UNREACHABLE finding (the
 // server is the dns owner's choice; the message names the route), a
-// security group that denies it is reported as the group's
-// SECURITY_RULE_*_DENIED finding alone (network owner; not also as
+// security group or security admin rule that denies it is reported as its
+// SECURITY_RULE_*_DENIED or SECURITY_ADMIN_RULE_DENIED finding alone (network owner; not also as
 // DNS_SERVER_UNREACHABLE, which means "no route"). Warnings are kept as
 // they are.
 func (r *run) checkResolverRoute(pc *poolCtx, res *resolver) {
@@ -168,16 +168,21 @@ func (r *run) checkResolverRoute(pc *poolCtx, res *resolver) {
 		return
 	}
 	res.Reachable = false
-	if cause.Code == model.SecurityOutboundDenied || cause.Code == model.SecurityInboundDenied {
+	if cause.Code == model.SecurityOutboundDenied || cause.Code == model.SecurityInboundDenied || cause.Code == model.SecurityAdminRuleDenied {
 		// A security rule is the cause, not a missing route: the catalogue
 		// reports each problem once, by its most specific code, and
 		// DNS_SERVER_UNREACHABLE means "no route". The security finding
-		// names the group, the rule, its priority and the flow; it gains
-		// what the denial does to name resolution.
+		// names the group (or the security admin rule), the rule, its
+		// priority and the flow; it gains what the denial does to name
+		// resolution.
 		f := *shown
 		f.Message = fmt.Sprintf("%s Without an answer from %s (set by %s), the registry names do not resolve.",
 			ensurePeriod(f.Message), res.Label, pc.dnsOrigin)
-		f.Remediation = ensurePeriod(f.Remediation) + " Or point the nodes at a DNS server whose traffic the groups allow. A pod dnsConfig or a hosts entry does not change the node's resolver."
+		rules := "the groups"
+		if cause.Code == model.SecurityAdminRuleDenied {
+			rules = "the security admin rules and the groups"
+		}
+		f.Remediation = ensurePeriod(f.Remediation) + " Or point the nodes at a DNS server whose traffic " + rules + " allow. A pod dnsConfig or a hosts entry does not change the node's resolver."
 		pc.shared = append(pc.shared, f)
 		return
 	}

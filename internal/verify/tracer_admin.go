@@ -15,17 +15,49 @@ import (
 // apply to a flow: the rules in effect on the VNet of a point of the path
 // (the node, an appliance, the destination). The zero value applies no
 // rule: the point is exempt (a private endpoint, a subnet of a service
-// Microsoft exempts) or outside a VNet.
+// Microsoft exempts) or outside a VNet. A deferred point is in a VNet
+// other than the node's, whose rules are looked up only when the flow
+// gets there: read, pending (a need), or a gap.
 type adminPoint struct {
-	vnetID model.ResourceID
-	rules  []model.SecurityAdminRule
-	space  security.Space
+	vnetID   model.ResourceID
+	rules    []model.SecurityAdminRule
+	space    security.Space
+	deferred bool
+}
+
+// settle looks up the rules of a deferred point: the rules when they were
+// read; otherwise the pending evidence to read (the flow then stops,
+// unverified for this round) or the gap of the failed read.
+func (ap adminPoint) settle(n *model.Network) (adminPoint, *model.Evidence, *model.Gap) {
+	if !ap.deferred {
+		return ap, nil, nil
+	}
+	ap.deferred = false
+	if ev := model.AdminRulesEvidenceOf(ap.vnetID); n.Pending.Has(ev) {
+		return ap, &ev, &model.Gap{ResourceID: model.AdminRulesAction(ap.vnetID), Kind: model.GapUnavailable,
+			Detail: fmt.Sprintf("the security admin rules in effect on virtual network %s are not read yet: whether they let the flow in is unknown", ap.vnetID.Name())}
+	}
+	ar, gap := n.AdminRulesOf(ap.vnetID)
+	if gap != nil {
+		return ap, nil, gap
+	}
+	ap.rules = ar.Rules
+	return ap, nil, nil
 }
 
 // point evaluates one point of a flow's path: the security admin rules of
 // its VNet first, then, unless they decided, its network security groups.
-// It reports whether the flow goes on.
-func (out *SecurityResult) point(ap adminPoint, groups []security.Applied, f security.Flow, sf SecurityFlow, dir, at string) bool {
+// It reports whether the flow goes on; a point whose admin rules are
+// pending or could not be read stops it, with the need or the gap.
+func (out *SecurityResult) point(n *model.Network, ap adminPoint, groups []security.Applied, f security.Flow, sf SecurityFlow, dir, at string) bool {
+	ap, need, gap := ap.settle(n)
+	if need != nil {
+		out.Needs = model.AddNeed(out.Needs, *need)
+	}
+	if gap != nil {
+		out.Gaps = uniqueGaps(append(out.Gaps, *gap))
+		return false
+	}
 	if len(ap.rules) > 0 {
 		d := security.EvaluateAdmin(ap.rules, dir, f, ap.space)
 		switch d.Outcome {

@@ -36,6 +36,9 @@ func checkSecurity(n *model.Network, q RouteQuery, res routing.Result, nat routi
 	out.Steps = append(out.Steps, sr.Steps...)
 	out.Findings = append(out.Findings, sr.Findings...)
 	out.Gaps = append(out.Gaps, sr.Gaps...)
+	for _, ev := range sr.Needs {
+		out.Needs = model.AddNeed(out.Needs, ev)
+	}
 }
 
 // SecurityFlow is one flow from a node subnet whose network security groups
@@ -97,6 +100,9 @@ type SecurityResult struct {
 	Steps    []model.Hop
 	Findings []model.Finding
 	Gaps     []model.Gap
+	// Needs is the pending evidence the flow reached (the security admin
+	// rules of a VNet it enters): the result is unverified for this round.
+	Needs []model.Evidence
 }
 
 // CheckSecurity evaluates the network security groups on a flow whose route
@@ -159,12 +165,18 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	}
 
 	// Security admin rules of the VNet at each point, evaluated before
-	// the groups there. Only the node VNet's are read and evaluated (every
-	// flow leaves through it); those of appliance and destination VNets
-	// are not modelled yet (docs/design/azure-behaviour.md, N6).
+	// the groups there. The node VNet's are read with the facts (every
+	// flow leaves through them): a failed read leaves the flow unverified
+	// up front, as an unread group does. Those of another VNet (an
+	// appliance's, the destination's) are read only for a path that
+	// reaches the point: the point says which, and is settled when the
+	// evaluation gets there (tracer_admin.go, point).
 	adminAt := func(vnetID model.ResourceID, sub *model.Subnet) adminPoint {
-		if vnetID.IsZero() || !vnetID.Equal(subnet.VNetID) || (sub != nil && !sub.AdminRulesApply()) {
+		if vnetID.IsZero() || (sub != nil && !sub.AdminRulesApply()) {
 			return adminPoint{}
+		}
+		if !vnetID.Equal(subnet.VNetID) {
+			return adminPoint{vnetID: vnetID, space: spaces(vnetID), deferred: true}
 		}
 		ar, gap := n.AdminRulesOf(vnetID)
 		if gap != nil {
@@ -262,8 +274,11 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 	inFlow := flow
 	inFlow.Source = src
 	var destAdmin adminPoint
-	if a.Kind != routing.ArrivalPrivateEndpoint {
-		// Private endpoints are not subject to security admin rules.
+	if a.Kind == routing.ArrivalNIC || a.Kind == routing.ArrivalSubnet {
+		// Admin rules apply to resources in a VNet: a NIC or an address
+		// of a subnet there. Private endpoints are not subject to them;
+		// a flow that leaves Azure (on premises through a gateway, the
+		// Internet, a service endpoint) has no destination in the VNet.
 		destAdmin = adminAt(dspace, dsub)
 	}
 	switch a.Kind {
@@ -316,14 +331,14 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		pf.Protocol = proto
 		f := flow
 		f.Protocol = proto
-		if !out.point(nodeAdmin, outGroups, f, pf, security.Outbound, "node") {
+		if !out.point(n, nodeAdmin, outGroups, f, pf, security.Outbound, "node") {
 			return out
 		}
 		for _, st := range stages {
 			af := f
 			af.Source = st.src
 			where := applianceLabel(st.app, st.nicName)
-			if !out.point(st.admin, st.in, af, pf, security.Inbound, where) {
+			if !out.point(n, st.admin, st.in, af, pf, security.Inbound, where) {
 				return out
 			}
 			// Leaving the appliance, the source may be its own address.
@@ -331,13 +346,13 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 				af.Source.Prefixes = append(append([]netip.Prefix{}, af.Source.Prefixes...), netip.PrefixFrom(st.app.IP, st.app.IP.BitLen()))
 				af.Source.ASGs, af.Source.ASGsKnown = nil, false
 			}
-			if !out.point(st.admin, st.out, af, pf, security.Outbound, where) {
+			if !out.point(n, st.admin, st.out, af, pf, security.Outbound, where) {
 				return out
 			}
 		}
 		inF := inFlow
 		inF.Protocol = proto
-		if !out.point(destAdmin, inGroups, inF, pf, security.Inbound, "destination") {
+		if !out.point(n, destAdmin, inGroups, inF, pf, security.Inbound, "destination") {
 			return out
 		}
 	}

@@ -372,6 +372,35 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 		}
 	}
 
+	// Security admin rules: those of the node VNets follow the cluster
+	// (its subnet ids name the VNets); those of another VNet are read for a
+	// verdict whose path reached a point there (an appliance, a
+	// destination), once the VNet, the destination's address (the zones'
+	// records) and the network interfaces read in that VNet (the
+	// appliance's, the destination's) show that the path gets there.
+	for _, p := range f.Pools {
+		if v := p.SubnetID.Parent(); !v.IsZero() {
+			g.add(short(v)+"/listNetworkManagerEffectiveSecurityAdminRules", true, cluster)
+		}
+	}
+	for _, ev := range needs {
+		if ev.Kind != model.EvidenceAdminRules {
+			continue
+		}
+		after := []*Read{vnetRead[ev.ID.Key()], g.get(short(ev.ID)), dnsAnswers(g, f)}
+		for _, key := range slices.Sorted(maps.Keys(n.NICs)) {
+			nic := n.NICs[key]
+			if !nic.SubnetID.Parent().Equal(ev.ID) {
+				continue
+			}
+			after = append(after, g.get(short(nic.ID)))
+			for _, ip := range nic.PrivateIPs {
+				after = append(after, g.get("NIC at "+ip.String()))
+			}
+		}
+		g.add(short(ev.ID)+"/listNetworkManagerEffectiveSecurityAdminRules", true, after...)
+	}
+
 	hubEvidence(g, f, hubs, needs)
 
 	var last *Read

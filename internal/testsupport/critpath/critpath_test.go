@@ -91,6 +91,36 @@ func TestChainFollowsTheFacts(t *testing.T) {
 	}
 }
 
+// The node VNets' security admin rules need only the cluster, which names
+// their VNets: beside the chain. A verdict whose path reached a point in
+// the hub (an appliance, a destination there) waits for the hub's
+// security admin rules after the hub's VNet is read: cluster → spoke →
+// hub → the hub's admin rules (the hub's gateway left out, so that its
+// learned routes, as long, do not hide it).
+func TestChainWithAdminRulesOfAnotherVNet(t *testing.T) {
+	o := gentopo.Options{Pools: 5, Subnets: 2, Spokes: 2, Replicas: 2, BGPRoutes: 100, DNSZones: 1, Seed: 1, Gateway: gentopo.GatewayVPN}
+	_, f := measure(t, o)
+	var hub model.ResourceID
+	for _, g := range f.Network.Gateways {
+		hub = g.VNetID
+	}
+	n := *f.Network
+	n.Gateways = nil
+	f.Network = &n
+	lat := critpath.Latency{Read: readMS * time.Millisecond, Action: actionMS * time.Millisecond}
+	admin := "virtualNetworks/" + hub.Name() + "/listNetworkManagerEffectiveSecurityAdminRules"
+	without := critpath.Of(f, nil, lat)
+	if strings.Contains(without.String(), admin) {
+		t.Errorf("without the need the hub's admin rules are on the chain: %s", without)
+	}
+	with := critpath.Of(f, []model.Evidence{model.AdminRulesEvidenceOf(hub)}, lat)
+	want := time.Duration(3*readMS+(readMS+actionMS)) * time.Millisecond
+	if with.Total != want || len(with.Reads) != 4 || with.Reads[3].What != admin || !with.Reads[3].Action ||
+		with.Reads[2].What != "virtualNetworks/"+hub.Name() || with.Counted != without.Counted+1 {
+		t.Errorf("with the hub's admin rules needed: %s (%d reads counted, %d without), want cluster → spoke → hub → %s = %s", with, with.Counted, without.Counted, admin, want)
+	}
+}
+
 // On Virtual WAN the node VNet's peering to the hub's VNet (HV_…) names no
 // VNet the provider reads: the chain goes from the node VNet to the
 // Resource Graph search for its hub connection, which names the hub; its
