@@ -48,6 +48,9 @@ type egressResult struct {
 	// reported: a finding on the path already says the egress is
 	// unverified, so the registry's IP rules add no second one.
 	reported bool
+	// instances: the flow leaves through the instance-level public IPs of
+	// a pool whose nodes get them from no prefix (instanceIPRules).
+	instances *model.NodePool
 }
 
 // egressOf follows a flow to the public address of h out of Azure's
@@ -161,7 +164,7 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 		if id := pc.pool.NodePublicIPPrefixID; !id.IsZero() {
 			res.sources = []egressSource{{label: "node public IP prefix", id: id}}
 		} else {
-			res.unknown = "each node gets a public IP of its own when it is created, from no prefix the pool names"
+			r.instanceEgress(pc.pool, &res)
 		}
 		return res
 	}
@@ -449,6 +452,9 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 		return nil
 	}
 	what := "the public addresses " + h.Name + " sees from the nodes, which registry " + reg.Name + "'s IP rules must admit"
+	if eg.instances != nil && len(eg.sources) == 0 {
+		return r.instanceIPRules(pc, h, eg, what)
+	}
 	addrs, unknown, evidence := r.egressAddresses(pc, h, eg, what)
 	if len(evidence) > 0 {
 		return evidence
