@@ -46,6 +46,9 @@ func (r *run) instanceEgress(pool *model.NodePool, res *egressResult) {
 		res.unknown = "each node gets a public IP of its own when it is created, from no prefix the pool names, and no scale set of the pool was found to read its instances' addresses from"
 	default:
 		res.unknown = "each node has a public IP of its own, from no prefix the pool names, and the addresses its instances hold could not be read"
+		if gap, ok := r.gaps.Lookup(pool.InstancePublicIPsList); ok && gap.Kind == model.GapPlannedUnknown {
+			res.unknown = "each node gets a public IP of its own, from no prefix the pool names, and the planned changes give the pool nodes whose addresses are known only after apply"
+		}
 	}
 }
 
