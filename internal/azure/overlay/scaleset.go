@@ -52,12 +52,15 @@ func (o *Overlay) scaleSetPublicIPs(req *policy.Request, p armPath, ops []planne
 		if typeOf(op.ID) != typeAgentPool || (op.Kind != planned.OpPut && op.Kind != planned.OpPatch) {
 			continue
 		}
-		change, ok := publicIPChange(op, fetch(op.ID))
+		change, ok := publicIPChange(op, listed(fetch, parentOf(op.ID)+"/agentPools", op.ID))
 		if !ok {
 			continue
 		}
 		if !fetched {
-			vmss, fetched = fetch(scaleSet), true
+			// The scale sets of the node resource group, as gather lists
+			// them (so the answer is the one gather has read).
+			vmss, fetched = listed(fetch, "/subscriptions/"+p.rid.SubscriptionID+"/resourceGroups/"+p.rid.ResourceGroup+
+				"/providers/Microsoft.Compute/virtualMachineScaleSets", scaleSet), true
 		}
 		if !poolOwnsScaleSet(op.ID, scaleSet, vmss, fetch) {
 			continue
@@ -140,6 +143,30 @@ func poolOwnsScaleSet(poolID, scaleSet string, vmss map[string]any, fetch fetche
 	ss, _ := parseARMPath(scaleSet)
 	nodeRG, _ := props["nodeResourceGroup"].(string)
 	return nodeRG == "" || strings.EqualFold(nodeRG, ss.rid.ResourceGroup)
+}
+
+// listed is the item id of the collection list as fetch reads it (its
+// first page), nil when the list cannot be read or does not hold it.
+// The overlay reads what gather lists, never a resource gather does not
+// read itself.
+func listed(fetch fetcher, list, id string) map[string]any {
+	page := fetch(list)
+	items, _ := page["value"].([]any)
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok && strings.EqualFold(fmt.Sprint(m["id"]), id) {
+			return m
+		}
+	}
+	return nil
+}
+
+// parentOf is the id of the resource a child resource id belongs to.
+func parentOf(id string) string {
+	p, ok := parseARMPath(id)
+	if !ok {
+		return ""
+	}
+	return p.parent()
 }
 
 func lastSegment(id string) string {

@@ -27,9 +27,9 @@ func scaleSetARM() *mapARM {
 	arm := newMapARM()
 	add := func(id, body string) { arm.bodies[strings.ToLower(id)] = body }
 	add(ssCluster, `{"id":"`+ssCluster+`","name":"aks1","properties":{"nodeResourceGroup":"MC_rg-aks_aks1"}}`)
-	add(ssCluster+"/agentPools/system", `{"id":"`+ssCluster+`/agentPools/system","name":"system","properties":{"enableNodePublicIP":true,"count":2}}`)
-	add(ssCluster+"/agentPools/user", `{"id":"`+ssCluster+`/agentPools/user","name":"user","properties":{"enableNodePublicIP":false}}`)
-	add(ssVMSS, `{"id":"`+ssVMSS+`","name":"aks-system-1234-vmss","tags":{"aks-managed-poolName":"system"},"properties":{}}`)
+	add(ssCluster+"/agentPools", `{"value":[{"id":"`+ssCluster+`/agentPools/system","name":"system","properties":{"enableNodePublicIP":true,"count":2}},`+
+		`{"id":"`+ssCluster+`/agentPools/user","name":"user","properties":{"enableNodePublicIP":false}}]}`)
+	add(ssNodeRG+"/providers/Microsoft.Compute/virtualMachineScaleSets", `{"value":[{"id":"`+ssVMSS+`","name":"aks-system-1234-vmss","tags":{"aks-managed-poolName":"system"},"properties":{}}]}`)
 	add(ssVMSS+"/publicipaddresses", `{"value":[{"id":"`+ssPIP+`","name":"pub1","properties":{"ipAddress":"20.60.0.4"}}]}`)
 	return arm
 }
@@ -48,6 +48,7 @@ func TestOverlayScaleSetPublicIPs(t *testing.T) {
 		name    string
 		ops     []planned.Op
 		unknown string // a word the unknown member must hold; "" for Azure's answer
+		arm     func(*mapARM)
 	}{
 		{name: "the pool's nodes lose their public IPs", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": false})},
 			unknown: "enableNodePublicIP true → false"},
@@ -60,11 +61,20 @@ func TestOverlayScaleSetPublicIPs(t *testing.T) {
 		{name: "the pool changes, not its public IP settings", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": true, "count": 5})}},
 		{name: "a merge patch that does not name them", ops: []planned.Op{poolOp(planned.OpPatch, "system", map[string]any{"count": 5})}},
 		{name: "another pool's settings change", ops: []planned.Op{poolOp(planned.OpPut, "user", map[string]any{"enableNodePublicIP": true})}},
+		{name: "the scale sets cannot be listed: the scale set may be the pool's", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": false})},
+			unknown: "enableNodePublicIP true → false", arm: func(a *mapARM) { delete(a.bodies, strings.ToLower(ssNodeRG+"/providers/Microsoft.Compute/virtualMachineScaleSets")) }},
+		{name: "the cluster's node resource group is another one", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": false})},
+			arm: func(a *mapARM) {
+				a.bodies[strings.ToLower(ssCluster)] = `{"id":"` + ssCluster + `","name":"aks1","properties":{"nodeResourceGroup":"MC_other"}}`
+			}},
 		{name: "a new pool", ops: []planned.Op{poolOp(planned.OpPut, "gpu", map[string]any{"enableNodePublicIP": true})}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			arm := scaleSetARM()
+			if tt.arm != nil {
+				tt.arm(arm)
+			}
 			cl, _ := overlayClients(t, arm, tt.ops...)
 			f, err := cl.Network(ovSub)
 			if err != nil {
