@@ -62,7 +62,9 @@ func TestOverlayScaleSetPublicIPs(t *testing.T) {
 		{name: "a merge patch that does not name them", ops: []planned.Op{poolOp(planned.OpPatch, "system", map[string]any{"count": 5})}},
 		{name: "another pool's settings change", ops: []planned.Op{poolOp(planned.OpPut, "user", map[string]any{"enableNodePublicIP": true})}},
 		{name: "the scale sets cannot be listed: the scale set may be the pool's", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": false})},
-			unknown: "enableNodePublicIP true → false", arm: func(a *mapARM) { delete(a.bodies, strings.ToLower(ssNodeRG+"/providers/Microsoft.Compute/virtualMachineScaleSets")) }},
+			unknown: "enableNodePublicIP true → false", arm: func(a *mapARM) {
+				delete(a.bodies, strings.ToLower(ssNodeRG+"/providers/Microsoft.Compute/virtualMachineScaleSets"))
+			}},
 		{name: "the cluster's node resource group is another one", ops: []planned.Op{poolOp(planned.OpPut, "system", map[string]any{"enableNodePublicIP": false})},
 			arm: func(a *mapARM) {
 				a.bodies[strings.ToLower(ssCluster)] = `{"id":"` + ssCluster + `","name":"aks1","properties":{"nodeResourceGroup":"MC_other"}}`
