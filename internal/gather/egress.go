@@ -55,8 +55,10 @@ func (r *Reader) PublicAddress(ctx context.Context, id model.ResourceID) (*model
 // egressAddresses reads the public addresses the nodes' flows to public
 // addresses may leave through, for a registry that admits listed IP
 // ranges only (model.Registry.IPRulesApply): the NAT gateways of the pool
-// subnets, the nodes' public IP prefixes, the cluster load balancer's or
-// managed NAT gateway's outbound IPs for pools without either, and the
+// subnets, the nodes' public IP prefixes, the instance-level public IPs of
+// pools whose nodes get them from no prefix (instancePublicIPs), the
+// cluster load balancer's or managed NAT gateway's outbound IPs for pools
+// without a NAT gateway or a prefix, and the
 // public IPs (or subnet NAT gateways) of the Azure Firewalls in the
 // network. Which of them a flow uses depends on its route, which only
 // verification follows: the ids go to Network.SpeculativeReads, so that a
@@ -70,12 +72,16 @@ func (r *Reader) egressAddresses(ctx context.Context, n *model.Network, cl *mode
 		case s == nil:
 		case !s.NATGatewayID.IsZero():
 			nats = appendUniqueID(nats, s.NATGatewayID)
-		case p.NodePublicIP:
+		case p.NodePublicIP && !p.NodePublicIPPrefixID.IsZero():
 			addrs = appendUniqueID(addrs, p.NodePublicIPPrefixID)
 		default:
+			// A pool whose nodes get public IPs from no prefix needs the
+			// cluster's outbound IPs too: the addresses those hold are
+			// addresses its instances cannot hold.
 			needOutbound = true
 		}
 	}
+	instancePools := instancePublicIPPools(n, pools)
 	if cl != nil && needOutbound {
 		switch strings.ToLower(cl.Outbound.EffectiveType()) {
 		case strings.ToLower(model.OutboundLoadBalancer):
@@ -113,11 +119,20 @@ func (r *Reader) egressAddresses(ctx context.Context, n *model.Network, cl *mode
 			addrs = appendUniqueID(addrs, id)
 		}
 	}
-	public, _ := mapEach(ctx, r, addrs, r.PublicAddress)
+	var public []*model.PublicAddress
+	all(ctx, r,
+		func(ctx context.Context) { public, _ = mapEach(ctx, r, addrs, r.PublicAddress) },
+		func(ctx context.Context) {
+			each(ctx, r, instancePools, func(ctx context.Context, p *model.NodePool) { r.instancePublicIPs(ctx, p) })
+		},
+	)
 	for _, a := range public {
 		if a != nil {
 			n.AddPublicAddress(a)
 		}
 	}
 	n.SpeculativeReads = append(append(n.SpeculativeReads, nats...), addrs...)
+	for _, p := range instancePools {
+		n.SpeculativeReads = append(n.SpeculativeReads, p.InstancePublicIPsList)
+	}
 }

@@ -27,7 +27,9 @@ const (
 	permNICRead        = "Microsoft.Network/networkInterfaces/read"
 	permVMSSNICRead    = "Microsoft.Compute/virtualMachineScaleSets/virtualMachines/networkInterfaces/read"
 	permVMSSNICList    = "Microsoft.Compute/virtualMachineScaleSets/networkInterfaces/read"
-	permGatewayRead    = "Microsoft.Network/virtualNetworkGateways/read"
+	// The instance-level public IPs of a scale set's instances.
+	permVMSSPublicIPList = "Microsoft.Compute/virtualMachineScaleSets/publicIPAddresses/read"
+	permGatewayRead      = "Microsoft.Network/virtualNetworkGateways/read"
 	// Azure Route Server (a virtualHubs resource in RouteServerSubnet).
 	permVirtualHubRead      = "Microsoft.Network/virtualHubs/read"
 	permHubConnectionRead   = "Microsoft.Network/virtualHubs/hubVirtualNetworkConnections/read"
@@ -71,26 +73,27 @@ const (
 // else in this package sends a POST, PUT, PATCH or DELETE.
 var Permissions = withReadActions(map[string]string{
 	// Microsoft.Network, virtual networks and routing.
-	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                      permVNetRead,
-	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                 permVNetRead,
-	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                             permRouteTableRead,
-	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                               permNSGRead,
-	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                       permNICRead,
-	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":               permVMSSNICRead,
-	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)": permVMSSNICList,
-	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                       permGatewayRead,
-	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":   permGatewayRead,
-	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":    permConnectionRead,
-	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                          permLocalGatewayRead,
-	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                      permVirtualHubRead,
-	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                        permRouteServerPeerRead,
-	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                           permVirtualHubRead,
-	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                       permHubConnectionRead,
-	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                   permHubRouteTableRead,
-	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                     permRoutingIntentRead,
-	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                   permPrivateEndpointRead,
-	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                 permZoneGroupRead,
-	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                      permServiceTagsRead,
+	"VirtualNetworksClient.Get (GET …/virtualNetworks/{v})":                                                                             permVNetRead,
+	"VirtualNetworksClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks)":                        permVNetRead,
+	"RouteTablesClient.Get (GET …/routeTables/{rt})":                                                                                    permRouteTableRead,
+	"SecurityGroupsClient.Get (GET …/networkSecurityGroups/{nsg})":                                                                      permNSGRead,
+	"InterfacesClient.Get (GET …/networkInterfaces/{nic})":                                                                              permNICRead,
+	"InterfacesClient.GetVirtualMachineScaleSetNetworkInterface (GET …/virtualMachines/{i}/networkInterfaces/{n})":                      permVMSSNICRead,
+	"InterfacesClient.NewListVirtualMachineScaleSetNetworkInterfacesPager (GET …/virtualMachineScaleSets/{v}/networkInterfaces)":        permVMSSNICList,
+	"PublicIPAddressesClient.NewListVirtualMachineScaleSetPublicIPAddressesPager (GET …/virtualMachineScaleSets/{v}/publicipaddresses)": permVMSSPublicIPList,
+	"VirtualNetworkGatewaysClient.Get (GET …/virtualNetworkGateways/{gw})":                                                              permGatewayRead,
+	"VirtualNetworkGatewaysClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworkGateways)":          permGatewayRead,
+	"VirtualNetworkGatewayConnectionsClient.NewListPager (GET …/resourceGroups/{rg}/providers/Microsoft.Network/connections)":           permConnectionRead,
+	"LocalNetworkGatewaysClient.Get (GET …/localNetworkGateways/{lgw})":                                                                 permLocalGatewayRead,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{rs}), an Azure Route Server":                                                             permVirtualHubRead,
+	"VirtualHubBgpConnectionsClient.NewListPager (GET …/virtualHubs/{rs}/bgpConnections)":                                               permRouteServerPeerRead,
+	"VirtualHubsClient.Get (GET …/virtualHubs/{h}), a Virtual WAN hub":                                                                  permVirtualHubRead,
+	"HubVirtualNetworkConnectionsClient.NewListPager (GET …/virtualHubs/{h}/hubVirtualNetworkConnections)":                              permHubConnectionRead,
+	"HubRouteTablesClient.NewListPager (GET …/virtualHubs/{h}/hubRouteTables)":                                                          permHubRouteTableRead,
+	"RoutingIntentClient.NewListPager (GET …/virtualHubs/{h}/routingIntent)":                                                            permRoutingIntentRead,
+	"PrivateEndpointsClient.Get (GET …/privateEndpoints/{pe})":                                                                          permPrivateEndpointRead,
+	"PrivateDNSZoneGroupsClient.NewListPager (GET …/privateEndpoints/{pe}/privateDnsZoneGroups)":                                        permZoneGroupRead,
+	"ServiceTagsClient.List (GET /subscriptions/{s}/providers/Microsoft.Network/locations/{l}/serviceTags)":                             permServiceTagsRead,
 
 	// Microsoft.Network, Azure Firewall (the firewalls routes send traffic
 	// to, their policies with the parent chain, and IP groups; a firewall

@@ -68,6 +68,17 @@ type NodePool struct {
 	// prefix those addresses come from, when the pool names one.
 	NodePublicIP         bool
 	NodePublicIPPrefixID ResourceID
+	// InstancePublicIPs are the instance-level public IPs the pool's
+	// scale-set instances hold now (read only for a pool with NodePublicIP
+	// and no NodePublicIPPrefixID, when the registry admits listed ranges
+	// only), one per instance NIC IP configuration, each id naming its
+	// instance (…/virtualMachineScaleSets/{v}/virtualMachines/{i}/…).
+	// InstancePublicIPsList is the list they were read from
+	// (…/virtualMachineScaleSets/{v}/publicipaddresses), zero when it was
+	// not read; InstancePublicIPsRead says it was read whole.
+	InstancePublicIPs     []*PublicAddress
+	InstancePublicIPsList ResourceID
+	InstancePublicIPsRead bool
 	// Unmodelled are its settings the provider does not evaluate that can
 	// change a pull, present with a non-default value (open-world table).
 	Unmodelled []UnmodelledSetting

@@ -183,15 +183,24 @@ func agentPoolProps(vt *changeTranslation, op *Op, prefix string, mode string) m
 	} else if v.at("vnet_subnet_id").unknown() {
 		op.Unknown = append(op.Unknown, prefix+"vnetSubnetID")
 	}
-	pub := false
+	pub, known, unknown := false, false, false
 	for _, a := range []string{"node_public_ip_enabled", "enable_node_public_ip"} {
 		if b, ok := v.at(a).boolp(); ok {
-			pub = b
+			pub, known = b, true
+		} else if v.at(a).unknown() {
+			unknown = true
 		}
 	}
 	p["enableNodePublicIP"] = pub
+	if unknown && !known {
+		// Whether the nodes get public IPs of their own decides the
+		// addresses they leave through.
+		op.Unknown = append(op.Unknown, prefix+"enableNodePublicIP")
+	}
 	if s := v.at("node_public_ip_prefix_id").str(); s != "" {
 		p["nodePublicIPPrefixID"] = s
+	} else if v.at("node_public_ip_prefix_id").unknown() {
+		op.Unknown = append(op.Unknown, prefix+"nodePublicIPPrefixID")
 	}
 	return p
 }

@@ -51,7 +51,10 @@
 //     role of the kubelet identity).
 //  6. egress.go: the public path — what a flow to a public address leaves
 //     through (NAT gateway, node public IPs, outbound type, appliances,
-//     forced tunnelling) and the registry's IP rules; egress_firewall.go:
+//     forced tunnelling) and the registry's IP rules; egress_instances.go:
+//     the instance-level public IPs of a pool without a prefix (the
+//     addresses its instances hold, and the addresses other resources
+//     hold, which no instance can); egress_firewall.go:
 //     the one place the public path asks an Azure Firewall
 //     (firewallDecision), answered by firewall.go: what the firewall does
 //     with a pull (package firewall decides; this turns the decision into

@@ -48,6 +48,9 @@ type egressResult struct {
 	// reported: a finding on the path already says the egress is
 	// unverified, so the registry's IP rules add no second one.
 	reported bool
+	// instances: the flow leaves through the instance-level public IPs of
+	// a pool whose nodes get them from no prefix (instanceIPRules).
+	instances *model.NodePool
 }
 
 // egressOf follows a flow to the public address of h out of Azure's
@@ -161,7 +164,7 @@ func (r *run) subnetEgress(pc *poolCtx, h model.PullHost, e Exit) egressResult {
 		if id := pc.pool.NodePublicIPPrefixID; !id.IsZero() {
 			res.sources = []egressSource{{label: "node public IP prefix", id: id}}
 		} else {
-			res.unknown = "each node gets a public IP of its own when it is created, from no prefix the pool names"
+			r.instanceEgress(pc.pool, &res)
 		}
 		return res
 	}
@@ -449,6 +452,9 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 		return nil
 	}
 	what := "the public addresses " + h.Name + " sees from the nodes, which registry " + reg.Name + "'s IP rules must admit"
+	if eg.instances != nil && len(eg.sources) == 0 {
+		return r.instanceIPRules(pc, h, eg, what)
+	}
 	addrs, unknown, evidence := r.egressAddresses(pc, h, eg, what)
 	if len(evidence) > 0 {
 		return evidence
@@ -496,7 +502,11 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 	msg := fmt.Sprintf("%s reaches the %s %s at its public address through %s, leaving from %s. Registry %s admits public clients only from %s (network rule set default action Deny), which does not include %s, so the registry refuses the connection (403, \"client with IP ... is not allowed access\")",
 		pc.label, h.Kind, h.Name, eg.via, egressAddrWords(addrs), reg.Name, rangeWords(reg.IPRules), rangeWords(prefixesOf(refused)))
 	if len(refused) < len(addrs) {
-		msg += "; the nodes use each of these addresses, so pulls fail whenever a refused one is picked"
+		if eg.instances != nil {
+			msg += "; each node leaves through its own address, so pulls fail on the nodes that hold a refused one"
+		} else {
+			msg += "; the nodes use each of these addresses, so pulls fail whenever a refused one is picked"
+		}
 	}
 	msg += ", and " + consequence(h) + "."
 	var add []string
@@ -505,6 +515,9 @@ func (r *run) registryIPRules(pc *poolCtx, h model.PullHost, eg egressResult) []
 	}
 	fix := fmt.Sprintf("Add %s to registry %s's IP rules (%s), or reach %s over a private endpoint. Credentials and imagePullSecrets are irrelevant: the registry refuses the address before any credential is checked.",
 		rangeWords(prefixesOf(refused)), reg.Name, strings.Join(add, "; "), h.Name)
+	if eg.instances != nil {
+		fix += fmt.Sprintf(" A node pool %s creates later (scale-out, upgrade, reimage) gets a new public IP of its own, which the rules must admit too: a pool created with a public IP prefix (nodePublicIPPrefixID) takes its nodes' addresses from a range the rules can list once.", eg.instances.Name)
+	}
 	return []model.Finding{model.NewFinding(model.EndpointPublicIPNotAllowed, pc.pool.Name, h.Name, reg.ID, msg, fix)}
 }
 

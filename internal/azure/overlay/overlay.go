@@ -261,6 +261,9 @@ func (o *Overlay) Do(req *policy.Request) (*http.Response, error) {
 		noteServed(raw.Context(), []planned.Op{gone})
 		return notFound(raw, p), nil
 	}
+	if isScaleSetPublicIPs(p) {
+		return o.scaleSetPublicIPs(req, p, ops)
+	}
 	if p.collection() {
 		return o.list(req, p, ops)
 	}

@@ -171,6 +171,13 @@ func collectionsOf(key string) []string {
 	if n >= 6 && segs[n-6] == "virtualmachinescalesets" && segs[n-4] == "virtualmachines" && segs[n-2] == "networkinterfaces" {
 		out = append(out, "/"+strings.Join(append(segs[:n-4:n-4], "networkinterfaces"), "/"))
 	}
+	// …/virtualMachineScaleSets/{v}/publicipaddresses: the instance-level
+	// public IPs of every instance,
+	// …/virtualMachineScaleSets/{v}/virtualMachines/{i}/networkInterfaces/{nic}/ipConfigurations/{c}/publicIPAddresses/{p}.
+	if n >= 10 && segs[n-10] == "virtualmachinescalesets" && segs[n-8] == "virtualmachines" && segs[n-6] == "networkinterfaces" &&
+		segs[n-4] == "ipconfigurations" && segs[n-2] == "publicipaddresses" {
+		out = append(out, "/"+strings.Join(append(segs[:n-8:n-8], "publicipaddresses"), "/"))
+	}
 	// …/privateDnsZones/{z}/ALL: every record set of the zone.
 	if n >= 4 && segs[n-4] == "privatednszones" && privateDNSRecordTypes[segs[n-2]] {
 		out = append(out, "/"+strings.Join(append(segs[:n-2:n-2], "all"), "/"))
