@@ -54,6 +54,12 @@ type dnsAnswer struct {
 	// Trail is the lookup in words.
 	Trail    []string
 	Findings []model.Finding
+	// Names are the names queried, the host first, then each CNAME
+	// target in order: the query's CNAME chain as far as it was read.
+	Names []string
+	// VNets are the VNets whose Azure DNS the query went through: the
+	// resolving VNet first, then each VNet a forwarding rule sent it to.
+	VNets []model.ResourceID
 }
 
 // lookup resolves host the way Azure DNS does for a query from vnetID:
@@ -64,7 +70,7 @@ type dnsAnswer struct {
 // (contosoreg.azurecr.io → contosoreg.privatelink.azurecr.io), resolved the
 // same way again.
 func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dnsAnswer {
-	a := dnsAnswer{VNetID: vnetID}
+	a := dnsAnswer{VNetID: vnetID, Names: []string{model.NormalizeHost(h.Name)}, VNets: []model.ResourceID{vnetID}}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
 	// viaUnknown: the alias came from a private endpoint whose served names
@@ -84,6 +90,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			visited[target.VNetID.Key()] = true
 			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, ruleDomain(rule), target.Name, r.vnetName(target.VNetID)))
 			a.VNetID = target.VNetID
+			a.VNets = append(a.VNets, target.VNetID)
 			continue
 		}
 		zone, known := r.linkedZone(pc, h, a.VNetID, name, &a)
@@ -104,6 +111,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			case rec != nil && strings.EqualFold(rec.Type, "CNAME") && rec.CNAME != "":
 				a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (zone %s)", name, model.NormalizeHost(rec.CNAME), zone.Name))
 				name = model.NormalizeHost(rec.CNAME)
+				a.Names = append(a.Names, name)
 				continue
 			case rec != nil:
 				a.Outcome, a.Zone, a.Record = answerPrivate, zone, rel
@@ -125,6 +133,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Alias = alias
 			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS)", name, alias))
 			name = alias
+			a.Names = append(a.Names, name)
 			continue
 		}
 		if alias, via := r.unknownEndpointAlias(name); alias != "" {
@@ -139,6 +148,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Alias = alias
 			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
 			name = alias
+			a.Names = append(a.Names, name)
 			viaUnknown = viaUnknown || h.Kind != model.HostLogin
 			continue
 		}
