@@ -239,7 +239,7 @@ func ruleMatch(rule *model.DNSSecurityRule, lists map[string]*model.DNSDomainLis
 					return triYes, name, l, e, nil, nil
 				case triMaybe:
 					best = triOr(best, triMaybe)
-					open = append(open, openRule{Rule: rule, Resource: l.ID, Property: "properties.domains", Value: e,
+					open = append(open, openRule{Rule: rule, Resource: l.ID, Property: "properties.domains", Value: fmt.Sprintf("%q", e),
 						Why: "a wildcard entry whose match with " + model.NormalizeHost(name) + " Microsoft does not document"})
 				}
 			}
@@ -291,10 +291,19 @@ func (r *run) policyBlockedFinding(pc *poolCtx, h model.PullHost, vnetID model.R
 		via = fmt.Sprintf(" (through its CNAME chain: %s)", d.Name)
 	}
 	msg := fmt.Sprintf("%s resolves %s through Azure DNS in %s, and DNS security policy %s, linked to %s, blocks it: rule %s (priority %d, action Block) is the first enabled rule whose domain lists match%s — domain list %s holds %s. Azure fails a blocked query, so the node cannot resolve %s and the pull fails there.",
-		pc.label, h.Name, r.vnetName(vnetID), d.Policy.Name, r.vnetName(vnetID), d.Rule.Name, d.Rule.Priority, via, d.List.Name, d.Entry, h.Name)
+		pc.label, h.Name, r.vnetName(vnetID), d.Policy.Name, r.vnetName(vnetID), d.Rule.Name, d.Rule.Priority, via, d.List.Name, entryWords(d.Entry), h.Name)
 	fix := fmt.Sprintf("In DNS security policy %s, add a rule with action Allow and a priority below %d (lower numbers go first) whose domain list holds %s, or remove %s from domain list %s, or disable rule %s. Routes, security groups and firewalls do not help: the name never resolves. A pod dnsConfig does not change the node's resolver.",
-		d.Policy.Name, d.Rule.Priority, model.NormalizeHost(d.Name), d.Entry, d.List.Name, d.Rule.Name)
+		d.Policy.Name, d.Rule.Priority, model.NormalizeHost(d.Name), entryWords(d.Entry), d.List.Name, d.Rule.Name)
 	return model.NewFinding(model.DNSPolicyBlocked, pc.pool.Name, h.Name, d.Rule.ID, msg, fix)
+}
+
+// entryWords is a domain list entry in messages: the domain without its
+// trailing dot, or "." with what it means.
+func entryWords(e string) string {
+	if strings.TrimSpace(e) == "." {
+		return `"." (every name)`
+	}
+	return model.NormalizeHost(e)
 }
 
 // policyUndecidedFindings are the findings of a policy whose decision is
