@@ -123,7 +123,7 @@ var Permissions = withReadActions(map[string]string{
 
 	// Microsoft.Network, DNS security policies (DNS resolver policies).
 	"DNSSecurityRulesClient.NewListPager (GET …/dnsResolverPolicies/{p}/dnsSecurityRules)": permDNSSecurityRuleRead,
-	"DomainListsClient.Get (GET …/dnsResolverDomainLists/{l})":                            permDNSDomainListRead,
+	"DomainListsClient.Get (GET …/dnsResolverDomainLists/{l})":                             permDNSDomainListRead,
 
 	// Microsoft.ContainerService and Microsoft.Compute, AKS discovery.
 	"ManagedClustersClient.Get (GET …/managedClusters/{c})":                                                                      permClusterRead,
