@@ -328,8 +328,8 @@ func (r *run) policyUndecidedFindings(pc *poolCtx, h model.PullHost, vnetID mode
 		seen[key] = true
 		msg := fmt.Sprintf("%s → %s: DNS security policy %s, linked to %s, has rule %s (priority %d, action %s); %s has %s = %s, which can change the pull: %s. Whether the policy blocks %s is therefore not evaluated, so the path is unverified, never reachable.",
 			pc.label, h.Name, d.Policy.Name, r.vnetName(vnetID), o.Rule.Name, o.Rule.Priority, o.Rule.Action, capitalize(o.Resource.Label()), o.Property, o.Value, o.Why, h.Name)
-		fix := fmt.Sprintf("Add a rule with action Allow at a higher priority (a lower number than %d) to policy %s whose domain list holds the registry's domain (%s), so that the registry names are decided before rule %s; or check by hand what the rule does to pulls from node pool %s and accept this finding with an accept block for COVERAGE_FEATURE_UNMODELLED on %s.",
-			o.Rule.Priority, d.Policy.Name, r.cloud.RegistrySuffix, o.Rule.Name, pc.pool.Name, o.Resource)
+		fix := fmt.Sprintf("Add a rule with action Allow at a higher priority (a lower number than %d) to policy %s whose domain list holds %s (or a parent domain of it), so that the name is decided before rule %s; or check by hand what the rule does to pulls from node pool %s and accept this finding with an accept block for COVERAGE_FEATURE_UNMODELLED on %s.",
+			o.Rule.Priority, d.Policy.Name, model.NormalizeHost(h.Name), o.Rule.Name, pc.pool.Name, o.Resource)
 		out = append(out, model.NewFinding(model.CoverageFeatureUnmodelled, pc.pool.Name, h.Name, o.Resource, msg, fix))
 	}
 	return out
