@@ -83,6 +83,11 @@ func recordSets(d *model.DNS) []*model.RecordSet {
 type dnsDiscovery struct {
 	resolvers map[string]*model.Resolver
 	rulesets  map[string]*model.Ruleset
+	// policies are the DNS security policies linked to each VNet whose
+	// Azure DNS answers the nodes (by VNet key; a failed list has no
+	// entry), and lists the domain lists their rules name that were read.
+	policies map[string]*model.VNetDNSPolicies
+	lists    map[string]*model.DNSDomainList
 	// azureVNets are the VNets whose Azure DNS answers the nodes, sorted
 	// by id: the zones linked to them decide the answers.
 	azureVNets []model.ResourceID
@@ -203,9 +208,22 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		var targets []netip.Addr
 		for _, id := range newVNets {
 			tasks = append(tasks, func(ctx context.Context) {
+				// The DNS security policy linked to the VNet filters the
+				// queries its Azure DNS answers.
+				pol, _ := r.DNSPolicies(ctx, id)
 				list, _ := r.Rulesets(ctx, id)
 				mu.Lock()
 				defer mu.Unlock()
+				if pol.Linked != nil {
+					if disc.policies == nil {
+						disc.policies = map[string]*model.VNetDNSPolicies{}
+						disc.lists = map[string]*model.DNSDomainList{}
+					}
+					disc.policies[id.Key()] = pol.Linked
+					for _, l := range pol.Lists {
+						disc.lists[l.ID.Key()] = l
+					}
+				}
 				for _, rs := range list {
 					disc.rulesets[rs.ID.Key()] = rs
 					for _, rule := range rs.Rules {

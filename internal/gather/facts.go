@@ -276,6 +276,13 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 	for _, rs := range dnsView.rulesets {
 		d.Rulesets[rs.ID.Key()] = rs
 	}
+	d.Policies = map[string]*model.VNetDNSPolicies{}
+	for k, p := range dnsView.policies {
+		d.Policies[k] = p
+	}
+	for k, l := range dnsView.lists {
+		d.DomainLists[k] = l
+	}
 	for a, g := range dnsView.searchGaps {
 		d.AddResolverSearchGap(a, g)
 	}

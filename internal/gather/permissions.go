@@ -14,6 +14,7 @@ var (
 	permRouteServerLearnedRoutes = model.ActionRouteServerLearnedRoutes.Action
 	permListDNSResolvers         = model.ActionListDNSResolvers.Action
 	permListDNSRulesets          = model.ActionListDNSRulesets.Action
+	permListDNSPolicies          = model.ActionListDNSPolicies.Action
 	permResourceGraphRead        = model.ActionResourceGraph.Action
 )
 
@@ -47,6 +48,8 @@ const (
 	permInboundEndpointRead = "Microsoft.Network/dnsResolvers/inboundEndpoints/read"
 	permForwardingRuleRead  = "Microsoft.Network/dnsForwardingRulesets/forwardingRules/read"
 	permRulesetLinkRead     = "Microsoft.Network/dnsForwardingRulesets/virtualNetworkLinks/read"
+	permDNSSecurityRuleRead = "Microsoft.Network/dnsResolverPolicies/dnsSecurityRules/read"
+	permDNSDomainListRead   = "Microsoft.Network/dnsResolverDomainLists/read"
 	permClusterRead         = "Microsoft.ContainerService/managedClusters/read"
 	permAgentPoolRead       = "Microsoft.ContainerService/managedClusters/agentPools/read"
 	permVMSSRead            = "Microsoft.Compute/virtualMachineScaleSets/read"
@@ -120,6 +123,10 @@ var Permissions = withReadActions(map[string]string{
 	"InboundEndpointsClient.NewListPager (GET …/dnsResolvers/{r}/inboundEndpoints)":                 permInboundEndpointRead,
 	"ForwardingRulesClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/forwardingRules)":         permForwardingRuleRead,
 	"VirtualNetworkLinksClient.NewListPager (GET …/dnsForwardingRulesets/{rs}/virtualNetworkLinks)": permRulesetLinkRead,
+
+	// Microsoft.Network, DNS security policies (DNS resolver policies).
+	"DNSSecurityRulesClient.NewListPager (GET …/dnsResolverPolicies/{p}/dnsSecurityRules)": permDNSSecurityRuleRead,
+	"DomainListsClient.Get (GET …/dnsResolverDomainLists/{l})":                             permDNSDomainListRead,
 
 	// Microsoft.ContainerService and Microsoft.Compute, AKS discovery.
 	"ManagedClustersClient.Get (GET …/managedClusters/{c})":                                                                      permClusterRead,

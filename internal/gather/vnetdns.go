@@ -21,6 +21,13 @@ type VNetDNS struct {
 	// as they were read; RulesetsErr is why (some of) them were not.
 	Rulesets    []*model.Ruleset
 	RulesetsErr error
+	// Policies are the DNS security policies linked to the VNet with
+	// their rules, and DomainLists the domain lists those name that were
+	// read; PoliciesErr is why (some of) them were not. A failed list
+	// leaves Policies nil.
+	Policies    []*model.DNSSecurityPolicy
+	DomainLists []*model.DNSDomainList
+	PoliciesErr error
 	// VNets are the VNets an address can be placed in: the VNet and those
 	// it peers with (model.KnownVNetsOf).
 	VNets model.KnownVNets
@@ -148,6 +155,7 @@ type vnetDNSReads interface {
 	Resolvers(ctx context.Context, vnetID model.ResourceID) ([]*model.Resolver, error)
 	NICByAddress(ctx context.Context, vnet *model.VNet, ip netip.Addr) (*model.NIC, error)
 	Rulesets(ctx context.Context, vnetID model.ResourceID) ([]*model.Ruleset, error)
+	DNSPolicies(ctx context.Context, vnetID model.ResourceID) (dnsPolicyRead, error)
 	hubsOfVNets(ctx context.Context, vnets []*model.VNet) []*model.VirtualHub
 }
 
@@ -157,6 +165,13 @@ func vnetDNS(ctx context.Context, r *Reader, reads vnetDNSReads, vnet *model.VNe
 	out := VNetDNS{VNets: model.KnownVNetsOf([]*model.VNet{vnet}), LookupGaps: map[netip.Addr]model.Gap{}, SearchGaps: map[netip.Addr]model.Gap{}}
 	all(ctx, r,
 		func(ctx context.Context) { out.Rulesets, out.RulesetsErr = reads.Rulesets(ctx, vnet.ID) },
+		func(ctx context.Context) {
+			pol, err := reads.DNSPolicies(ctx, vnet.ID)
+			if pol.Linked != nil {
+				out.Policies = pol.Linked.Policies
+			}
+			out.DomainLists, out.PoliciesErr = pol.Lists, err
+		},
 		func(ctx context.Context) {
 			l := &lookups{r: r, reads: reads, vnet: vnet, out: &out, n: model.NewNetwork(), holders: map[string]bool{}, done: map[netip.Addr]bool{}}
 			l.n.AddVNet(vnet)

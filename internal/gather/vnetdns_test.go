@@ -174,6 +174,10 @@ func (r fixtureReads) resolver(_ context.Context, id model.ResourceID) (*model.R
 	return nil, &ReadError{Gap: model.Gap{ResourceID: id, Kind: model.GapNotFound, Permission: permDNSResolverRead}, Err: errors.New("HTTP 404")}
 }
 
+func (r fixtureReads) DNSPolicies(_ context.Context, vnetID model.ResourceID) (dnsPolicyRead, error) {
+	return dnsPolicyRead{Linked: &model.VNetDNSPolicies{VNetID: vnetID}}, nil
+}
+
 func (r fixtureReads) Rulesets(_ context.Context, vnetID model.ResourceID) ([]*model.Ruleset, error) {
 	if slices.ContainsFunc(r.f.ruleset.LinkedVNets, vnetID.Equal) {
 		return []*model.Ruleset{r.f.ruleset}, nil

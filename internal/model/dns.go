@@ -15,6 +15,15 @@ type DNS struct {
 	Zones     map[string]*PrivateZone // by id key
 	Resolvers map[string]*Resolver    // by id key
 	Rulesets  map[string]*Ruleset     // by id key
+	// Policies are the DNS security policies linked to each VNet whose
+	// Azure DNS answers the nodes, by VNet key; a VNet whose list could
+	// not be read has no entry (its gap is under DNSPoliciesAction). A nil
+	// map (a DNS view built by hand, not by gather) applies no policy.
+	Policies map[string]*VNetDNSPolicies
+	// DomainLists are the DNS domain lists the policies' rules name, by id
+	// key; a list that could not be read has no entry (its gap is under
+	// its id).
+	DomainLists map[string]*DNSDomainList
 	// ZoneSearchComplete is false when some subscription's zone list could
 	// not be read: a missing zone is then unknown, not absent.
 	ZoneSearchComplete bool
@@ -67,7 +76,8 @@ func (s ZoneLinkSearch) CoveredEverywhere(vnetID ResourceID) bool {
 
 // NewDNS returns an empty DNS view.
 func NewDNS() *DNS {
-	return &DNS{Zones: map[string]*PrivateZone{}, Resolvers: map[string]*Resolver{}, Rulesets: map[string]*Ruleset{}, ZoneSearchComplete: true, Gaps: Gaps{}}
+	return &DNS{Zones: map[string]*PrivateZone{}, Resolvers: map[string]*Resolver{}, Rulesets: map[string]*Ruleset{},
+		DomainLists: map[string]*DNSDomainList{}, ZoneSearchComplete: true, Gaps: Gaps{}}
 }
 
 // PrivateZone is a private DNS zone.

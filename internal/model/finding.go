@@ -41,6 +41,7 @@ const (
 	DNSServerUnreachable        Code = "DNS_SERVER_UNREACHABLE"
 	DNSForwarderUnverified      Code = "DNS_FORWARDER_UNVERIFIED"
 	DNSProxyDisabled            Code = "DNS_PROXY_DISABLED"
+	DNSPolicyBlocked            Code = "DNS_POLICY_BLOCKED"
 	DNSForwardingRuleDiverts    Code = "DNS_FORWARDING_RULE_DIVERTS"
 	DNSResolvesPublic           Code = "DNS_RESOLVES_PUBLIC"
 	EndpointDataNotCovered      Code = "ENDPOINT_DATA_NOT_COVERED"
@@ -235,6 +236,9 @@ var catalogue = []CodeInfo{
 	{Code: DNSProxyDisabled, Severity: SeverityError, Condition: ConditionDNS, Owner: OwnerDNS, Unverifying: false,
 		Meaning:  "A DNS server the nodes use is an Azure Firewall's private address, but the firewall's DNS proxy is off, so nothing answers on port 53 there.",
 		Guidance: "Enable DNS proxy in the firewall policy's DNS settings, or give the nodes a DNS server that answers."},
+	{Code: DNSPolicyBlocked, Severity: SeverityError, Condition: ConditionDNS, Owner: OwnerDNS, Unverifying: false,
+		Meaning:  "A DNS security policy linked to the VNet whose Azure DNS answers the nodes blocks a registry hostname: its highest-priority enabled rule whose domain lists match the name (or a name of its CNAME chain) by DNS hierarchy has action Block, so the query fails.",
+		Guidance: "Add an Allow rule at a higher priority (a lower number) for the registry's domains, remove the registry domain from the blocking domain list, or disable the rule; routes, security groups and firewalls do not help, the name never resolves."},
 	{Code: DNSForwardingRuleDiverts, Severity: SeverityWarning, Condition: ConditionDNS, Owner: OwnerDNS, Unverifying: true,
 		Meaning:  "A DNS forwarding ruleset linked to the node VNet sends the registry domain to other servers.",
 		Guidance: "Remove or fix the forwarding rule, or confirm that its target servers resolve the registry privately."},

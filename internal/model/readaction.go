@@ -160,6 +160,17 @@ var (
 		Operation:   "ManagementClient.ListNetworkManagerEffectiveSecurityAdminRules (POST …/virtualNetworks/{v}/listNetworkManagerEffectiveSecurityAdminRules)",
 		Words:       "the effective security admin rules", WhatIf: WhatIfUnknownWhenTypesChange, PlanTypes: []string{"microsoft.network/networkmanagers"},
 	}
+	// The DNS security policies (DNS resolver policies) linked to a VNet:
+	// ids only, the policies' rules and domain lists are GETs. Unknown
+	// until apply when the plan changes a policy (its rules or VNet
+	// links: child types) or a domain list.
+	ActionListDNSPolicies = ReadAction{
+		PathPattern: "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualNetworks/{virtualNetworkName}/listDnsResolverPolicies",
+		Action:      "Microsoft.Network/virtualNetworks/listDnsResolverPolicies/action",
+		Operation:   "PoliciesClient.NewListByVirtualNetworkPager (POST …/virtualNetworks/{v}/listDnsResolverPolicies)",
+		Words:       "the DNS security policies", WhatIf: WhatIfUnknownWhenTypesChange,
+		PlanTypes: []string{"microsoft.network/dnsresolverpolicies", "microsoft.network/dnsresolverdomainlists"},
+	}
 	// An Azure Resource Graph search (GraphSearch): a read of the
 	// resources the identity may read, in every subscription at once.
 	ActionResourceGraph = ReadAction{
@@ -183,6 +194,7 @@ var readActions = []ReadAction{
 	ActionListDNSResolvers,
 	ActionListDNSRulesets,
 	ActionAdminRules,
+	ActionListDNSPolicies,
 	ActionResourceGraph,
 }
 

@@ -41,6 +41,7 @@ type vnetDNSModel struct {
 	UsesAzureDNS               types.Bool       `tfsdk:"uses_azure_dns"`
 	Servers                    []dnsServerModel `tfsdk:"servers"`
 	ForwardingRulesets         []rulesetModel   `tfsdk:"forwarding_rulesets"`
+	DNSSecurityPolicies        []dnsPolicyModel `tfsdk:"dns_security_policies"`
 	Timeouts                   timeouts.Value   `tfsdk:"timeouts"`
 }
 
@@ -119,6 +120,33 @@ func (d *vnetDNSDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 							"domain":  str("The domain the rule forwards, with the trailing dot Azure stores (`azurecr.io.`)."),
 							"targets": list("Target DNS servers as `address:port`."),
 							"state":   str("`Enabled` or `Disabled`."),
+						}},
+					},
+				}},
+			},
+			"dns_security_policies": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "DNS security policies (DNS resolver policies) linked to the virtual network (Azure links at most one). " +
+					"The policy filters the queries Azure DNS answers in this virtual network: its first enabled rule, by priority, " +
+					"whose domain lists hold the queried name (or a parent domain, or a name of its CNAME chain) decides; `Block` " +
+					"fails the query. Null when they could not be listed (see the warning).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   str("Resource id of the policy."),
+					"name": str("Name of the policy."),
+					"rules": schema.ListNestedAttribute{
+						Computed:            true,
+						MarkdownDescription: "The policy's DNS traffic rules, by priority (lower numbers first). Null when they could not be read (see the warning).",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"name":         str("Name of the rule."),
+							"priority":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Priority of the rule (100-65000; lower numbers are evaluated first)."},
+							"action":       str("`Allow`, `Alert` or `Block`, as Azure stores it."),
+							"state":        str("`Enabled` or `Disabled`, as Azure stores it (empty when absent)."),
+							"domain_lists": list("Resource ids of the DNS domain lists the rule applies to."),
+							"domains": list("The domains of those lists, as Azure stores them (`azurecr.io.`; `.` is every name), " +
+								"ordered and without repeats."),
+							"domains_complete": schema.BoolAttribute{Computed: true, MarkdownDescription: "False when a domain list could not be " +
+								"read or is a large domain list (its domains are behind a download link the provider does not follow): " +
+								"`domains` is then incomplete."},
 						}},
 					},
 				}},
@@ -206,6 +234,19 @@ func (d *vnetDNSDataSource) Read(ctx context.Context, req datasource.ReadRequest
 					"forwarding_rulesets shows what was read.", vnet.ID.Name(), gapSummary(gapOf(vnet.ID, rulesetErr, nil))))
 		}
 		m.ForwardingRulesets = rulesetsToModel(rulesets)
+	}
+	m.DNSSecurityPolicies = nil
+	switch {
+	case read.PoliciesErr != nil && read.Policies == nil:
+		resp.Diagnostics.Append(gapWarning("the DNS security policies of "+vnet.ID.Name(), gapOf(model.DNSPoliciesAction(vnet.ID), read.PoliciesErr, nil),
+			"dns_security_policies is null: whether a policy blocks the registry's names is unknown."))
+	default:
+		if read.PoliciesErr != nil {
+			resp.Diagnostics.AddWarning("Some DNS security policies could not be read completely",
+				fmt.Sprintf("The DNS security policies linked to %s were listed, but reading some of their rules or domain lists failed (%s). "+
+					"dns_security_policies shows what was read.", vnet.ID.Name(), gapSummary(gapOf(model.DNSPoliciesAction(vnet.ID), read.PoliciesErr, nil))))
+		}
+		m.DNSSecurityPolicies = dnsPoliciesToModel(read.Policies, read.DomainLists)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -211,3 +211,77 @@ func rulesetsToModel(in []*model.Ruleset) []rulesetModel {
 	})
 	return out
 }
+
+// dnsPolicyModel is one element of pullpath_vnet_dns.dns_security_policies.
+type dnsPolicyModel struct {
+	ID    types.String         `tfsdk:"id"`
+	Name  types.String         `tfsdk:"name"`
+	Rules []dnsPolicyRuleModel `tfsdk:"rules"`
+}
+
+type dnsPolicyRuleModel struct {
+	Name            types.String `tfsdk:"name"`
+	Priority        types.Int64  `tfsdk:"priority"`
+	Action          types.String `tfsdk:"action"`
+	State           types.String `tfsdk:"state"`
+	DomainLists     []string     `tfsdk:"domain_lists"`
+	Domains         []string     `tfsdk:"domains"`
+	DomainsComplete types.Bool   `tfsdk:"domains_complete"`
+}
+
+// dnsPoliciesToModel maps DNS security policies, ordered by name, with
+// their rules by priority (then name) and each rule's domains as read
+// from its lists; a policy whose rules were not read has null rules.
+func dnsPoliciesToModel(in []*model.DNSSecurityPolicy, lists []*model.DNSDomainList) []dnsPolicyModel {
+	byID := map[string]*model.DNSDomainList{}
+	for _, l := range lists {
+		if l != nil {
+			byID[l.ID.Key()] = l
+		}
+	}
+	out := make([]dnsPolicyModel, 0, len(in))
+	for _, p := range in {
+		if p == nil {
+			continue
+		}
+		m := dnsPolicyModel{ID: types.StringValue(string(p.ID)), Name: types.StringValue(p.Name)}
+		if p.RulesKnown {
+			rules := append([]model.DNSSecurityRule(nil), p.Rules...)
+			sort.SliceStable(rules, func(i, j int) bool {
+				if rules[i].Priority != rules[j].Priority {
+					return rules[i].Priority < rules[j].Priority
+				}
+				return rules[i].Name < rules[j].Name
+			})
+			m.Rules = []dnsPolicyRuleModel{}
+			for _, r := range rules {
+				rm := dnsPolicyRuleModel{Name: types.StringValue(r.Name), Priority: types.Int64Value(int64(r.Priority)),
+					Action: types.StringValue(r.Action), State: types.StringValue(r.State), DomainLists: []string{}, Domains: []string{}}
+				complete := true
+				seen := map[string]bool{}
+				for _, id := range r.DomainLists {
+					rm.DomainLists = append(rm.DomainLists, string(id))
+					l := byID[id.Key()]
+					if l == nil || l.Large {
+						complete = false
+						continue
+					}
+					for _, d := range l.Domains {
+						if !seen[strings.ToLower(d)] {
+							seen[strings.ToLower(d)] = true
+							rm.Domains = append(rm.Domains, d)
+						}
+					}
+				}
+				sort.Strings(rm.Domains)
+				rm.DomainsComplete = types.BoolValue(complete)
+				m.Rules = append(m.Rules, rm)
+			}
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return strings.ToLower(out[i].Name.ValueString()) < strings.ToLower(out[j].Name.ValueString())
+	})
+	return out
+}

@@ -58,6 +58,12 @@ type dnsAnswer struct {
 	// through: the links of the zones it consulted to the asking VNet,
 	// the resolvers a forwarding rule sent it to (verify/unmodelled.go).
 	Unmodelled []model.UnmodelledSetting
+	// Names are the names queried, the host first, then each CNAME
+	// target in order: the query's CNAME chain as far as it was read.
+	Names []string
+	// VNets are the VNets whose Azure DNS the query went through: the
+	// resolving VNet first, then each VNet a forwarding rule sent it to.
+	VNets []model.ResourceID
 }
 
 // lookup resolves host the way Azure DNS does for a query from vnetID:
@@ -68,7 +74,7 @@ type dnsAnswer struct {
 // (contosoreg.azurecr.io → contosoreg.privatelink.azurecr.io), resolved the
 // same way again.
 func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dnsAnswer {
-	a := dnsAnswer{VNetID: vnetID}
+	a := dnsAnswer{VNetID: vnetID, Names: []string{model.NormalizeHost(h.Name)}, VNets: []model.ResourceID{vnetID}}
 	name := h.Name
 	visited := map[string]bool{vnetID.Key(): true}
 	// viaUnknown: the alias came from a private endpoint whose served names
@@ -89,6 +95,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Unmodelled = append(a.Unmodelled, target.Unmodelled...)
 			a.Trail = append(a.Trail, fmt.Sprintf("ruleset %s forwards %s to resolver %s in %s", rs.Name, ruleDomain(rule), target.Name, r.vnetName(target.VNetID)))
 			a.VNetID = target.VNetID
+			a.VNets = append(a.VNets, target.VNetID)
 			continue
 		}
 		zone, known := r.linkedZone(pc, h, a.VNetID, name, &a)
@@ -112,6 +119,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			case rec != nil && strings.EqualFold(rec.Type, "CNAME") && rec.CNAME != "":
 				a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (zone %s)", name, model.NormalizeHost(rec.CNAME), zone.Name))
 				name = model.NormalizeHost(rec.CNAME)
+				a.Names = append(a.Names, name)
 				continue
 			case rec != nil:
 				a.Outcome, a.Zone, a.Record = answerPrivate, zone, rel
@@ -133,6 +141,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Alias = alias
 			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS)", name, alias))
 			name = alias
+			a.Names = append(a.Names, name)
 			continue
 		}
 		if alias, via := r.unknownEndpointAlias(name); alias != "" {
@@ -147,6 +156,7 @@ func (r *run) lookup(pc *poolCtx, h model.PullHost, vnetID model.ResourceID) dns
 			a.Alias = alias
 			a.Trail = append(a.Trail, fmt.Sprintf("%s CNAME %s (public DNS: the registry's private endpoint connection is approved; the names it serves were not read)", name, alias))
 			name = alias
+			a.Names = append(a.Names, name)
 			viaUnknown = viaUnknown || h.Kind != model.HostLogin
 			continue
 		}

@@ -36,7 +36,9 @@
 //     Firewall's DNS proxy as a DNS server; zonesearch.go: when "no linked
 //     zone holds the name" is known (the Resource Graph search covered
 //     every subscription) and when it is unverified; resolve.go turns that
-//     into the address a path goes to.
+//     into the address a path goes to; dnspolicy.go: the DNS security
+//     policies linked to the VNets whose Azure DNS answered the lookup
+//     (DNS_POLICY_BLOCKED, or undecided and unverified).
 //  4. tracer.go, tracer_routing.go and tracer_security.go (with
 //     tracer_admin.go, the security admin rules at each point, those of a
 //     VNet other than the node's needed when the flow gets there): the route

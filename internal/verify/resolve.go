@@ -71,6 +71,13 @@ func (r *run) resolve(pc *poolCtx, h model.PullHost) (out resolution) {
 	a := r.lookup(pc, h, srv.VNetID)
 	used = append(used, a.Unmodelled...)
 	res := resolution{Findings: a.Findings, Story: strings.Join(a.Trail, "; ")}
+	policy, blocked := r.checkDNSPolicies(pc, h, a)
+	res.Findings = append(res.Findings, policy...)
+	if blocked {
+		res.Broken = true
+		res.Story += "; blocked by a DNS security policy"
+		return res
+	}
 	switch a.Outcome {
 	case answerUnknown:
 		assumed := r.assumedAnswer(h, "answer not readable")

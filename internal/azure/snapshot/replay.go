@@ -138,11 +138,16 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 		if key == resourceGraphKey {
 			return newResponse(req, http.StatusOK, r.ix.graphAnswer(), requestID), nil
 		}
-		if p := strings.TrimSuffix(req.URL.Path, "/"); strings.HasSuffix(strings.ToLower(p), "/"+strings.ToLower(adminRulesAction)) {
-			vnet := p[:len(p)-len(adminRulesAction)-1]
+		for _, action := range emptyWhenAbsent {
+			p := strings.TrimSuffix(req.URL.Path, "/")
+			if !strings.HasSuffix(strings.ToLower(p), "/"+strings.ToLower(action)) {
+				continue
+			}
+			vnet := p[:len(p)-len(action)-1]
 			// A VNet of the snapshot with no entry for its effective
-			// security admin rules is one no network manager reaches:
-			// Azure answers it with an empty list.
+			// security admin rules is one no network manager reaches,
+			// with none for its DNS security policies one no policy is
+			// linked to: Azure answers either with an empty list.
 			if _, found := r.ix.get(vnet); found {
 				return newResponse(req, http.StatusOK, []byte(`{"value":[]}`), requestID), nil
 			}
@@ -180,6 +185,15 @@ func (r *Replay) takeFault(key string) (Fault, bool) {
 // adminRulesAction is the VNet action listing the security admin rules in
 // effect on it.
 const adminRulesAction = "listNetworkManagerEffectiveSecurityAdminRules"
+
+// dnsPoliciesAction is the VNet action listing the DNS security policies
+// linked to it.
+const dnsPoliciesAction = "listDnsResolverPolicies"
+
+// emptyWhenAbsent are the VNet actions a snapshot may leave out for a VNet
+// it holds: the answer is then the empty list Azure gives a VNet without
+// such resources.
+var emptyWhenAbsent = []string{adminRulesAction, dnsPoliciesAction}
 
 // resourceGraphPath is the Azure Resource Graph query endpoint, and
 // resourceGraphKey its lookup key.

@@ -324,6 +324,25 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			g.add(short(z.ID)+"/ALL", false, at)
 			g.add(short(z.ID)+"/virtualNetworkLinks", false, at)
 		}
+		// The DNS security policies of each VNet whose Azure DNS answers
+		// the nodes: listed beside its rulesets once the VNet is named,
+		// then each policy's rules, then the domain lists they name.
+		for _, key := range slices.Sorted(maps.Keys(d.Policies)) {
+			linked := d.Policies[key]
+			at := cluster
+			if r := vnetRead[key]; r != nil && !isNodeVNet(&f, n, linked.VNetID) {
+				at = r
+			}
+			list := g.add(short(linked.VNetID)+"/listDnsResolverPolicies", true, at)
+			for _, p := range linked.Policies {
+				rules := g.add(short(p.ID)+"/dnsSecurityRules", false, list)
+				for _, r := range p.Rules {
+					for _, l := range r.DomainLists {
+						g.add(short(l), false, rules)
+					}
+				}
+			}
+		}
 		for _, p := range f.Pools {
 			v := n.VNet(p.SubnetID.Parent())
 			if v == nil {
@@ -479,4 +498,14 @@ func vnetHolding(n *model.Network, a netip.Addr) *model.VNet {
 
 func sortIDs(ids []model.ResourceID) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i].Key() < ids[j].Key() })
+}
+
+// isNodeVNet reports whether a pool's subnet is in vnetID.
+func isNodeVNet(f *model.Facts, n *model.Network, vnetID model.ResourceID) bool {
+	for _, p := range f.Pools {
+		if v := n.VNet(p.SubnetID.Parent()); v != nil && v.ID.Equal(vnetID) {
+			return true
+		}
+	}
+	return false
 }
