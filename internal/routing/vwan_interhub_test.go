@@ -401,3 +401,97 @@ func TestInterHubStaticRouteToIndirectSpoke(t *testing.T) {
 		})
 	}
 }
+
+// TestIndirectSpokeHubUnreadIsNamed: the path to an indirect spoke (a VNet
+// read outside the closure, connected to no hub, peered with an NVA VNet
+// that is a hub spoke) whose NVA VNet's hub, or the NVA VNet itself, could
+// not be read is unverified with that failed read as its gap, never a
+// confident drop; once everything is read, no such gap.
+func TestIndirectSpokeHubUnreadIsNamed(t *testing.T) {
+	refused := func(id model.ResourceID) model.Gap {
+		return model.Gap{ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/read"}
+	}
+	for _, c := range []struct {
+		name    string
+		setup   func(f *interHub)
+		gapOn   model.ResourceID
+		verdict model.Verdict
+	}{
+		{name: "everything read: reachable, no gap (negative)", verdict: model.Reachable},
+		{name: "the NVA VNet's hub refused: its gap", gapOn: hubNeuID, verdict: model.Unverified,
+			setup: func(f *interHub) {
+				// What gather keeps of a hub it could not read: a stub
+				// with its VNet, no Virtual WAN, no connections.
+				*f.hub2 = model.VirtualHub{ID: f.hub2.ID, Name: f.hub2.Name, HubVNetID: f.hub2.HubVNetID}
+				delete(f.b.net.VNets, f.hubNet2.ID.Key())
+				f.b.net.Gaps.Add(refused(hubNeuID))
+			}},
+		{name: "the NVA VNet refused: its gap", gapOn: testSub + "/resourceGroups/rg-remote/providers/Microsoft.Network/virtualNetworks/vnet-remote", verdict: model.Unverified,
+			setup: func(f *interHub) {
+				delete(f.b.net.VirtualHubs, f.hub2.ID.Key())
+				delete(f.b.net.VNets, f.hubNet2.ID.Key())
+				delete(f.b.net.VNets, f.remote.ID.Key())
+				f.b.net.Gaps.Add(model.Gap{ResourceID: f.remote.ID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newInterHub()
+			indirectBehindHub2(f)
+			ind := model.ResourceID(testSub + "/resourceGroups/rg-indirect2/providers/Microsoft.Network/virtualNetworks/vnet-indirect2")
+			f.b.net.RemoteAddresses = map[netip.Addr]model.RemoteAddress{ip("10.5.1.5"): {VNetID: ind, What: model.RemotePrivateEndpoint}}
+			if c.setup != nil {
+				c.setup(f)
+			}
+			e := NewEngine(f.b.net, Options{})
+			res := e.ReturnWithNAT(e.Trace(f.aks.ID, ip("10.5.1.5")), natAll(NATTranslated))
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: path %v findings %+v gaps %+v", res.Verdict, c.verdict, res.Path(), res.Findings, res.Gaps)
+			}
+			named := false
+			for _, g := range res.Gaps {
+				named = named || (g.ResourceID.Equal(c.gapOn) && g.Kind == model.GapPermissionDenied)
+			}
+			if c.gapOn != "" && !named {
+				t.Errorf("no gap names %s: %+v", c.gapOn.Name(), res.Gaps)
+			}
+			if c.gapOn == "" && len(res.Gaps) > 0 {
+				t.Errorf("gaps %+v, want none", res.Gaps)
+			}
+			if hasCode(res.Findings, model.RouteBlackhole) {
+				t.Errorf("a confident drop: %+v", res.Findings)
+			}
+		})
+	}
+}
+
+// TestGapForUnread: a resource absent from the facts with no failed read
+// of its own or of what holds it is marked not read (its finding asks for
+// no permission); a recorded failure is returned as recorded.
+func TestGapForUnread(t *testing.T) {
+	vnet := model.ResourceID(testSub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v")
+	sub := vnet + "/subnets/s"
+	for _, c := range []struct {
+		name    string
+		gaps    []model.Gap
+		id      model.ResourceID
+		kind    model.GapKind
+		notRead bool
+		want    model.GapKind
+	}{
+		{name: "nothing failed: not read", id: sub, kind: model.GapNotFound, notRead: true, want: model.GapNotFound},
+		{name: "its own read refused (negative)", gaps: []model.Gap{{ResourceID: sub, Kind: model.GapPermissionDenied}}, id: sub, kind: model.GapNotFound, want: model.GapPermissionDenied},
+		{name: "its VNet's read refused (negative)", gaps: []model.Gap{{ResourceID: vnet, Kind: model.GapPermissionDenied}}, id: sub, kind: model.GapNotFound, want: model.GapNotFound},
+		{name: "another kind asked (negative)", id: sub, kind: model.GapUnavailable, want: model.GapUnavailable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			net := model.NewNetwork()
+			for _, g := range c.gaps {
+				net.Gaps.Add(g)
+			}
+			g := gapFor(net, c.id, c.kind, "d")
+			if g.Kind != c.want || g.NotRead != c.notRead {
+				t.Errorf("gap %+v, want kind %s not read %v", g, c.want, c.notRead)
+			}
+		})
+	}
+}
