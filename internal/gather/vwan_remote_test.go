@@ -79,3 +79,50 @@ func TestMarkRemoteResolvers(t *testing.T) {
 		t.Fatalf("without a hub: %v %v", n.RemoteAddresses, n.Pending)
 	}
 }
+
+// TestMarkPeerHubs: a VNet of the closure peered with a Virtual WAN hub's
+// VNet whose hub no read lists (an NVA VNet the nodes' VNet is peered
+// with) has its hub pending; a VNet whose hub was read, a VNet peered with
+// no hub VNet and the hub VNet stand-in itself are not marked.
+func TestMarkPeerHubs(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	hv := model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-weu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-weu_1")
+	transit := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-transit")
+	spoke := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	hubID := model.ResourceID(sub + "rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu")
+	for _, c := range []struct {
+		name     string
+		hubRead  bool
+		want     []model.ResourceID
+		notWant  []model.ResourceID
+		standsIn bool
+	}{
+		{name: "the NVA VNet's hub not read: pending", want: []model.ResourceID{transit}, notWant: []model.ResourceID{spoke}},
+		{name: "its hub read (negative)", hubRead: true, notWant: []model.ResourceID{transit, spoke}},
+		{name: "the hub VNet stand-in is never marked (negative)", hubRead: true, standsIn: true, notWant: []model.ResourceID{transit, spoke, hv}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := model.NewNetwork()
+			n.AddVNet(&model.VNet{ID: spoke, Name: "vnet-spoke", Peerings: []*model.Peering{{RemoteVNetID: transit}}})
+			n.AddVNet(&model.VNet{ID: transit, Name: "vnet-transit", Peerings: []*model.Peering{{RemoteVNetID: spoke}, {RemoteVNetID: hv}}})
+			if c.hubRead {
+				n.VirtualHubs[hubID.Key()] = &model.VirtualHub{ID: hubID, HubVNetID: hv, ConnectionsKnown: true,
+					Connections: []*model.HubConnection{{ID: hubID + "/hubVirtualNetworkConnections/conn-transit", RemoteVNetID: transit}}}
+			}
+			if c.standsIn {
+				n.AddVNet(&model.VNet{ID: hv, Name: hv.Name(), Peerings: []*model.Peering{{RemoteVNetID: transit}}})
+			}
+			markPeerHubs(n)
+			for _, id := range c.want {
+				if !n.Pending.Has(model.PeerHubOf(id)) {
+					t.Errorf("%s: hub not pending: %v", id.Name(), n.Pending.Sorted())
+				}
+			}
+			for _, id := range c.notWant {
+				if n.Pending.Has(model.PeerHubOf(id)) {
+					t.Errorf("%s: hub pending: %v", id.Name(), n.Pending.Sorted())
+				}
+			}
+		})
+	}
+}

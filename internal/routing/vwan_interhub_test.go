@@ -495,3 +495,72 @@ func TestGapForUnread(t *testing.T) {
 		})
 	}
 }
+
+// TestNodesInNVASpoke: the nodes' VNet is connected to no hub, peered
+// only with an NVA VNet (vnet-shared) that is connected to hub-weu, and
+// the node subnet's only route is 0.0.0.0/0 to the appliance there
+// ("Scenario: Route traffic through an NVA": NVA spokes reach the other
+// spokes by their 0/0 UDR). The appliance's subnet routes by what the NVA
+// VNet's hub programs: while that hub is pending the path needs it and is
+// unverified, never dropped; once read, the private endpoint in another
+// spoke of the hub is reached through the appliance.
+func TestNodesInNVASpoke(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		setup   func(f *vwanFixture, nva *model.NIC)
+		nat     SourceNAT
+		verdict model.Verdict
+		code    model.Code
+		need    bool
+	}{
+		{name: "hub read, the appliance translates: reachable", nat: NATTranslated, verdict: model.Reachable},
+		{name: "hub read, translation unknown: the endpoint's replies are unverified", nat: NATAssumedNone, verdict: model.Unverified, code: model.ReturnRouteUnverified},
+		{name: "the appliance does not forward: unreachable (negative)", nat: NATTranslated, verdict: model.Unreachable, code: model.RouteNVAForwardingDisabled,
+			setup: func(_ *vwanFixture, nva *model.NIC) { nva.IPForwarding = false }},
+		{name: "the NVA VNet's hub pending: needed, unverified (negative)", nat: NATTranslated, verdict: model.Unverified, need: true,
+			setup: func(f *vwanFixture, _ *model.NIC) {
+				delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+				delete(f.b.net.VNets, f.hubNet.ID.Key())
+				f.b.net.Pending.Add(model.PeerHubOf(f.shared.ID))
+			}},
+		{name: "the NVA VNet's hub neither read nor pending: unverified (negative)", nat: NATTranslated, verdict: model.Unverified,
+			setup: func(f *vwanFixture, _ *model.NIC) {
+				delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+				delete(f.b.net.VNets, f.hubNet.ID.Key())
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newVWAN()
+			b := f.b
+			nva := b.nic("rg-shared", "nic-nva", f.app, true, "10.2.1.4")
+			nodes := b.vnet("rg-nodes", "vnet-nodes", "10.6.0.0/16")
+			snet := b.subnet(nodes, "snet-nodes", "10.6.0.0/22")
+			b.attach(snet, b.routeTable("rg-nodes", "rt-nodes", false, udr("default", "0.0.0.0/0", model.NextHopVirtualAppliance, "10.2.1.4")))
+			b.peer(nodes, f.shared, "nodes-to-shared", "shared-to-nodes")
+			peSub := b.subnet(f.spoke, "snet-pe", "10.1.8.0/24")
+			b.privateEndpoint("rg-spoke", "pe-acr", peSub, "10.1.8.5")
+			f.connShared.StaticRoutes = []model.HubStaticRoute{{Name: "nva-spokes", Prefixes: []netip.Prefix{pfx("10.6.0.0/16")}, NextHopIP: ip("10.2.1.4")}}
+			if c.setup != nil {
+				c.setup(f, nva)
+			}
+			e := NewEngine(b.net, Options{})
+			res := e.ReturnWithNAT(e.Trace(snet.ID, ip("10.1.8.5")), natAll(c.nat))
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: path %v findings %+v gaps %+v", res.Verdict, c.verdict, res.Path(), res.Findings, res.Gaps)
+			}
+			if c.code != "" && !hasCode(res.Findings, c.code) {
+				t.Errorf("missing %s in %+v", c.code, res.Findings)
+			}
+			needed := false
+			for _, ev := range res.Needs {
+				needed = needed || ev.Key() == model.PeerHubOf(f.shared.ID).Key()
+			}
+			if needed != c.need {
+				t.Errorf("needs the NVA VNet's hub: %v, want %v (%v)", needed, c.need, res.Needs)
+			}
+			if hasCode(res.Findings, model.RouteBlackhole) {
+				t.Errorf("a confident drop: %+v", res.Findings)
+			}
+		})
+	}
+}
