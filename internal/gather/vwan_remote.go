@@ -25,12 +25,12 @@ import (
 // holds it) stays what an address outside every known VNet is.
 
 // markRemoteEndpoints marks the addresses of private endpoints in VNets
-// outside n's closure pending (EvidenceRemoteHub) when n's VNets are
-// connected to a virtual hub; the registry's private endpoints (and the
+// outside n's closure pending (EvidenceRemoteHub) when n's VNets are (or
+// may be: model.Network.HubSpokesInClosure) connected to a virtual hub; the registry's private endpoints (and the
 // network interfaces of those outside the closure) that could not be read
 // are n.UnresolvedEndpoints.
 func markRemoteEndpoints(n *model.Network, reg *model.Registry, pes []*model.PrivateEndpoint) {
-	if len(n.VirtualHubs) == 0 {
+	if !n.HubSpokesInClosure() {
 		return
 	}
 	read := map[string]bool{}

@@ -126,3 +126,31 @@ func TestMarkPeerHubs(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkRemoteEndpointsBehindPeerHub: nodes in an NVA spoke (no hub read,
+// the hub of the NVA VNet they are peered with pending) may reach a
+// private endpoint in a spoke of that hub or of another hub of its Virtual
+// WAN: its address outside the closure is marked as with a hub read; with
+// neither a hub nor a pending peer hub it is not.
+func TestMarkRemoteEndpointsBehindPeerHub(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	local := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	transit := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-transit")
+	remote := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-shared")
+	nic := model.ResourceID(sub + "rg/providers/Microsoft.Network/networkInterfaces/nic-pe")
+	a := netip.MustParseAddr("10.2.2.5")
+	pes := []*model.PrivateEndpoint{{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/privateEndpoints/pe"), SubnetID: remote + "/subnets/pe", NICIDs: []model.ResourceID{nic}}}
+	for _, pending := range []bool{true, false} {
+		n := model.NewNetwork()
+		n.AddVNet(&model.VNet{ID: local})
+		n.AddVNet(&model.VNet{ID: transit})
+		n.NICs[nic.Key()] = &model.NIC{ID: nic, PrivateIPs: []netip.Addr{a}}
+		if pending {
+			n.Pending.Add(model.PeerHubOf(transit))
+		}
+		markRemoteEndpoints(n, nil, pes)
+		if got := n.Pending.Has(model.RemoteHubOf(remote, a)); got != pending {
+			t.Errorf("peer hub pending %v: endpoint address marked %v (%v)", pending, got, n.Pending.Sorted())
+		}
+	}
+}
