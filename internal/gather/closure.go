@@ -184,6 +184,7 @@ func (r *Reader) Network(ctx context.Context, seedSubnets []model.ResourceID) (*
 	n.SpeculativeReads = append(n.SpeculativeReads, addHubs(n, hubs)...)
 	r.includeFirewalls(ctx, n, nil, hubFirewallIDs(hubs))
 	markHubEffectiveRoutes(n, hubs)
+	markPeerHubs(n)
 
 	// 3. Appliances behind VirtualAppliance next hops, behind the routes
 	// Route Servers learned from them and behind the static routes of

@@ -34,6 +34,7 @@ var evidenceReaders = map[model.EvidenceKind]evidenceReader{
 	model.EvidenceFirewallRules:      (*Reader).readFirewallRules,
 	model.EvidenceHubEffectiveRoutes: (*Reader).readHubEffectiveRoutes,
 	model.EvidenceRemoteHub:          (*Reader).readRemoteHub,
+	model.EvidencePeerHub:            (*Reader).readPeerHub,
 }
 
 // ReadEvidence reads the evidence an evaluation needs that is pending in n

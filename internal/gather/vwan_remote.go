@@ -25,12 +25,12 @@ import (
 // holds it) stays what an address outside every known VNet is.
 
 // markRemoteEndpoints marks the addresses of private endpoints in VNets
-// outside n's closure pending (EvidenceRemoteHub) when n's VNets are
-// connected to a virtual hub; the registry's private endpoints (and the
+// outside n's closure pending (EvidenceRemoteHub) when n's VNets are (or
+// may be: model.Network.HubSpokesInClosure) connected to a virtual hub; the registry's private endpoints (and the
 // network interfaces of those outside the closure) that could not be read
 // are n.UnresolvedEndpoints.
 func markRemoteEndpoints(n *model.Network, reg *model.Registry, pes []*model.PrivateEndpoint) {
-	if len(n.VirtualHubs) == 0 {
+	if !n.HubSpokesInClosure() {
 		return
 	}
 	read := map[string]bool{}
@@ -129,10 +129,25 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 		}
 		mu.Unlock()
 	}
+	r.addHubsWithSpokes(ctx, n, mu, hubs, add, []*model.VNet{v}, false)
+}
+
+// addHubsWithSpokes adds hubs (read outside the closure) to n with the
+// VNets in add and the VNets connected to the hubs, read here (their
+// address spaces are the hubs' routes); the subnets of the VNets in full
+// also get their route tables and security groups read (the replies of
+// what they hold and the flows into it), and, with allSpokes, those of
+// every spoke read here. The appliances the hubs' static routes name in
+// the VNets of add, or in a VNet of n connected to them, are marked
+// pending, and the hubs' firewalls read, as the closure's are.
+func (r *Reader) addHubsWithSpokes(ctx context.Context, n *model.Network, mu *sync.Mutex, hubs []*model.VirtualHub, add, full []*model.VNet, allSpokes bool) {
 	var spokes []model.ResourceID
 	for _, h := range hubs {
 		for _, c := range h.Connections {
-			if !c.RemoteVNetID.IsZero() && !c.RemoteVNetID.Equal(v.ID) && !hasVNet(add, c.RemoteVNetID) {
+			mu.Lock()
+			have := n.VNet(c.RemoteVNetID) != nil
+			mu.Unlock()
+			if !c.RemoteVNetID.IsZero() && !have && !hasVNet(add, c.RemoteVNetID) && !hasVNet(full, c.RemoteVNetID) {
 				spokes = appendUniqueID(spokes, c.RemoteVNetID)
 			}
 		}
@@ -141,15 +156,19 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 	for _, s := range got {
 		if s != nil {
 			add = append(add, s)
+			if allSpokes {
+				full = append(full, s)
+			}
 		}
 	}
-	// The endpoint's subnets' route tables and security groups (its
-	// replies and the flows into it); the other spokes give their
-	// address space only.
 	var tables []*model.RouteTable
 	var inner sync.Mutex
 	var tasks []func(context.Context)
-	for _, s := range v.Subnets {
+	var subnets []*model.Subnet
+	for _, v := range full {
+		subnets = append(subnets, v.Subnets...)
+	}
+	for _, s := range subnets {
 		if id := s.RouteTableID; !id.IsZero() {
 			tasks = append(tasks, func(ctx context.Context) {
 				if rt, err := r.RouteTable(ctx, id); err == nil {
@@ -184,7 +203,11 @@ func (r *Reader) readRemoteHub(ctx context.Context, n *model.Network, mu *sync.M
 	for _, h := range hubs {
 		for _, c := range h.Connections {
 			for _, sr := range c.StaticRoutes {
-				for _, s := range add {
+				holders := add
+				if cv := n.VNet(c.RemoteVNetID); cv != nil && !hasVNet(add, cv.ID) {
+					holders = append(holders[:len(holders):len(holders)], cv)
+				}
+				for _, s := range holders {
 					if sr.NextHopIP.IsValid() && anyPrefixContains(s.AddressSpace, sr.NextHopIP) {
 						n.Pending.Add(model.ApplianceNICAt(s.ID, sr.NextHopIP))
 					}
@@ -212,4 +235,52 @@ func hasVNet(vs []*model.VNet, id model.ResourceID) bool {
 		}
 	}
 	return false
+}
+
+// markPeerHubs marks the hub of each VNet of n's closure that is peered
+// with a Virtual WAN hub's VNet while no hub read lists it (a VNet beyond
+// the node VNets, whose hubs are read with the closure) pending
+// (model.EvidencePeerHub): an NVA VNet the nodes' VNet is peered with
+// ("Scenario: Route traffic through an NVA") routes through its hub, read
+// when a path is routed through that VNet.
+func markPeerHubs(n *model.Network) {
+	for _, v := range n.VNets {
+		if model.IsHubVNet(v.ID) || len(hubVNetPeerings(v)) == 0 {
+			continue
+		}
+		if h, _ := n.HubOfVNet(v.ID); h != nil {
+			continue
+		}
+		n.Pending.Add(model.PeerHubOf(v.ID))
+	}
+}
+
+// readPeerHub reads the hub of a VNet of the closure that markPeerHubs
+// left pending, with the VNets connected to it (their subnets' route
+// tables and security groups: a path through the hub arrives in one, and
+// its replies leave from there) and its firewall. Failures are gaps (on
+// the Resource Graph search, the hub or its children, a spoke), as for
+// the node VNets' hubs.
+func (r *Reader) readPeerHub(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {
+	mu.Lock()
+	v := n.VNet(ev.ID)
+	known := false
+	if v != nil {
+		h, _ := n.HubOfVNet(v.ID)
+		known = h != nil
+	}
+	mu.Unlock()
+	if v == nil || known {
+		return
+	}
+	var hubs []*model.VirtualHub
+	found := r.hubsOfVNets(ctx, []*model.VNet{v})
+	mu.Lock()
+	for _, h := range found {
+		if n.VirtualHub(h.ID) == nil {
+			hubs = append(hubs, h)
+		}
+	}
+	mu.Unlock()
+	r.addHubsWithSpokes(ctx, n, mu, hubs, nil, nil, true)
 }

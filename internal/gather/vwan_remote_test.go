@@ -79,3 +79,78 @@ func TestMarkRemoteResolvers(t *testing.T) {
 		t.Fatalf("without a hub: %v %v", n.RemoteAddresses, n.Pending)
 	}
 }
+
+// TestMarkPeerHubs: a VNet of the closure peered with a Virtual WAN hub's
+// VNet whose hub no read lists (an NVA VNet the nodes' VNet is peered
+// with) has its hub pending; a VNet whose hub was read, a VNet peered with
+// no hub VNet and the hub VNet stand-in itself are not marked.
+func TestMarkPeerHubs(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	hv := model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-weu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-weu_1")
+	transit := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-transit")
+	spoke := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	hubID := model.ResourceID(sub + "rg-vwan/providers/Microsoft.Network/virtualHubs/hub-weu")
+	for _, c := range []struct {
+		name     string
+		hubRead  bool
+		want     []model.ResourceID
+		notWant  []model.ResourceID
+		standsIn bool
+	}{
+		{name: "the NVA VNet's hub not read: pending", want: []model.ResourceID{transit}, notWant: []model.ResourceID{spoke}},
+		{name: "its hub read (negative)", hubRead: true, notWant: []model.ResourceID{transit, spoke}},
+		{name: "the hub VNet stand-in is never marked (negative)", hubRead: true, standsIn: true, notWant: []model.ResourceID{transit, spoke, hv}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := model.NewNetwork()
+			n.AddVNet(&model.VNet{ID: spoke, Name: "vnet-spoke", Peerings: []*model.Peering{{RemoteVNetID: transit}}})
+			n.AddVNet(&model.VNet{ID: transit, Name: "vnet-transit", Peerings: []*model.Peering{{RemoteVNetID: spoke}, {RemoteVNetID: hv}}})
+			if c.hubRead {
+				n.VirtualHubs[hubID.Key()] = &model.VirtualHub{ID: hubID, HubVNetID: hv, ConnectionsKnown: true,
+					Connections: []*model.HubConnection{{ID: hubID + "/hubVirtualNetworkConnections/conn-transit", RemoteVNetID: transit}}}
+			}
+			if c.standsIn {
+				n.AddVNet(&model.VNet{ID: hv, Name: hv.Name(), Peerings: []*model.Peering{{RemoteVNetID: transit}}})
+			}
+			markPeerHubs(n)
+			for _, id := range c.want {
+				if !n.Pending.Has(model.PeerHubOf(id)) {
+					t.Errorf("%s: hub not pending: %v", id.Name(), n.Pending.Sorted())
+				}
+			}
+			for _, id := range c.notWant {
+				if n.Pending.Has(model.PeerHubOf(id)) {
+					t.Errorf("%s: hub pending: %v", id.Name(), n.Pending.Sorted())
+				}
+			}
+		})
+	}
+}
+
+// TestMarkRemoteEndpointsBehindPeerHub: nodes in an NVA spoke (no hub read,
+// the hub of the NVA VNet they are peered with pending) may reach a
+// private endpoint in a spoke of that hub or of another hub of its Virtual
+// WAN: its address outside the closure is marked as with a hub read; with
+// neither a hub nor a pending peer hub it is not.
+func TestMarkRemoteEndpointsBehindPeerHub(t *testing.T) {
+	const sub = "/subscriptions/00000000-0000-0000-0000-000000000001/resourceGroups/"
+	local := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-spoke")
+	transit := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-transit")
+	remote := model.ResourceID(sub + "rg/providers/Microsoft.Network/virtualNetworks/vnet-shared")
+	nic := model.ResourceID(sub + "rg/providers/Microsoft.Network/networkInterfaces/nic-pe")
+	a := netip.MustParseAddr("10.2.2.5")
+	pes := []*model.PrivateEndpoint{{ID: model.ResourceID(sub + "rg/providers/Microsoft.Network/privateEndpoints/pe"), SubnetID: remote + "/subnets/pe", NICIDs: []model.ResourceID{nic}}}
+	for _, pending := range []bool{true, false} {
+		n := model.NewNetwork()
+		n.AddVNet(&model.VNet{ID: local})
+		n.AddVNet(&model.VNet{ID: transit})
+		n.NICs[nic.Key()] = &model.NIC{ID: nic, PrivateIPs: []netip.Addr{a}}
+		if pending {
+			n.Pending.Add(model.PeerHubOf(transit))
+		}
+		markRemoteEndpoints(n, nil, pes)
+		if got := n.Pending.Has(model.RemoteHubOf(remote, a)); got != pending {
+			t.Errorf("peer hub pending %v: endpoint address marked %v (%v)", pending, got, n.Pending.Sorted())
+		}
+	}
+}

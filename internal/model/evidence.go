@@ -54,6 +54,14 @@ const (
 	// the address; it adds the VNet, the hub and its spokes to the
 	// network.
 	EvidenceRemoteHub EvidenceKind = "remote_hub"
+	// EvidencePeerHub: the Virtual WAN hub a VNet of the closure beyond
+	// the node VNets is connected to (an NVA VNet the nodes' VNet is
+	// peered with: "Scenario: Route traffic through an NVA"), with the
+	// hub's connections, route tables and routing intent, the VNets
+	// connected to it (with their subnets' route tables and security
+	// groups) and its firewall, for a path that is routed through that
+	// VNet. ID is the VNet; it adds the hub and its spokes to the network.
+	EvidencePeerHub EvidenceKind = "peer_hub"
 )
 
 // Evidence is one pending read: its kind, the resource it is about and,
@@ -93,6 +101,12 @@ func FirewallRulesOf(firewallID ResourceID) Evidence {
 // endpoint's).
 func RemoteHubOf(vnetID ResourceID, addr netip.Addr) Evidence {
 	return Evidence{Kind: EvidenceRemoteHub, ID: vnetID, Addr: addr.Unmap()}
+}
+
+// PeerHubOf is the peer hub evidence of a VNet of the closure that is
+// peered with a Virtual WAN hub's VNet.
+func PeerHubOf(vnetID ResourceID) Evidence {
+	return Evidence{Kind: EvidencePeerHub, ID: vnetID}
 }
 
 // Pending is the evidence gather has not read yet, by Key. The zero value

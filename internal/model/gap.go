@@ -42,6 +42,19 @@ type Gap struct {
 	// GapUnavailable, reported as EVIDENCE_UNAVAILABLE with these words
 	// instead of a retry).
 	Remediation string
+	// NotRead marks a GapNotFound that no request stands behind: the
+	// resource is not among the facts and no read of it failed (the
+	// provider did not read it on this path, or could not: a Virtual WAN
+	// hub's VNet is Microsoft's). Nothing was refused, so its finding
+	// never asks for a permission.
+	NotRead bool
+}
+
+// UnreadGap is the gap of a resource a conclusion needs that is not among
+// the facts although no read of it failed: detail says what is unknown
+// for want of it.
+func UnreadGap(id ResourceID, detail string) Gap {
+	return Gap{ResourceID: id, Kind: GapNotFound, Detail: detail, NotRead: true}
 }
 
 // Gaps are the failed reads, keyed by resource id key.

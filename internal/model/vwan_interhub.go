@@ -81,6 +81,22 @@ const (
 	RemoteResolverInbound = "DNS private resolver inbound endpoint"
 )
 
+// HubSpokesInClosure reports whether a VNet of n's closure is, or may be,
+// a Virtual WAN hub spoke: a hub was read, or the hub of a VNet of the
+// closure is pending (EvidencePeerHub: an NVA VNet the nodes' VNet is
+// peered with, whose hub routes to the other spokes of its Virtual WAN).
+func (n *Network) HubSpokesInClosure() bool {
+	if len(n.VirtualHubs) > 0 {
+		return true
+	}
+	for _, e := range n.Pending {
+		if e.Kind == EvidencePeerHub {
+			return true
+		}
+	}
+	return false
+}
+
 // MarkRemoteAddress records that addr, a destination some path may go
 // to, lies in VNet vnetID, and, when that VNet is outside n's closure
 // while n's VNets are connected to a virtual hub, marks the VNet and the
@@ -89,7 +105,7 @@ const (
 // stays.
 func (n *Network) MarkRemoteAddress(addr netip.Addr, vnetID ResourceID, what string) bool {
 	addr = addr.Unmap()
-	if len(n.VirtualHubs) == 0 || !addr.IsValid() || vnetID.IsZero() || n.VNet(vnetID) != nil {
+	if !n.HubSpokesInClosure() || !addr.IsValid() || vnetID.IsZero() || n.VNet(vnetID) != nil {
 		return false
 	}
 	if _, have := n.RemoteAddresses[addr]; have {

@@ -34,6 +34,10 @@ func gapFor(net *model.Network, id model.ResourceID, kind model.GapKind, detail 
 	if g, ok := net.Gaps.Lookup(id); ok {
 		return g
 	}
+	if kind == model.GapNotFound && !ancestorFailed(net, id) {
+		// No read of it (or of what holds it) failed: it was not read.
+		return model.UnreadGap(id, detail)
+	}
 	return model.Gap{ResourceID: id, Kind: kind, Detail: detail}
 }
 
@@ -140,4 +144,15 @@ func appendGap(gaps []model.Gap, g model.Gap) []model.Gap {
 func unknownFact(u model.UnknownFacts, f model.Fact) bool {
 	_, ok := u.Of(f)
 	return ok
+}
+
+// ancestorFailed reports whether the read of a resource that holds id (a
+// subnet's VNet) failed.
+func ancestorFailed(net *model.Network, id model.ResourceID) bool {
+	for at := id.Parent(); !at.IsZero(); at = at.Parent() {
+		if _, ok := net.Gaps.Lookup(at); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -103,8 +103,15 @@ func privateEndpointRoutes(net *model.Network, vnet *model.VNet, sub *model.Subn
 		remote := net.VNet(p.RemoteVNetID)
 		site := peSite{vnetID: p.RemoteVNetID, space: currentSpace(net, p), scope: syncedSpace(p), known: remote != nil, peering: p}
 		if remote == nil {
-			gaps = append(gaps, scopedGap{gap: gapFor(net, p.RemoteVNetID, model.GapNotFound,
-				fmt.Sprintf("peered VNet %s was not read: its private endpoints' /32 routes are unknown", p.RemoteVNetID.Name())), scope: site.scope})
+			g := gapFor(net, p.RemoteVNetID, model.GapNotFound,
+				fmt.Sprintf("peered VNet %s was not read: its private endpoints' /32 routes are unknown", p.RemoteVNetID.Name()))
+			if h := net.HubByVNet(p.RemoteVNetID); h != nil && g.NotRead {
+				// A hub's VNet is never read; the hub stands in for it.
+				if hg, unread := hubUnread(net, h, false, fmt.Sprintf("the routes of its VNet %s are unknown", p.RemoteVNetID.Name())); unread {
+					g = hg
+				}
+			}
+			gaps = append(gaps, scopedGap{gap: g, scope: site.scope})
 		}
 		sites = append(sites, site)
 	}

@@ -250,6 +250,7 @@ func (w *walker) step(subnetID model.ResourceID) (model.ResourceID, bool) {
 	}
 	w.uncertain = len(hopGaps) > 0
 	w.branchNeed(c, hopGaps)
+	w.peerHubNeed(c, hopGaps)
 	w.remoteAddressGap(c)
 	i := c.Table.LookupIndex(w.dst)
 	hubCheck := w.hubCheck

@@ -71,6 +71,14 @@ func hubRoutes(net *model.Network, vnet *model.VNet) ([]model.Route, []scopedGap
 			if !(model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil) || (!p.Connected() && p.State != "") {
 				continue
 			}
+			if net.Pending.Has(model.PeerHubOf(vnet.ID)) {
+				// Its hub is read when a path through the VNet needs it
+				// (walker.peerHubNeed).
+				gaps = append(gaps, scopedGap{gap: model.Gap{ResourceID: p.RemoteVNetID, Kind: model.GapUnavailable,
+					Detail: fmt.Sprintf("the virtual hub of Virtual WAN hub VNet %s, which peering %s connects %s to, is not read yet: the routes it programs into %s are unknown", p.RemoteVNetID.Name(), p.Name, vnet.Name, vnet.Name)},
+					bgpOnly: true})
+				continue
+			}
 			// Never the hub VNet's own read (it is Microsoft's): the
 			// hub's, or the search for it.
 			id := p.RemoteVNetID

@@ -246,3 +246,21 @@ func (e *Engine) returnFromBranch(res *Result, nodePrefixes []netip.Prefix) bool
 	}
 	return false
 }
+
+// peerHubNeed: c's VNet is peered with a Virtual WAN hub's VNet whose hub
+// is pending (model.EvidencePeerHub: an NVA VNet beyond the node VNets,
+// "Scenario: Route traffic through an NVA"); where the hop's selection
+// depends on the routes that hub programs (a gap about the hub VNet among
+// gaps), the path needs it read.
+func (w *walker) peerHubNeed(c *Computed, gaps []model.Gap) {
+	ev := model.PeerHubOf(c.vnet.ID)
+	if !w.e.net.Pending.Has(ev) {
+		return
+	}
+	for _, g := range gaps {
+		if model.IsHubVNet(g.ResourceID) {
+			w.needs = model.AddNeed(w.needs, ev)
+			return
+		}
+	}
+}

@@ -307,7 +307,43 @@ func (w *walker) remoteAddressGap(c *Computed) {
 		if model.IsHubVNet(p.RemoteVNetID) {
 			gap(gapFor(net, p.RemoteVNetID, model.GapNotFound,
 				fmt.Sprintf("%s is peered with Virtual WAN hub VNet %s, but its virtual hub was not found: the route to %s %s is unknown", v.Name, p.RemoteVNetID.Name(), what, w.dst)))
+			continue
 		}
+		w.indirectSpokeGap(v, p.RemoteVNetID, what, gap)
+	}
+}
+
+// indirectSpokeGap: v, which holds the destination and is connected to no
+// virtual hub, is peered with the VNet peer, which may be an NVA VNet
+// connected to a hub whose connection's static routes bring traffic to v
+// ("Scenario: Route traffic through an NVA", indirect spokes). Where peer,
+// its hub or the search for that hub could not be read, the route to the
+// destination is unknown: the gap is that failed read.
+func (w *walker) indirectSpokeGap(v *model.VNet, peer model.ResourceID, what string, gap func(model.Gap)) {
+	net := w.e.net
+	pv := net.VNet(peer)
+	if pv == nil {
+		if g, failed := net.Gaps.Lookup(peer); failed {
+			g.Detail = fmt.Sprintf("%s (peered with %s, which holds %s %s and is connected to no virtual hub) could not be read: whether it is a Virtual WAN hub spoke whose hub routes to %s is unknown; %s", peer.Name(), v.Name, what, w.dst, w.dst, g.Detail)
+			gap(g)
+		}
+		return
+	}
+	if h, _ := net.HubOfVNet(pv.ID); h != nil {
+		return // its hub was read: its routes decide
+	}
+	for _, pp := range pv.Peerings {
+		if !model.IsHubVNet(pp.RemoteVNetID) {
+			continue
+		}
+		if h := net.HubByVNet(pp.RemoteVNetID); h != nil {
+			if g, ok := hubUnread(net, h, false, fmt.Sprintf("%s is connected to it and peered with %s, which holds %s %s: the route to %s is unknown", pv.Name, v.Name, what, w.dst, w.dst)); ok {
+				gap(g)
+			}
+			continue
+		}
+		gap(gapFor(net, pp.RemoteVNetID, model.GapNotFound,
+			fmt.Sprintf("%s, peered with %s (which holds %s %s), is peered with Virtual WAN hub VNet %s, but its virtual hub was not found: the route to %s is unknown", pv.Name, v.Name, what, w.dst, pp.RemoteVNetID.Name(), w.dst)))
 	}
 }
 

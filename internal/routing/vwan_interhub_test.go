@@ -401,3 +401,166 @@ func TestInterHubStaticRouteToIndirectSpoke(t *testing.T) {
 		})
 	}
 }
+
+// TestIndirectSpokeHubUnreadIsNamed: the path to an indirect spoke (a VNet
+// read outside the closure, connected to no hub, peered with an NVA VNet
+// that is a hub spoke) whose NVA VNet's hub, or the NVA VNet itself, could
+// not be read is unverified with that failed read as its gap, never a
+// confident drop; once everything is read, no such gap.
+func TestIndirectSpokeHubUnreadIsNamed(t *testing.T) {
+	refused := func(id model.ResourceID) model.Gap {
+		return model.Gap{ResourceID: id, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/read"}
+	}
+	for _, c := range []struct {
+		name    string
+		setup   func(f *interHub)
+		gapOn   model.ResourceID
+		verdict model.Verdict
+	}{
+		{name: "everything read: reachable, no gap (negative)", verdict: model.Reachable},
+		{name: "the NVA VNet's hub refused: its gap", gapOn: hubNeuID, verdict: model.Unverified,
+			setup: func(f *interHub) {
+				// What gather keeps of a hub it could not read: a stub
+				// with its VNet, no Virtual WAN, no connections.
+				*f.hub2 = model.VirtualHub{ID: f.hub2.ID, Name: f.hub2.Name, HubVNetID: f.hub2.HubVNetID}
+				delete(f.b.net.VNets, f.hubNet2.ID.Key())
+				f.b.net.Gaps.Add(refused(hubNeuID))
+			}},
+		{name: "the NVA VNet refused: its gap", gapOn: testSub + "/resourceGroups/rg-remote/providers/Microsoft.Network/virtualNetworks/vnet-remote", verdict: model.Unverified,
+			setup: func(f *interHub) {
+				delete(f.b.net.VirtualHubs, f.hub2.ID.Key())
+				delete(f.b.net.VNets, f.hubNet2.ID.Key())
+				delete(f.b.net.VNets, f.remote.ID.Key())
+				f.b.net.Gaps.Add(model.Gap{ResourceID: f.remote.ID, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualNetworks/read"})
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newInterHub()
+			indirectBehindHub2(f)
+			ind := model.ResourceID(testSub + "/resourceGroups/rg-indirect2/providers/Microsoft.Network/virtualNetworks/vnet-indirect2")
+			f.b.net.RemoteAddresses = map[netip.Addr]model.RemoteAddress{ip("10.5.1.5"): {VNetID: ind, What: model.RemotePrivateEndpoint}}
+			if c.setup != nil {
+				c.setup(f)
+			}
+			e := NewEngine(f.b.net, Options{})
+			res := e.ReturnWithNAT(e.Trace(f.aks.ID, ip("10.5.1.5")), natAll(NATTranslated))
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: path %v findings %+v gaps %+v", res.Verdict, c.verdict, res.Path(), res.Findings, res.Gaps)
+			}
+			named := false
+			for _, g := range res.Gaps {
+				named = named || (g.ResourceID.Equal(c.gapOn) && g.Kind == model.GapPermissionDenied)
+			}
+			if c.gapOn != "" && !named {
+				t.Errorf("no gap names %s: %+v", c.gapOn.Name(), res.Gaps)
+			}
+			if c.gapOn == "" && len(res.Gaps) > 0 {
+				t.Errorf("gaps %+v, want none", res.Gaps)
+			}
+			if hasCode(res.Findings, model.RouteBlackhole) {
+				t.Errorf("a confident drop: %+v", res.Findings)
+			}
+		})
+	}
+}
+
+// TestGapForUnread: a resource absent from the facts with no failed read
+// of its own or of what holds it is marked not read (its finding asks for
+// no permission); a recorded failure is returned as recorded.
+func TestGapForUnread(t *testing.T) {
+	vnet := model.ResourceID(testSub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v")
+	sub := vnet + "/subnets/s"
+	for _, c := range []struct {
+		name    string
+		gaps    []model.Gap
+		id      model.ResourceID
+		kind    model.GapKind
+		notRead bool
+		want    model.GapKind
+	}{
+		{name: "nothing failed: not read", id: sub, kind: model.GapNotFound, notRead: true, want: model.GapNotFound},
+		{name: "its own read refused (negative)", gaps: []model.Gap{{ResourceID: sub, Kind: model.GapPermissionDenied}}, id: sub, kind: model.GapNotFound, want: model.GapPermissionDenied},
+		{name: "its VNet's read refused (negative)", gaps: []model.Gap{{ResourceID: vnet, Kind: model.GapPermissionDenied}}, id: sub, kind: model.GapNotFound, want: model.GapNotFound},
+		{name: "another kind asked (negative)", id: sub, kind: model.GapUnavailable, want: model.GapUnavailable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			net := model.NewNetwork()
+			for _, g := range c.gaps {
+				net.Gaps.Add(g)
+			}
+			g := gapFor(net, c.id, c.kind, "d")
+			if g.Kind != c.want || g.NotRead != c.notRead {
+				t.Errorf("gap %+v, want kind %s not read %v", g, c.want, c.notRead)
+			}
+		})
+	}
+}
+
+// TestNodesInNVASpoke: the nodes' VNet is connected to no hub, peered
+// only with an NVA VNet (vnet-shared) that is connected to hub-weu, and
+// the node subnet's only route is 0.0.0.0/0 to the appliance there
+// ("Scenario: Route traffic through an NVA": NVA spokes reach the other
+// spokes by their 0/0 UDR). The appliance's subnet routes by what the NVA
+// VNet's hub programs: while that hub is pending the path needs it and is
+// unverified, never dropped; once read, the private endpoint in another
+// spoke of the hub is reached through the appliance.
+func TestNodesInNVASpoke(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		setup   func(f *vwanFixture, nva *model.NIC)
+		nat     SourceNAT
+		verdict model.Verdict
+		code    model.Code
+		need    bool
+	}{
+		{name: "hub read, the appliance translates: reachable", nat: NATTranslated, verdict: model.Reachable},
+		{name: "hub read, translation unknown: the endpoint's replies are unverified", nat: NATAssumedNone, verdict: model.Unverified, code: model.ReturnRouteUnverified},
+		{name: "the appliance does not forward: unreachable (negative)", nat: NATTranslated, verdict: model.Unreachable, code: model.RouteNVAForwardingDisabled,
+			setup: func(_ *vwanFixture, nva *model.NIC) { nva.IPForwarding = false }},
+		{name: "the NVA VNet's hub pending: needed, unverified (negative)", nat: NATTranslated, verdict: model.Unverified, need: true,
+			setup: func(f *vwanFixture, _ *model.NIC) {
+				delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+				delete(f.b.net.VNets, f.hubNet.ID.Key())
+				f.b.net.Pending.Add(model.PeerHubOf(f.shared.ID))
+			}},
+		{name: "the NVA VNet's hub neither read nor pending: unverified (negative)", nat: NATTranslated, verdict: model.Unverified,
+			setup: func(f *vwanFixture, _ *model.NIC) {
+				delete(f.b.net.VirtualHubs, f.hub.ID.Key())
+				delete(f.b.net.VNets, f.hubNet.ID.Key())
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newVWAN()
+			b := f.b
+			nva := b.nic("rg-shared", "nic-nva", f.app, true, "10.2.1.4")
+			nodes := b.vnet("rg-nodes", "vnet-nodes", "10.6.0.0/16")
+			snet := b.subnet(nodes, "snet-nodes", "10.6.0.0/22")
+			b.attach(snet, b.routeTable("rg-nodes", "rt-nodes", false, udr("default", "0.0.0.0/0", model.NextHopVirtualAppliance, "10.2.1.4")))
+			b.peer(nodes, f.shared, "nodes-to-shared", "shared-to-nodes")
+			peSub := b.subnet(f.spoke, "snet-pe", "10.1.8.0/24")
+			b.privateEndpoint("rg-spoke", "pe-acr", peSub, "10.1.8.5")
+			f.connShared.StaticRoutes = []model.HubStaticRoute{{Name: "nva-spokes", Prefixes: []netip.Prefix{pfx("10.6.0.0/16")}, NextHopIP: ip("10.2.1.4")}}
+			if c.setup != nil {
+				c.setup(f, nva)
+			}
+			e := NewEngine(b.net, Options{})
+			res := e.ReturnWithNAT(e.Trace(snet.ID, ip("10.1.8.5")), natAll(c.nat))
+			if res.Verdict != c.verdict {
+				t.Fatalf("verdict %s, want %s: path %v findings %+v gaps %+v", res.Verdict, c.verdict, res.Path(), res.Findings, res.Gaps)
+			}
+			if c.code != "" && !hasCode(res.Findings, c.code) {
+				t.Errorf("missing %s in %+v", c.code, res.Findings)
+			}
+			needed := false
+			for _, ev := range res.Needs {
+				needed = needed || ev.Key() == model.PeerHubOf(f.shared.ID).Key()
+			}
+			if needed != c.need {
+				t.Errorf("needs the NVA VNet's hub: %v, want %v (%v)", needed, c.need, res.Needs)
+			}
+			if hasCode(res.Findings, model.RouteBlackhole) {
+				t.Errorf("a confident drop: %+v", res.Findings)
+			}
+		})
+	}
+}

@@ -70,10 +70,8 @@ func (r *run) evidence(pool, endpoint string, id model.ResourceID, what string) 
 	if gap, ok := r.gapFor(id); ok {
 		return gapFinding(gap, pool, endpoint, what)
 	}
-	msg := fmt.Sprintf("%s (%s) is not among what was read: it does not exist or is not visible to the identity running the plan. The conclusion%s depends on %s, so it is unverified, never reachable.",
-		capitalize(id.Label()), id, forWhom(pool, endpoint), what)
-	fix := "Check that the resource exists and that its id is right; if it lives in another subscription, give the identity that runs the plan Reader there. If it was deleted, whatever referred to it (a link, a peering, a route) is broken as well."
-	return model.NewFinding(model.EvidenceNotFound, pool, endpoint, id, msg, fix)
+	// No read of it failed (that would be a gap): nothing was refused.
+	return gapFinding(model.UnreadGap(id, ""), pool, endpoint, what)
 }
 
 // gapFinding turns a failed read into its evidence finding, in the words
@@ -128,6 +126,9 @@ func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) mo
 		fix := fmt.Sprintf("Grant the identity that runs the plan %s on %s (the built-in Reader role includes it), or %s from a snapshot recorded by an identity that has it. Nothing on the %s needs to change for this finding.", perm, gap.ResourceID, w.snapshot, w.path)
 		return model.NewFinding(model.EvidencePermissionDenied, pool, endpoint, gap.ResourceID, msg, fix)
 	case model.GapNotFound:
+		if gap.NotRead {
+			return w.unreadFinding(gap, label, detail, pool, endpoint, unverified)
+		}
 		if gap.Snapshot {
 			msg := fmt.Sprintf("The snapshot has no %s (%s)%s. %s", label, gap.ResourceID, detail, unverified)
 			fix := "Check that the id is right; if the resource exists, record the snapshot again (record_file) with it, or add it to the snapshot. If it was deleted, " + w.referrers + " is broken as well."
@@ -151,6 +152,18 @@ func (w evidenceWords) gapFinding(gap model.Gap, pool, endpoint, what string) mo
 		fix := w.again + "; if the failure persists, check Azure service health and Resource Manager throttling for the subscription. Nothing on the " + w.path + " needs to change for this finding."
 		return model.NewFinding(model.EvidenceUnavailable, pool, endpoint, gap.ResourceID, msg, fix)
 	}
+}
+
+// unreadFinding is the EVIDENCE_NOT_FOUND of a resource no read of which
+// failed (model.Gap.NotRead): it is not among the facts because it was
+// not read, so nothing was refused and no permission is asked for.
+func (w evidenceWords) unreadFinding(gap model.Gap, label, detail, pool, endpoint, unverified string) model.Finding {
+	msg := fmt.Sprintf("%s (%s) was not read%s; no read of it was refused or answered \"not found\", so whether it exists and what it holds is unknown. %s", capitalize(label), gap.ResourceID, detail, unverified)
+	fix := gap.Remediation
+	if fix == "" {
+		fix = "No permission is missing: nothing was refused. Check in Azure that the resource exists and is what the " + w.path + " needs (the message says what is unknown for want of it); if it was deleted, " + w.referrers + " is broken as well."
+	}
+	return model.NewFinding(model.EvidenceNotFound, pool, endpoint, gap.ResourceID, msg, fix)
 }
 
 // zoneSearchEvidence: some subscription's private DNS zones could not be

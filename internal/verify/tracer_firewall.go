@@ -254,7 +254,7 @@ func applyFirewalls(n *model.Network, engine *routing.Engine, q RouteQuery, res 
 			for _, id := range c.decision.Missing {
 				g, ok := n.Gaps.Lookup(id)
 				if !ok {
-					g = model.Gap{ResourceID: id, Kind: model.GapNotFound, Detail: "it was not read"}
+					g = model.UnreadGap(id, "the firewall's decision depends on it")
 				}
 				out.gaps = append(out.gaps, g)
 			}

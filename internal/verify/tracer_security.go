@@ -155,7 +155,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 		if g == nil {
 			gap, found := n.Gaps.Lookup(id)
 			if !found {
-				gap = model.Gap{ResourceID: id, Kind: model.GapNotFound, Detail: "the network security group was not read"}
+				gap = model.UnreadGap(id, "its rules decide whether the flow passes")
 			}
 			out.Gaps = append(out.Gaps, gap)
 			ok = false
@@ -220,7 +220,7 @@ func CheckSecurity(n *model.Network, sf SecurityFlow, res routing.Result, spaces
 			if nic = n.NIC(app.NICID); nic == nil {
 				gap, found := n.Gaps.Lookup(app.NICID)
 				if !found {
-					gap = model.Gap{ResourceID: app.NICID, Kind: model.GapNotFound, Detail: "the appliance's network interface was not read"}
+					gap = model.UnreadGap(app.NICID, "it holds the appliance's IP forwarding setting and security group")
 				}
 				out.Gaps = append(out.Gaps, gap)
 				ok = false
@@ -385,7 +385,7 @@ func nodeOutboundGroups(n *model.Network, sf SecurityFlow, subnet *model.Subnet,
 		if g == nil {
 			gap, found := n.Gaps.Lookup(at.id)
 			if !found {
-				gap = model.Gap{ResourceID: at.id, Kind: model.GapNotFound, Detail: "the network security group was not read"}
+				gap = model.UnreadGap(at.id, "its rules decide whether the flow passes")
 			}
 			gaps = append(gaps, gap)
 			continue
