@@ -3,8 +3,12 @@ package snapshot
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +90,44 @@ func TestObjectMembersAndArrayElements(t *testing.T) {
 	}
 	if e, ok := arrayElements([]byte(`[]`)); !ok || len(e) != 0 {
 		t.Errorf("[] = %q, %v", e, ok)
+	}
+}
+
+// A large action answer is held deflated and served byte for byte as
+// stored; a small one and one that does not compress are held as they are.
+func TestLargeActionAnswersServedAsStored(t *testing.T) {
+	var routes []string
+	for i := 0; i < 5000; i++ {
+		routes = append(routes, fmt.Sprintf(`{"network":"10.%d.%d.0/24","nextHop":"192.168.255.1","origin":"EBgp","asPath":"65010","weight":32768}`, 128+i/256, i%256))
+	}
+	large := []byte(`{"value":[` + strings.Join(routes, ",") + `]}`)
+	noise := make([]byte, deflateAbove+100)
+	rng := rand.New(rand.NewSource(1))
+	for i := range noise {
+		noise[i] = "0123456789abcdef"[rng.Intn(16)]
+	}
+	random := []byte(`{"value":"` + string(noise) + `"}`)
+	small := []byte(`{"value":[]}`)
+	paths := map[string][]byte{
+		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getLearnedRoutes": large,
+		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getAdvertisedRoutes": random,
+		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getBgpPeerStatus":    small,
+	}
+	r := replayWith(t, "fixture.json", func(s *Snapshot) {
+		for p, body := range paths {
+			s.Actions["POST "+p] = body
+		}
+	})
+	for p, want := range paths {
+		st := r.ix.actions[lookupKey("POST", p)]
+		if wantDeflated := len(want) >= deflateAbove && &want[0] == &large[0]; st.deflated != wantDeflated {
+			t.Errorf("%s: held deflated = %v, want %v", p, st.deflated, wantDeflated)
+		}
+		for range 2 {
+			status, _, got := send(t, r, http.MethodPost, p)
+			if status != http.StatusOK || !bytes.Equal(got, want) {
+				t.Errorf("%s: %d, %d bytes, want the %d stored", p, status, len(got), len(want))
+			}
+		}
 	}
 }

@@ -130,7 +130,10 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 		return faultResponse(req, f, requestID), nil
 	}
 	if method == http.MethodPost {
-		if body, ok := r.ix.actions[key]; ok {
+		if body, ok, err := r.ix.action(key); ok {
+			if err != nil {
+				return errorResponse(req, http.StatusInternalServerError, "InternalServerError", err.Error(), requestID), nil
+			}
 			// 200 with the result: to azcore's poller an LRO that
 			// finished at once, so nothing is polled.
 			return newResponse(req, http.StatusOK, body, requestID), nil
@@ -152,7 +155,10 @@ func (r *Replay) Do(req *http.Request) (*http.Response, error) {
 	}
 	// A read whose answer is not a resource with that id (the service
 	// tags of a region) is an actions entry keyed "GET /path".
-	if body, ok := r.ix.actions[key]; ok {
+	if body, ok, err := r.ix.action(key); ok {
+		if err != nil {
+			return errorResponse(req, http.StatusInternalServerError, "InternalServerError", err.Error(), requestID), nil
+		}
 		return newResponse(req, http.StatusOK, body, requestID), nil
 	}
 	if body, ok := r.ix.get(req.URL.Path); ok {
