@@ -109,7 +109,7 @@ func TestLargeActionAnswersServedAsStored(t *testing.T) {
 	random := []byte(`{"value":"` + string(noise) + `"}`)
 	small := []byte(`{"value":[]}`)
 	paths := map[string][]byte{
-		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getLearnedRoutes": large,
+		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getLearnedRoutes":    large,
 		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getAdvertisedRoutes": random,
 		sub + "/resourceGroups/rg/providers/Microsoft.Network/virtualNetworkGateways/gw/getBgpPeerStatus":    small,
 	}
