@@ -48,6 +48,8 @@ type index struct {
 	graphRows [][]*entry
 	actions   map[string]storedAnswer
 	faults    map[string]Fault
+	// loaded is the size of the bodies the index was built from.
+	loaded int
 }
 
 // storedAnswer is an action's answer as the index holds it: a large one
@@ -127,6 +129,7 @@ func newIndex(s *Snapshot) *index {
 	// which is then no longer held.
 	for _, r := range s.Resources {
 		ix.byID[normPath(r.ID)] = &entry{key: normPath(r.ID), body: bytes.Clone(compact(r.Body))}
+		ix.loaded += len(r.Body)
 	}
 	for _, r := range s.Resources {
 		ix.addEmbedded(normPath(r.ID), compact(r.Body))
@@ -154,6 +157,7 @@ func newIndex(s *Snapshot) *index {
 	for k, body := range s.Actions {
 		if method, p, err := parseKey(k); err == nil {
 			ix.actions[lookupKey(method, p)] = store.store(compact(body))
+			ix.loaded += len(body)
 		}
 	}
 	for k, f := range s.Faults {

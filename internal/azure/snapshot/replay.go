@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -61,8 +62,23 @@ func LoadReplay(path string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewReplay(s)
+	r, err := NewReplay(s)
+	if err == nil && r.ix.loaded >= collectAfterLoading {
+		// The document is garbage now (the index holds copies, large
+		// answers deflated). Collecting it here sets the heap goal of the
+		// plan by what the replay holds, not by the document: otherwise
+		// the runtime lets the plan's garbage grow to twice its size
+		// before the next collection, and a snapshot of tens of
+		// megabytes would add that much to the provider's peak memory.
+		s = nil
+		runtime.GC()
+	}
+	return r, err
 }
+
+// collectAfterLoading is the size of snapshot documents after whose
+// loading LoadReplay collects garbage.
+const collectAfterLoading = 4 << 20
 
 // Requested returns the distinct requests the replay received so far, as
 // "METHOD /path" in lookup form (lower-case path, no query), sorted: what a
