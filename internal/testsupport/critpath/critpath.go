@@ -324,6 +324,15 @@ func Of(f model.Facts, needs []model.Evidence, lat Latency) Chain {
 			g.add(short(z.ID)+"/ALL", false, at)
 			g.add(short(z.ID)+"/virtualNetworkLinks", false, at)
 		}
+		// The security admin rules in effect on every node VNet decide
+		// every flow from the nodes: the cluster names the VNets.
+		adminRules := map[string]bool{}
+		for _, p := range f.Pools {
+			if v := p.SubnetID.Parent(); !v.IsZero() && !adminRules[v.Key()] {
+				adminRules[v.Key()] = true
+				g.add(short(v)+"/listNetworkManagerEffectiveSecurityAdminRules", true, cluster)
+			}
+		}
 		for _, p := range f.Pools {
 			v := n.VNet(p.SubnetID.Parent())
 			if v == nil {
