@@ -70,7 +70,6 @@ func LoadReplay(path string) (*Replay, error) {
 		// the runtime lets the plan's garbage grow to twice its size
 		// before the next collection, and a snapshot of tens of
 		// megabytes would add that much to the provider's peak memory.
-		s = nil
 		runtime.GC()
 	}
 	return r, err
