@@ -17,8 +17,10 @@
 #         hub VPN gateway with 10,000 learned BGP routes, a registry with 4
 #         replicas behind a private endpoint in the hub;
 #      2. an ExpressRoute-sized one: the same hub with an ExpressRoute
-#         gateway learning 10,000 prefixes, 27 pools, the registry in the
-#         hub, no on-premises destination;
+#         gateway learning 10,000 prefixes, 27 pools, the registry with 4
+#         replicas in the hub, no on-premises destination, and the
+#         effective route table of every NIC (each with the 10,000
+#         prefixes) in the snapshot, as a recording holds them;
 #
 #      each planned with and without the simulated latency. The latency
 #      overhead (stats.duration_ms with latency minus without) is compared
@@ -46,6 +48,7 @@
 #   BENCH_GO=0 scripts/bench.sh          # (b) only
 #   BENCH_SERIAL=1 scripts/bench.sh      # (b) 1. also with max_concurrent_reads = 1
 #   BENCH_ONLY=vwan BENCH_GO=0 scripts/bench.sh   # (b) 5. only (the Virtual WAN topology)
+#   BENCH_ONLY=er BENCH_GO=0 scripts/bench.sh     # (b) 2. only (the ExpressRoute topology)
 #   BENCH=Lookup BENCHTIME=5x COUNT=6 scripts/bench.sh   # (a) filtered, for benchstat
 #   LATENCY_MS=50 ACTION_LATENCY_MS=2000 POOLS=20 SUBNETS=5 SPOKES=3 \
 #     REPLICAS=4 BGP_ROUTES=10000 ER_POOLS=27 FLEET=10 scripts/bench.sh   # (b) sizes (the defaults)
@@ -326,9 +329,16 @@ if [[ "${BENCH_SERIAL:-0}" == 1 ]]; then
 	MAX_CONCURRENT_READS=1 overhead "benchmark topology, 1 in flight" serial -pools "${POOLS:-20}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}"
 fi
 
-banner "(b) 2. ExpressRoute-sized topology"
-overhead "ExpressRoute topology" er -gateway ExpressRoute -pools "${ER_POOLS:-27}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}"
 
+fi
+
+if [[ -z "${BENCH_ONLY:-}" || "${BENCH_ONLY}" == er ]]; then
+banner "(b) 2. ExpressRoute-sized topology"
+overhead "ExpressRoute topology" er -gateway ExpressRoute -pools "${ER_POOLS:-27}" -subnets "${SUBNETS:-5}" -spokes "${SPOKES:-3}" -nic-effective-routes
+row "pullpath_verification provider peak RSS (ExpressRoute topology, $(($(stat -c %s "$tmp/er.json") / 1000000)) MB snapshot)" "$((LAST_RSS / 1024)) MB (VmHWM)" "≤ 100 MB"
+fi
+
+if [[ -z "${BENCH_ONLY:-}" ]]; then
 banner "(b) 3. pullpath_node_routes, default arguments, benchmark topology"
 mapfile -t ids <"$tmp/bench.ids"
 node_routes_config routes "$tmp/bench.json" "${ids[0]}"

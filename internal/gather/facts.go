@@ -80,7 +80,8 @@ func (q VerificationRequest) Validate() error {
 //  1. the cluster (pools with their subnets, kubelet identity), then the
 //     pools' nodes (scale sets, VMs, NICs) ∥ the network closure of the
 //     pool subnets (Network) ∥ the forwarding rulesets of the node VNets
-//     that use Azure DNS (prefetchPoolDNS); beside all of it, once the
+//     that use Azure DNS (prefetchPoolDNS) ∥ the security admin rules in
+//     effect on the node VNets (prefetchAdminRules); beside all of it, once the
 //     registry shows a private zone can answer, the Resource Graph search
 //     for the links of the zones in the registry's domain (zoneSearch);
 //     beside all of it
@@ -184,6 +185,7 @@ func (r *Reader) verificationFacts(ctx context.Context, q VerificationRequest, s
 					}
 				},
 				func(ctx context.Context) { r.prefetchPoolDNS(ctx, seeds) },
+				func(ctx context.Context) { r.prefetchAdminRules(ctx, seeds) },
 				func(ctx context.Context) {
 					n = model.NewNetwork()
 					if len(seeds) > 0 {

@@ -28,6 +28,19 @@ func (r *Reader) prefetchPoolDNS(ctx context.Context, subnets []model.ResourceID
 	})
 }
 
+// prefetchAdminRules asks, as soon as the cluster names the node subnets,
+// for the security admin rules in effect on their VNets
+// (listNetworkManagerEffectiveSecurityAdminRules, a read action that can
+// take seconds): every flow leaves through those VNets, so
+// IncludeAdminRules reads them anyway once the network is in; the subnet
+// ids name the VNets without waiting for the VNets' answers. Reads are
+// memoised, so nothing is requested twice.
+func (r *Reader) prefetchAdminRules(ctx context.Context, subnets []model.ResourceID) {
+	each(ctx, r, vnetsOf(subnets), func(ctx context.Context, id model.ResourceID) {
+		_, _ = r.AdminRules(ctx, id)
+	})
+}
+
 // unneededPrefetches are the reads prefetchPoolDNS made that discoverDNS
 // did not need (a node VNet whose Azure DNS answers no node): the rulesets
 // action and the rulesets it listed, unless a VNet the nodes resolve from

@@ -10,8 +10,9 @@ import (
 // resource type RouteTable. Like a NIC's effective route table, it is the
 // evidence the routes computed from the hub's configuration are compared
 // with (a cross-check, IsCrossCheckRead), and the only evidence of the
-// branch prefixes its gateways learn; it is read only for paths that need
-// it (EvidenceHubEffectiveRoutes).
+// branch prefixes its gateways learn; it is read only for a hub with such a
+// gateway (HasBranchGateway) and only for paths that need it
+// (EvidenceHubEffectiveRoutes).
 
 // HubEffectiveRoutes are the effective routes of one hub route table.
 type HubEffectiveRoutes struct {
@@ -30,6 +31,18 @@ type HubEffectiveRoute struct {
 	NextHopType string
 	NextHops    []ResourceID
 	Origin      string
+}
+
+// HasBranchGateway reports a hub with a site-to-site VPN or ExpressRoute
+// gateway: the branch prefixes those learn over BGP are in no resource's
+// configuration, and its effective routes are the only evidence of them.
+// A hub without one holds only routes its connections, route tables,
+// routing intent and the other hubs of its Virtual WAN decide, which the
+// routes computed from configuration already are: its effective routes
+// would only cross-check them, and are not read (a read action of seconds
+// on the critical path of every Virtual WAN verification).
+func (h *VirtualHub) HasBranchGateway() bool {
+	return !h.VPNGatewayID.IsZero() || !h.ExpressRouteGatewayID.IsZero()
 }
 
 // DefaultRouteTable is the id of the hub's defaultRouteTable.

@@ -22,7 +22,10 @@ import (
 // another next hop than the computed routes, the finding is
 // COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub really
 // holds, as a trace from a NIC's effective routes does. A path that
-// neither uses the hub nor is dropped never waits for them.
+// neither uses the hub nor is dropped never waits for them, and a hub
+// without a branch gateway (model.VirtualHub.HasBranchGateway) has them
+// never read: its computed routes stand alone, without a note, since they
+// are all its router holds by the documented rules.
 
 // hubUnreadNote is the COVERAGE_ROUTES_COMPUTED note of a path through hub
 // whose effective routes could not be read (gap g on action): its routes
@@ -104,8 +107,9 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 			w.gaps = appendGap(w.gaps, g)
 			return "", false, true
 		}
-		// Not read because a plan changes the hub's routing: Azure's
-		// answer would describe the hub before it.
+		// Not read: the hub has no branch gateway (nothing but its
+		// configuration decides its routes), or a plan changes its
+		// routing and Azure's answer would describe the hub before it.
 		return "", false, false
 	}
 	routes := make([]model.Route, 0, len(c.Routes()))

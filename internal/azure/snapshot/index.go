@@ -2,7 +2,10 @@ package snapshot
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/json"
+	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -43,8 +46,64 @@ type index struct {
 	// from (graphAnswer): for each search of model.GraphSearches, in that
 	// order, the resources of its row type, sorted by key.
 	graphRows [][]*entry
-	actions   map[string]json.RawMessage
+	actions   map[string]storedAnswer
 	faults    map[string]Fault
+	// loaded is the size of the bodies the index was built from.
+	loaded int
+}
+
+// storedAnswer is an action's answer as the index holds it: a large one
+// (recorded effective route tables, learned routes: megabytes each, most of
+// them never asked for by a given verification) deflated, so that a
+// snapshot of a hub with thousands of prefixes is not held at its full size
+// for the whole plan.
+type storedAnswer struct {
+	body     []byte
+	deflated bool
+}
+
+// deflateAbove is the size from which an answer is held deflated.
+const deflateAbove = 64 << 10
+
+// answerStore deflates the large answers of one index with one writer.
+type answerStore struct {
+	w   *flate.Writer
+	buf bytes.Buffer
+}
+
+func (st *answerStore) store(body []byte) storedAnswer {
+	if len(body) >= deflateAbove {
+		st.buf.Reset()
+		var err error
+		if st.w == nil {
+			st.w, err = flate.NewWriter(&st.buf, flate.BestSpeed)
+		} else {
+			st.w.Reset(&st.buf)
+		}
+		if err == nil {
+			_, err = st.w.Write(body)
+		}
+		if err == nil {
+			err = st.w.Close()
+		}
+		if err == nil && st.buf.Len() < len(body)/2 {
+			return storedAnswer{body: bytes.Clone(st.buf.Bytes()), deflated: true}
+		}
+	}
+	return storedAnswer{body: bytes.Clone(body)}
+}
+
+// action returns the answer stored for an action key.
+func (ix *index) action(key string) (body []byte, ok bool, err error) {
+	a, ok := ix.actions[key]
+	if !ok || !a.deflated {
+		return a.body, ok, nil
+	}
+	body, err = io.ReadAll(flate.NewReader(bytes.NewReader(a.body)))
+	if err != nil {
+		return nil, true, fmt.Errorf("the stored answer of %s cannot be inflated: %w", key, err)
+	}
+	return body, true, nil
 }
 
 // graphRowTypes are the row types of model.GraphSearches, in order.
@@ -60,14 +119,17 @@ func newIndex(s *Snapshot) *index {
 	ix := &index{
 		byID:        map[string]*entry{},
 		collections: map[string][]*entry{},
-		actions:     map[string]json.RawMessage{},
+		actions:     map[string]storedAnswer{},
 		faults:      map[string]Fault{},
 		graphRows:   make([][]*entry, len(graphRowTypes)),
 	}
 	// Standalone resources first, so that they win over an embedded copy
-	// with the same id whatever the order in the file.
+	// with the same id whatever the order in the file. The index holds
+	// copies: a loaded snapshot's bodies are slices of the whole document,
+	// which is then no longer held.
 	for _, r := range s.Resources {
-		ix.byID[normPath(r.ID)] = &entry{key: normPath(r.ID), body: compact(r.Body)}
+		ix.byID[normPath(r.ID)] = &entry{key: normPath(r.ID), body: bytes.Clone(compact(r.Body))}
+		ix.loaded += len(r.Body)
 	}
 	for _, r := range s.Resources {
 		ix.addEmbedded(normPath(r.ID), compact(r.Body))
@@ -91,9 +153,11 @@ func newIndex(s *Snapshot) *index {
 		}
 	}
 
+	var store answerStore
 	for k, body := range s.Actions {
 		if method, p, err := parseKey(k); err == nil {
-			ix.actions[lookupKey(method, p)] = compact(body)
+			ix.actions[lookupKey(method, p)] = store.store(compact(body))
+			ix.loaded += len(body)
 		}
 	}
 	for k, f := range s.Faults {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -15,20 +16,116 @@ import (
 // Load reads and validates a snapshot file. Errors name the file, the JSON
 // path and what to fix.
 func Load(path string) (*Snapshot, error) {
-	data, err := os.ReadFile(path)
+	data, err := readCompact(path)
+	if err == nil && (!utf8.Valid(data) || !json.Valid(data)) {
+		// Parse the file as written, so that the message points into it.
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading snapshot: %w", err)
 	}
 	return parse(data, path)
 }
 
-// Parse reads and validates a snapshot document.
+// readCompact reads a JSON file without the whitespace outside its
+// strings, holding only the compact document (a snapshot of tens of
+// megabytes is mostly indentation): one pass counts the compact size, a
+// second fills a buffer of exactly that size. Whitespace between two
+// literals ("1 2", invalid JSON) is kept as one space, so that what was
+// invalid stays invalid; of valid JSON it writes what json.Compact writes.
+func readCompact(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	var c compactor
+	if err := c.copy(f, nil); err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, c.n)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	c = compactor{}
+	if err := c.copy(f, &out); err != nil {
+		return nil, err
+	}
+	if c.n != len(out) || len(out) != cap(out) {
+		return nil, errors.New("the file changed while it was read")
+	}
+	return out, nil
+}
+
+// compactor removes JSON whitespace outside strings from a stream.
+type compactor struct {
+	n             int  // bytes written (or counted)
+	inString, esc bool // inside a string; after its backslash
+	pending       bool // whitespace skipped since the last byte written
+	last          byte // the last byte written outside a string
+}
+
+// copy reads r to its end, appending the compact bytes to *out (counting
+// them only when out is nil).
+func (c *compactor) copy(r io.Reader, out *[]byte) error {
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		for _, b := range buf[:n] {
+			c.put(b, out)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (c *compactor) put(b byte, out *[]byte) {
+	switch {
+	case c.inString:
+		c.inString = c.esc || b != '"'
+		c.esc = !c.esc && b == '\\'
+	case b == ' ' || b == '\t' || b == '\n' || b == '\r':
+		c.pending = true
+		return
+	default:
+		if c.pending && isLiteralByte(c.last) && isLiteralByte(b) {
+			c.emit(' ', out)
+		}
+		c.inString, c.last = b == '"', b
+	}
+	c.pending = false
+	c.emit(b, out)
+}
+
+func (c *compactor) emit(b byte, out *[]byte) {
+	c.n++
+	if out != nil && len(*out) < cap(*out) {
+		*out = append(*out, b)
+	}
+}
+
+// isLiteralByte reports a byte of a number or of true, false, null.
+func isLiteralByte(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '-' || b == '+' || b == '.'
+}
+
+// Parse reads and validates a snapshot document. It does not change data
+// and keeps no reference to it.
 func Parse(data []byte) (*Snapshot, error) {
-	return parse(data, "")
+	return parse(bytes.Clone(data), "")
 }
 
 var topLevelFields = []string{"format", "resources", "actions", "faults", "simulate"}
 
+// parse reads and validates a snapshot document that it owns: the
+// document is compacted in place and the resource bodies and action answers
+// it returns are slices of it, so that a snapshot of tens of megabytes
+// (recorded effective route tables, learned routes) is held once, without
+// its indentation, instead of being copied at each step of decoding.
 func parse(data []byte, file string) (*Snapshot, error) {
 	fail := func(path, format string, args ...any) (*Snapshot, error) {
 		return nil, &Error{File: file, Path: path, Msg: fmt.Sprintf(format, args...)}
@@ -40,9 +137,15 @@ func parse(data []byte, file string) (*Snapshot, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return fail("", `the document must be a JSON object starting with {"format": %q, …}`, Format)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &top); err != nil {
-		return fail("", "%s", describeJSONError(trimmed, err))
+	if !json.Valid(trimmed) {
+		var v any
+		return fail("", "%s", describeJSONError(trimmed, json.Unmarshal(trimmed, &v)))
+	}
+	trimmed = compactInPlace(trimmed)
+	top := map[string]json.RawMessage{}
+	keys, vals := objectMembers(trimmed)
+	for i, k := range keys {
+		top[k] = vals[i]
 	}
 
 	if msg := terraformDocument(top); msg != "" {
@@ -75,12 +178,12 @@ func parse(data []byte, file string) (*Snapshot, error) {
 	// file even when an element before it was rejected.
 	var positions []int
 	if raw, ok := top["resources"]; ok {
-		var elems []json.RawMessage
-		if err := json.Unmarshal(raw, &elems); err != nil || elems == nil {
+		elems, ok := arrayElements(raw)
+		if !ok {
 			add("resources", "must be an array of ARM resource bodies")
 		}
 		for i, el := range elems {
-			r, err := extractResource(el)
+			r, err := extractCompactResource(el)
 			if err != nil {
 				add(fmt.Sprintf("resources[%d]", i), "%v", err)
 				continue
@@ -91,21 +194,21 @@ func parse(data []byte, file string) (*Snapshot, error) {
 	}
 
 	if raw, ok := top["actions"]; ok {
-		if err := json.Unmarshal(raw, &s.Actions); err != nil || s.Actions == nil {
+		if len(raw) == 0 || raw[0] != '{' {
 			add("actions", `must be an object {"POST /path": {…result…}}`)
-			s.Actions = nil
 		} else {
 			checkDuplicateKeys(raw, "actions", func(path, msg string) { add(path, "%s", msg) })
-			if len(s.Actions) == 0 {
-				s.Actions = nil // {} and an absent field mean the same
-			}
-			for k, body := range s.Actions {
-				// Compact so that a parse of Marshal's output is identical.
-				var buf bytes.Buffer
-				if json.Compact(&buf, body) == nil {
-					s.Actions[k] = buf.Bytes()
+			// Compact already (the whole document is), so that a parse of
+			// Marshal's output is identical; a repeated key keeps the last
+			// value, as encoding/json would.
+			keys, vals := objectMembers(raw)
+			for i, k := range keys {
+				if s.Actions == nil {
+					s.Actions = map[string]json.RawMessage{}
 				}
+				s.Actions[k] = vals[i]
 			}
+			// {} and an absent field mean the same: s.Actions stays nil.
 		}
 	}
 
@@ -151,8 +254,25 @@ func parse(data []byte, file string) (*Snapshot, error) {
 }
 
 // extractResource reads a resource element without judging its id (that is
-// validate's job, so code-built snapshots get the same checks).
+// validate's job, so code-built snapshots get the same checks). The body is
+// a compact copy of raw.
 func extractResource(raw json.RawMessage) (Resource, error) {
+	r, err := extractCompactResource(raw)
+	if err != nil {
+		return Resource{}, err
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, r.Body); err != nil {
+		return Resource{}, fmt.Errorf("not valid JSON: %w", err)
+	}
+	r.Body = buf.Bytes()
+	return r, nil
+}
+
+// extractCompactResource is extractResource without the copy: the body is
+// raw, trimmed, and must be compact for the snapshot to serve it as stored
+// (parse compacts the whole document first).
+func extractCompactResource(raw json.RawMessage) (Resource, error) {
 	var head struct {
 		ID   json.RawMessage `json:"id"`
 		Type json.RawMessage `json:"type"`
@@ -176,11 +296,7 @@ func extractResource(raw json.RawMessage) (Resource, error) {
 			return Resource{}, errors.New(`"type" must be a string such as "Microsoft.Network/virtualNetworks"`)
 		}
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, trimmed); err != nil {
-		return Resource{}, fmt.Errorf("not valid JSON: %w", err)
-	}
-	r.Body = buf.Bytes()
+	r.Body = trimmed
 	return r, nil
 }
 
@@ -225,44 +341,105 @@ func checkDuplicateKeys(raw []byte, path string, report func(path, msg string)) 
 // snapshot's actions can hold megabytes of learned routes and this runs on
 // every provider start.
 func objectKeys(raw []byte) []string {
+	keys, _ := objectMembers(raw)
+	return keys
+}
+
+// objectMembers returns the member names of the JSON object raw and their
+// values, in order; each value is a slice of raw (not a copy). raw must be
+// valid JSON, as for objectKeys.
+func objectMembers(raw []byte) (keys []string, vals [][]byte) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil
+		return nil, nil
 	}
 	i++
-	var keys []string
 	for {
 		i = skipSpace(raw, i)
 		if i >= len(raw) || raw[i] == '}' {
-			return keys
+			return keys, vals
 		}
 		if raw[i] == ',' {
 			i++
 			continue
 		}
 		if raw[i] != '"' {
-			return keys
+			return keys, vals
 		}
 		end := stringEnd(raw, i)
 		tok := raw[i:end]
 		if len(tok) < 2 || tok[len(tok)-1] != '"' {
-			return keys // unterminated: not valid JSON
+			return keys, vals // unterminated: not valid JSON
 		}
 		var key string
 		if bytes.IndexByte(tok, '\\') >= 0 || !utf8.Valid(tok) {
 			if json.Unmarshal(tok, &key) != nil {
-				return keys
+				return keys, vals
 			}
 		} else {
 			key = string(tok[1 : len(tok)-1])
 		}
-		keys = append(keys, key)
 		i = skipSpace(raw, end)
 		if i >= len(raw) || raw[i] != ':' {
-			return keys
+			return keys, vals
 		}
-		i = skipValue(raw, skipSpace(raw, i+1))
+		start := skipSpace(raw, i+1)
+		i = skipValue(raw, start)
+		keys = append(keys, key)
+		vals = append(vals, capped(bytes.TrimRight(raw[start:i], " \t\r\n")))
 	}
+}
+
+// arrayElements returns the elements of the JSON array raw, each a slice
+// of raw (not a copy); ok is false when raw is not an array. raw must be
+// valid JSON, as for objectKeys.
+func arrayElements(raw []byte) (elems [][]byte, ok bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	i++
+	for {
+		i = skipSpace(raw, i)
+		if i >= len(raw) || raw[i] == ']' {
+			return elems, true
+		}
+		if raw[i] == ',' {
+			i++
+			continue
+		}
+		end := skipValue(raw, i)
+		if end <= i {
+			return elems, true
+		}
+		elems = append(elems, capped(bytes.TrimRight(raw[i:end], " \t\r\n")))
+		i = end
+	}
+}
+
+// capped is b with no room to append: appending to a slice of the
+// document must copy, never write over what follows it.
+func capped(b []byte) []byte { return b[:len(b):len(b)] }
+
+// compactInPlace removes the whitespace outside strings from the valid
+// JSON raw, writing over raw itself (the result is never longer), and
+// returns the compact prefix: what json.Compact writes, without a second
+// buffer the size of the document.
+func compactInPlace(raw []byte) []byte {
+	w := 0
+	for r := 0; r < len(raw); r++ {
+		switch c := raw[r]; c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			end := stringEnd(raw, r)
+			w += copy(raw[w:], raw[r:end])
+			r = end - 1
+		default:
+			raw[w] = c
+			w++
+		}
+	}
+	return raw[:w:w]
 }
 
 func skipSpace(raw []byte, i int) int {

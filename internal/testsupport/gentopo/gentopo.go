@@ -55,6 +55,14 @@ type Options struct {
 	// traffic through the hub's Azure Firewall, and there is no gateway
 	// (BGPRoutes and Gateway are ignored).
 	VirtualWAN bool
+	// NICEffectiveRoutes adds what a recording of the network holds beside
+	// the reads a verification makes: the effective route table
+	// (…/effectiveRouteTable) of every NIC, each listing the hub gateway's
+	// BGPRoutes prefixes, so the snapshot is the size a recorded hub of
+	// that many prefixes has. Scale-set NICs have no effective route API,
+	// so the verification reads none of them: they cost only the
+	// snapshot's size.
+	NICEffectiveRoutes bool
 }
 
 // Hub gateway types.
@@ -150,6 +158,13 @@ type gen struct {
 	rnd       *rand.Rand
 	resources []obj
 	actions   obj
+	nics      []nicRoutes // NICs whose effective routes NICEffectiveRoutes adds
+}
+
+// nicRoutes is a NIC, the prefix of its VNet and those of its VNet's peers.
+type nicRoutes struct {
+	id, local string
+	peers     []string
 }
 
 // guid returns a deterministic (seeded) GUID-shaped string.
@@ -396,6 +411,7 @@ func Generate(o Options) (*Topology, error) {
 				nicID := fmt.Sprintf("%s/virtualMachines/%d/networkInterfaces/%s", vmssID, n, vmss)
 				cfg := nicID + "/ipConfigurations/ipconfig1"
 				sn.ipConfs = append(sn.ipConfs, ref(cfg))
+				g.nics = append(g.nics, nicRoutes{id: nicID, local: spokeOf(cl, sn).prefix, peers: []string{"10.0.0.0/16"}})
 				g.add(g.nic(nicID, vmss, cfg, "ipconfig1", sn.addr(), "Dynamic", sn.id, true, obj{
 					"loadBalancerBackendAddressPools": arr{ref(cl.lbPool)}},
 					obj{"enableAcceleratedNetworking": true, "enableIPForwarding": true, "macAddress": g.mac(),
@@ -547,6 +563,17 @@ func Generate(o Options) (*Topology, error) {
 		}
 	}
 
+	if o.NICEffectiveRoutes {
+		pe := nicRoutes{id: peNICID, local: "10.0.0.0/16"}
+		for _, sp := range spokes {
+			pe.peers = append(pe.peers, sp.prefix)
+		}
+		g.nics = append(g.nics, pe)
+		for _, n := range g.nics {
+			g.action(n.id+"/effectiveRouteTable", g.effectiveRoutes(n))
+		}
+	}
+
 	// DNS resolver actions of every VNet: none (Azure DNS answers).
 	for _, v := range allVNets {
 		g.action(v+"/listDnsResolvers", obj{"value": arr{}})
@@ -596,6 +623,43 @@ func (g *gen) bgpActions(gwID string, spokes []*spoke) {
 	}
 	g.action(gwID+"/getAdvertisedRoutes", obj{"value": adv})
 
+}
+
+// spokeOf is the spoke of a cluster's subnet.
+func spokeOf(cl *aks, sn *subnet) *spoke {
+	for _, sp := range cl.spokes {
+		for _, s := range sp.subnets {
+			if s == sn {
+				return sp
+			}
+		}
+	}
+	return nil
+}
+
+// effectiveRoutes is a NIC's effective route table as Azure answers it:
+// its VNet, its peer, the hub gateway's prefixes (VirtualNetworkGateway,
+// one entry each, as Azure lists BGP routes), the system defaults.
+func (g *gen) effectiveRoutes(n nicRoutes) obj {
+	entry := func(source, prefix, hopType string, hops arr) obj {
+		return obj{"source": source, "state": "Active", "addressPrefix": arr{prefix}, "nextHopIpAddress": hops,
+			"nextHopType": hopType, "disableBgpRoutePropagation": false}
+	}
+	routes := arr{entry("Default", n.local, "VnetLocal", arr{})}
+	for _, p := range n.peers {
+		routes = append(routes, entry("Default", p, "VNetPeering", arr{}))
+	}
+	if !g.o.VirtualWAN {
+		for i := 0; i < g.o.BGPRoutes; i++ {
+			routes = append(routes, entry("VirtualNetworkGateway", fmt.Sprintf("10.%d.%d.0/24", 128+i/256, i%256),
+				"VirtualNetworkGateway", arr{gwAddr}))
+		}
+	}
+	routes = append(routes, entry("Default", "0.0.0.0/0", "Internet", arr{}))
+	for _, p := range []string{"10.0.0.0/8", "172.16.0.0/12", "100.64.0.0/10"} {
+		routes = append(routes, entry("Default", p, "None", arr{}))
+	}
+	return obj{"value": routes}
 }
 
 func lastSegment(id string) string {

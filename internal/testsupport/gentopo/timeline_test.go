@@ -55,13 +55,15 @@ func (c *timingTransport) Do(req *http.Request) (*http.Response, error) {
 // TestGatherTimeline prints when each request of VerificationFacts on the
 // large topology (50 ms per read, 2 s per action) starts and ends, for
 // reading the critical path. Run it with PULLPATH_TIMELINE=1 (and
-// PULLPATH_TIMELINE_CONCURRENCY=n, default 8) and -v.
+// PULLPATH_TIMELINE_CONCURRENCY=n, default 8; PULLPATH_TIMELINE=vwan for
+// the Virtual WAN topology) and -v.
 func TestGatherTimeline(t *testing.T) {
 	if os.Getenv("PULLPATH_TIMELINE") == "" {
 		t.Skip("set PULLPATH_TIMELINE=1")
 	}
 	o := gentopo.Defaults()
 	o.LatencyMS, o.ActionLatencyMS = 50, 2000
+	o.VirtualWAN = os.Getenv("PULLPATH_TIMELINE") == "vwan"
 	topo, err := gentopo.Generate(o)
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,7 @@ func main() {
 	flag.StringVar(&o.Gateway, "gateway", gentopo.GatewayVPN, "hub gateway type: Vpn or ExpressRoute")
 	flag.IntVar(&o.Clusters, "clusters", 1, "AKS clusters sharing the hub, each with its own spokes, subnets and pools")
 	flag.BoolVar(&o.VirtualWAN, "vwan", false, "connect the spokes to a secured Virtual WAN hub (routing intent, hub firewall) instead of a hub VNet with a gateway")
+	flag.BoolVar(&o.NICEffectiveRoutes, "nic-effective-routes", false, "add the effective route table of every NIC (each with the gateway's learned prefixes), as a recording of the network holds")
 	out := flag.String("o", "", "output file (default stdout)")
 	flag.Parse()
 
