@@ -54,9 +54,9 @@ func whyWords(why string) string {
 //   - the network interfaces: the pool's nodes' (every node pulls), the
 //     proxy's, and every interface a hop names (an appliance, the
 //     destination), with a private endpoint's interfaces;
-//   - the security groups, peerings, gateways (with their connections),
-//     NAT gateways and Azure Firewalls its hops name, with a firewall's
-//     policy chain and the policies' rule collection groups.
+//   - the security groups, peerings (both sides), gateways (with their
+//     connections), NAT gateways and Azure Firewalls its hops name, with
+//     a firewall's policy chain and the policies' rule collection groups.
 func (r *run) networkUnmodelled(pc *poolCtx, p *pathState) []model.UnmodelledSetting {
 	n := r.f.Network
 	var out []model.UnmodelledSetting
@@ -137,10 +137,18 @@ func (r *run) networkUnmodelled(pc *poolCtx, p *pathState) []model.UnmodelledSet
 			out = append(out, g.Unmodelled...)
 		}
 		if s.Kind == model.HopPeering {
+			// The peering crossed and its other side, which the replies
+			// cross.
 			if v := n.VNet(id.Parent()); v != nil {
 				for _, pe := range v.Peerings {
-					if pe != nil && pe.ID.Equal(id) && once(pe.ID) {
+					if pe == nil || !pe.ID.Equal(id) {
+						continue
+					}
+					if once(pe.ID) {
 						out = append(out, pe.Unmodelled...)
+					}
+					if rev, _ := n.PeeringBack(v.ID, pe); rev != nil && once(rev.ID) {
+						out = append(out, rev.Unmodelled...)
 					}
 				}
 			}
