@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerregistry/armcontainerregistry/v2"
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/containerservice/armcontainerservice/v8"
@@ -440,7 +439,7 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 		return
 	}
 	if v.Kind() == reflect.Slice {
-		// A list of nested structs: each element, by its index.
+		// A list of structs classified one by one: each element.
 		for i := 0; i < v.Len(); i++ {
 			walkUnmodelled(id, v.Index(i), fmt.Sprintf("%s[%d]", path, i), out)
 		}
@@ -461,7 +460,7 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 		if !fv.IsValid() {
 			continue
 		}
-		prop := jsonName(v.Type(), name)
+		prop := propertyName(v.Type(), name)
 		if path != "" {
 			prop = path + "." + prop
 		}
@@ -476,17 +475,10 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 	}
 }
 
-// jsonName is the property's name as Resource Manager spells it. The SDK
-// marshals by hand, so there are no struct tags to read: the name is the
-// key the SDK's own marshalling writes for the field
-// ("DisableTCPStateTracking" → "disableTcpStateTracking"), else the Go
-// name with a lower-case first letter.
-func jsonName(typ reflect.Type, goName string) string {
-	if typ != nil {
-		if name, ok := marshalledName(typ, goName); ok {
-			return name
-		}
-	}
+// jsonName is the property's name as Resource Manager spells it: the
+// SDK's Go name with a lower-case first letter (the SDK marshals by
+// hand, so there are no struct tags to read).
+func jsonName(_ reflect.Type, goName string) string {
 	switch goName {
 	case "ID":
 		return "id"
@@ -523,68 +515,4 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 		v = v.Elem()
 	}
 	return v, true
-}
-
-// marshalledNames caches marshalledName by type and field.
-var marshalledNames sync.Map
-
-// marshalledName is the JSON key the SDK writes for the field goName of
-// the struct typ: the key that appears when only that field is set.
-func marshalledName(typ reflect.Type, goName string) (string, bool) {
-	key := typ.String() + "." + goName
-	if v, ok := marshalledNames.Load(key); ok {
-		name, _ := v.(string)
-		return name, name != ""
-	}
-	name := func() string {
-		if typ.Kind() != reflect.Struct {
-			return ""
-		}
-		keys := func(v reflect.Value) map[string]bool {
-			b, err := json.Marshal(v.Interface())
-			if err != nil {
-				return nil
-			}
-			var m map[string]json.RawMessage
-			if json.Unmarshal(b, &m) != nil {
-				return nil
-			}
-			out := map[string]bool{}
-			for k := range m {
-				out[k] = true
-			}
-			return out
-		}
-		base := keys(reflect.New(typ))
-		if base == nil {
-			return ""
-		}
-		p := reflect.New(typ)
-		f := p.Elem().FieldByName(goName)
-		if !f.IsValid() || !f.CanSet() {
-			return ""
-		}
-		switch f.Kind() {
-		case reflect.Pointer:
-			f.Set(reflect.New(f.Type().Elem()))
-		case reflect.Slice:
-			f.Set(reflect.MakeSlice(f.Type(), 0, 0))
-		case reflect.Map:
-			f.Set(reflect.MakeMap(f.Type()))
-		default:
-			return ""
-		}
-		var added []string
-		for k := range keys(p) {
-			if !base[k] {
-				added = append(added, k)
-			}
-		}
-		if len(added) != 1 {
-			return ""
-		}
-		return added[0]
-	}()
-	marshalledNames.Store(key, name)
-	return name, name != ""
 }

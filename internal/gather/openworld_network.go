@@ -4,9 +4,11 @@
 package gather
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/resourcemanager/network/armnetwork/v9"
 
@@ -567,4 +569,80 @@ func unmodelledAt(id model.ResourceID, path string, part any) []model.Unmodelled
 	var out []model.UnmodelledSetting
 	walkUnmodelled(id, reflect.ValueOf(part), path, &out)
 	return out
+}
+
+// propertyName is the property's name as Resource Manager spells it. The
+// SDK marshals by hand, so there are no struct tags to read: the name is
+// the key the SDK's own marshalling writes for the field
+// ("DisableTCPStateTracking" → "disableTcpStateTracking"), else jsonName's
+// guess from the Go name.
+func propertyName(typ reflect.Type, goName string) string {
+	if name, ok := marshalledName(typ, goName); ok {
+		return name
+	}
+	return jsonName(typ, goName)
+}
+
+// marshalledNames caches marshalledName by type and field.
+var marshalledNames sync.Map
+
+// marshalledName is the JSON key the SDK writes for the field goName of
+// the struct typ: the key that appears when only that field is set.
+func marshalledName(typ reflect.Type, goName string) (string, bool) {
+	key := typ.String() + "." + goName
+	if v, ok := marshalledNames.Load(key); ok {
+		name, _ := v.(string)
+		return name, name != ""
+	}
+	name := func() string {
+		if typ.Kind() != reflect.Struct {
+			return ""
+		}
+		keys := func(v reflect.Value) map[string]bool {
+			b, err := json.Marshal(v.Interface())
+			if err != nil {
+				return nil
+			}
+			var m map[string]json.RawMessage
+			if json.Unmarshal(b, &m) != nil {
+				return nil
+			}
+			out := map[string]bool{}
+			for k := range m {
+				out[k] = true
+			}
+			return out
+		}
+		base := keys(reflect.New(typ))
+		if base == nil {
+			return ""
+		}
+		p := reflect.New(typ)
+		f := p.Elem().FieldByName(goName)
+		if !f.IsValid() || !f.CanSet() {
+			return ""
+		}
+		switch f.Kind() {
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+		case reflect.Map:
+			f.Set(reflect.MakeMap(f.Type()))
+		default:
+			return ""
+		}
+		var added []string
+		for k := range keys(p) {
+			if !base[k] {
+				added = append(added, k)
+			}
+		}
+		if len(added) != 1 {
+			return ""
+		}
+		return added[0]
+	}()
+	marshalledNames.Store(key, name)
+	return name, name != ""
 }

@@ -14,8 +14,8 @@ import (
 // evaluate (gather's open-world table) makes the path
 // COVERAGE_FEATURE_UNMODELLED, unverified and never reachable. A path
 // goes through the cluster, its node pool, the node subnet and VNet, the
-// registry, and every network resource its hops name (the proxy's too, for
-// a proxied pull): see networkUnmodelled.
+// registry, and every subnet, VNet and Azure Firewall its hops name (the
+// proxy's too, for a proxied pull).
 
 // unmodelledFindings are the path's COVERAGE_FEATURE_UNMODELLED findings.
 func (r *run) unmodelledFindings(pc *poolCtx, p *pathState) []model.Finding {
@@ -24,12 +24,51 @@ func (r *run) unmodelledFindings(pc *poolCtx, p *pathState) []model.Finding {
 		settings = append(settings, cl.Unmodelled...)
 	}
 	settings = append(settings, pc.pool.Unmodelled...)
-	settings = append(settings, r.networkUnmodelled(pc, p)...)
+	subnets := []*model.Subnet{pc.subnet}
+	if pp := pc.proxy; pp != nil {
+		subnets = append(subnets, pp.pc.subnet)
+	}
+	var firewalls []model.ResourceID
+	for _, s := range p.steps {
+		if !s.SubnetID.IsZero() {
+			subnets = append(subnets, r.f.Network.Subnet(s.SubnetID))
+		}
+		if s.Kind == model.HopFirewall && !s.ResourceID.IsZero() {
+			firewalls = append(firewalls, s.ResourceID)
+		}
+	}
+	seen := map[string]bool{}
+	for _, s := range subnets {
+		if s == nil || seen[s.ID.Key()] {
+			continue
+		}
+		seen[s.ID.Key()] = true
+		settings = append(settings, s.Unmodelled...)
+		if v := r.f.Network.VNet(s.VNetID); v != nil && !seen[v.ID.Key()] {
+			seen[v.ID.Key()] = true
+			settings = append(settings, v.Unmodelled...)
+		}
+	}
+	for _, id := range firewalls {
+		if fw := r.f.Network.Firewall(id); fw != nil && !seen[fw.ID.Key()] {
+			seen[fw.ID.Key()] = true
+			settings = append(settings, fw.Unmodelled...)
+		}
+	}
 	if reg := r.f.Registry; reg != nil {
 		settings = append(settings, reg.Unmodelled...)
 	}
+	settings = append(settings, r.networkUnmodelled(pc, p)...)
 	var out []model.Finding
+	reported := map[string]bool{}
 	for _, u := range settings {
+		// A resource reached twice (its subnet named by two hops) is
+		// reported once.
+		k := u.Resource.Key() + "\x00" + u.Property
+		if reported[k] {
+			continue
+		}
+		reported[k] = true
 		msg := fmt.Sprintf("%s → %s: %s has %s = %s, which %s. The provider reads this setting but does not evaluate it, so the path is unverified, never reachable.",
 			pc.label, p.host.Name, capitalize(u.Resource.Label()), u.Property, u.Value, whyWords(u.Why))
 		fix := fmt.Sprintf("Check by hand what %s does to pulls from node pool %s (a test pull from a fresh node shows it). Once confirmed harmless, accept it with an accept block for COVERAGE_FEATURE_UNMODELLED on %s.", u.Property, pc.pool.Name, u.Resource)
@@ -44,115 +83,4 @@ func (r *run) unmodelledFindings(pc *poolCtx, p *pathState) []model.Finding {
 // whyWords turns a classification's reason into words after "which".
 func whyWords(why string) string {
 	return "can change the pull: " + why
-}
-
-// networkUnmodelled are the unmodelled settings of the network resources
-// the path goes through, each resource once:
-//   - the subnets: the node subnet, the proxy's, every subnet a hop lies in
-//     or whose route led to a hop; with each its VNet and its route table
-//     (a destination subnet's table routes the replies);
-//   - the network interfaces: the pool's nodes' (every node pulls), the
-//     proxy's, and every interface a hop names (an appliance, the
-//     destination), with a private endpoint's interfaces;
-//   - the security groups, peerings (both sides), gateways (with their
-//     connections), NAT gateways and Azure Firewalls its hops name, with
-//     a firewall's policy chain and the policies' rule collection groups.
-func (r *run) networkUnmodelled(pc *poolCtx, p *pathState) []model.UnmodelledSetting {
-	n := r.f.Network
-	var out []model.UnmodelledSetting
-	seen := map[string]bool{}
-	once := func(id model.ResourceID) bool {
-		if id.IsZero() || seen[id.Key()] {
-			return false
-		}
-		seen[id.Key()] = true
-		return true
-	}
-	nic := func(id model.ResourceID) {
-		if x := n.NIC(id); x != nil && once(x.ID) {
-			out = append(out, x.Unmodelled...)
-		}
-	}
-	subnet := func(s *model.Subnet) {
-		if s == nil || !once(s.ID) {
-			return
-		}
-		out = append(out, s.Unmodelled...)
-		if v := n.VNet(s.VNetID); v != nil && once(v.ID) {
-			out = append(out, v.Unmodelled...)
-		}
-		if rt := n.RouteTable(s.RouteTableID); rt != nil && once(rt.ID) {
-			out = append(out, rt.Unmodelled...)
-		}
-	}
-	firewall := func(fw *model.AzureFirewall) {
-		if fw == nil || !once(fw.ID) {
-			return
-		}
-		out = append(out, fw.Unmodelled...)
-		for id := fw.PolicyID; !id.IsZero(); {
-			pol := n.FirewallPolicy(id)
-			if pol == nil || !once(pol.ID) {
-				break
-			}
-			out = append(out, pol.Unmodelled...)
-			for _, g := range pol.RuleCollectionGroups {
-				out = append(out, g.Unmodelled...)
-			}
-			id = pol.BasePolicyID
-		}
-	}
-	pools := []*poolCtx{pc}
-	if pp := pc.proxy; pp != nil {
-		pools = append(pools, pp.pc)
-	}
-	for _, c := range pools {
-		subnet(c.subnet)
-		if c.pool != nil {
-			for _, x := range c.pool.NICs {
-				if x != nil {
-					nic(x.ID)
-				}
-			}
-		}
-	}
-	for _, s := range p.steps {
-		subnet(n.Subnet(s.SubnetID))
-		subnet(n.Subnet(s.From))
-		id := s.ResourceID
-		if id.IsZero() {
-			continue
-		}
-		nic(id)
-		if pe := n.PrivateEndpoint(id); pe != nil {
-			for _, x := range pe.NICIDs {
-				nic(x)
-			}
-		}
-		firewall(n.Firewall(id))
-		if g := n.Gateway(id); g != nil && once(g.ID) {
-			out = append(out, g.Unmodelled...)
-		}
-		if g := n.NATGateway(id); g != nil && once(g.ID) {
-			out = append(out, g.Unmodelled...)
-		}
-		if s.Kind == model.HopPeering {
-			// The peering crossed and its other side, which the replies
-			// cross.
-			if v := n.VNet(id.Parent()); v != nil {
-				for _, pe := range v.Peerings {
-					if pe == nil || !pe.ID.Equal(id) {
-						continue
-					}
-					if once(pe.ID) {
-						out = append(out, pe.Unmodelled...)
-					}
-					if rev, _ := n.PeeringBack(v.ID, pe); rev != nil && once(rev.ID) {
-						out = append(out, rev.Unmodelled...)
-					}
-				}
-			}
-		}
-	}
-	return out
 }
