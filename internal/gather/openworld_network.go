@@ -301,7 +301,7 @@ var openWorldNetwork = map[reflect.Type]map[string]propertyClass{
 	reflect.TypeOf(armnetwork.DNSSettings{}): {
 		"EnableProxy": ev("whether the firewall is a DNS proxy (F8)"),
 		"RequireProxyForNetworkRules": unm("set to false, network rules with destination FQDNs are not supported, while the evaluation matches them by the DNS proxy",
-			isFalse),
+			explicitlyFalse),
 		"Servers": ev("where the DNS proxy forwards (F8)"),
 	},
 	reflect.TypeOf(armnetwork.FirewallPolicyRuleCollectionGroup{}): {
@@ -528,9 +528,9 @@ func init() {
 	}
 }
 
-// isFalse: a bool explicitly set to false (true and absent are the
+// explicitlyFalse: a bool explicitly set to false (true and absent are the
 // default).
-func isFalse(v reflect.Value) (string, bool) {
+func explicitlyFalse(v reflect.Value) (string, bool) {
 	v, ok := deref(v)
 	if ok && v.Kind() == reflect.Bool && !v.Bool() {
 		return "false", true
