@@ -19,6 +19,7 @@ func natGatewayFromSDK(g *armnetwork.NatGateway) (*model.NATGateway, error) {
 		return nil, fmt.Errorf("NAT gateway without id")
 	}
 	out := &model.NATGateway{ID: rid(g.ID), Name: str(g.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, g)
 	if p := g.Properties; p != nil {
 		for _, list := range [][]*armnetwork.SubResource{p.PublicIPAddresses, p.PublicIPPrefixes, p.PublicIPAddressesV6, p.PublicIPPrefixesV6} {
 			for _, ref := range list {

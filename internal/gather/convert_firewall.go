@@ -191,6 +191,7 @@ func firewallPolicyFromSDK(p *armnetwork.FirewallPolicy) (*model.FirewallPolicy,
 		return nil, fmt.Errorf("firewall policy without id")
 	}
 	out := &model.FirewallPolicy{ID: rid(p.ID), Name: str(p.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, p)
 	if p.Properties == nil {
 		return out, nil
 	}
@@ -216,12 +217,14 @@ func ruleCollectionGroupFromSDK(g *armnetwork.FirewallPolicyRuleCollectionGroup)
 	}
 	id := rid(g.ID)
 	out := model.FirewallRuleCollectionGroup{ID: id, Name: str(g.Name)}
+	out.Unmodelled = unmodelledOf(id, g)
 	if g.Properties == nil || g.Properties.Priority == nil {
 		return out, fmt.Errorf("%s: rule collection group %s has no priority", string(id), out.Name)
 	}
 	out.Priority = *g.Properties.Priority
 	for i, c := range g.Properties.RuleCollections {
 		field := fmt.Sprintf("properties.ruleCollections[%d]", i)
+		out.Unmodelled = append(out.Unmodelled, unmodelledAt(id, field, c)...)
 		switch c := c.(type) {
 		case *armnetwork.FirewallPolicyNatRuleCollection:
 			// DNAT: inbound translation, no outbound decision.
@@ -235,6 +238,7 @@ func ruleCollectionGroupFromSDK(g *armnetwork.FirewallPolicyRuleCollectionGroup)
 				return out, err
 			}
 			for j, r := range c.Rules {
+				out.Unmodelled = append(out.Unmodelled, unmodelledAt(id, fmt.Sprintf("%s.rules[%d]", field, j), r)...)
 				rule, err := policyRuleFromSDK(id, fmt.Sprintf("%s.rules[%d]", field, j), r)
 				if err != nil {
 					return out, err

@@ -127,6 +127,7 @@ func peeringFromSDK(vnetID model.ResourceID, pe *armnetwork.VirtualNetworkPeerin
 		return nil, fmt.Errorf("%s: peering without id", string(vnetID))
 	}
 	out := &model.Peering{ID: rid(pe.ID), Name: str(pe.Name), VNetID: vnetID}
+	out.Unmodelled = unmodelledOf(out.ID, pe)
 	p := pe.Properties
 	if p == nil {
 		return out, nil
@@ -175,6 +176,7 @@ func routeTableFromSDK(rt *armnetwork.RouteTable) (*model.RouteTable, error) {
 		return nil, fmt.Errorf("route table without id")
 	}
 	out := &model.RouteTable{ID: rid(rt.ID), Name: str(rt.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, rt)
 	p := rt.Properties
 	if p == nil {
 		return out, nil
@@ -298,6 +300,7 @@ func nicFromSDK(n *armnetwork.Interface) (*model.NIC, error) {
 		return nil, fmt.Errorf("network interface without id")
 	}
 	out := &model.NIC{ID: rid(n.ID), Name: str(n.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, n)
 	p := n.Properties
 	if p == nil {
 		return out, nil
@@ -401,6 +404,7 @@ func gatewayFromSDK(g *armnetwork.VirtualNetworkGateway) (*model.Gateway, error)
 		return nil, fmt.Errorf("virtual network gateway without id")
 	}
 	out := &model.Gateway{ID: rid(g.ID), Name: str(g.Name)}
+	out.Unmodelled = unmodelledOf(out.ID, g)
 	p := g.Properties
 	if p == nil {
 		return out, nil

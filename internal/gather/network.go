@@ -321,7 +321,9 @@ func (r *Reader) Gateway(ctx context.Context, id model.ResourceID) (*model.Gatew
 				getErr, getGap = err, true
 				return
 			}
-			gw.StaticPrefixes, gw.StaticPrefixesKnown = r.staticPrefixes(ctx, a, id)
+			var conns []model.UnmodelledSetting
+			gw.StaticPrefixes, gw.StaticPrefixesKnown, conns = r.staticPrefixes(ctx, a, id)
+			gw.Unmodelled = append(gw.Unmodelled, conns...)
 		}, func(ctx context.Context) {
 			learned, learnedErr = func() ([]model.GatewayRoute, error) {
 				res, err := pollAction(ctx, r.acquireAction, func(ctx context.Context) (*runtime.Poller[armnetwork.VirtualNetworkGatewaysClientGetLearnedRoutesResponse], error) {
@@ -423,17 +425,21 @@ func (r *Reader) advertisedRoutes(ctx context.Context, c *armnetwork.VirtualNetw
 // resource group is not seen. (The gateway's own connection list,
 // …/virtualNetworkGateways/{gw}/connections, would see it, but snapshots
 // cannot serve it: their collections follow resource ids.)
-func (r *Reader) staticPrefixes(ctx context.Context, a ids.ResourceID, gwID model.ResourceID) ([]netip.Prefix, bool) {
+func (r *Reader) staticPrefixes(ctx context.Context, a ids.ResourceID, gwID model.ResourceID) ([]netip.Prefix, bool, []model.UnmodelledSetting) {
 	conns, err := r.connectionsInGroup(ctx, a.SubscriptionID, a.ResourceGroup)
 	if err != nil {
-		return nil, false
+		return nil, false, nil
 	}
 	var out []netip.Prefix
+	var unmodelled []model.UnmodelledSetting
 	known := true
 	for _, c := range conns {
 		if c.Properties == nil || c.Properties.VirtualNetworkGateway1 == nil || !rid(c.Properties.VirtualNetworkGateway1.ID).Equal(gwID) {
 			continue
 		}
+		// The connection's unmodelled settings go with its gateway: every
+		// path through the gateway may use it.
+		unmodelled = append(unmodelled, unmodelledOf(rid(c.ID), c)...)
 		if !staticConnection(c) {
 			continue // BGP: its routes are in getLearnedRoutes
 		}
@@ -456,7 +462,7 @@ func (r *Reader) staticPrefixes(ctx context.Context, a ids.ResourceID, gwID mode
 		}
 		out = append(out, pfx...)
 	}
-	return out, known
+	return out, known, unmodelled
 }
 
 // connectionsInGroup lists the gateway connections of a resource group.

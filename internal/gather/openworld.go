@@ -460,7 +460,7 @@ func walkUnmodelled(id model.ResourceID, v reflect.Value, path string, out *[]mo
 		if !fv.IsValid() {
 			continue
 		}
-		prop := jsonName(v.Type(), name)
+		prop := propertyName(v.Type(), name)
 		if path != "" {
 			prop = path + "." + prop
 		}
@@ -518,4 +518,13 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 		v = v.Elem()
 	}
 	return v, true
+}
+
+// isFalse: a bool set to false (true and absent are the default).
+func isFalse(v reflect.Value) (string, bool) {
+	v, ok := deref(v)
+	if ok && v.Kind() == reflect.Bool && !v.Bool() {
+		return "false", true
+	}
+	return "", false
 }

@@ -465,15 +465,6 @@ func proxyAgentActive(v reflect.Value) (string, bool) {
 	return "proxyAgentSettings enabled, mode " + m, true
 }
 
-// isFalse: a bool set to false (true and absent are the default).
-func isFalse(v reflect.Value) (string, bool) {
-	v, ok := deref(v)
-	if ok && v.Kind() == reflect.Bool && !v.Bool() {
-		return "false", true
-	}
-	return "", false
-}
-
 // graphRowColumns classifies the columns of the rows Azure Resource Graph
 // answers the provider's searches with (model.GraphSearches), by the row
 // type: a search only finds resources, each column either names one or

@@ -194,13 +194,13 @@ func renderOpenWorld() string {
 		for i := 0; i < typ.NumField(); i++ {
 			f := typ.Field(i)
 			c := table[f.Name]
-			fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", jsonName(typ, f.Name), c.Class, strings.ReplaceAll(c.Why, "|", "\\|"))
+			fmt.Fprintf(&sb, "| `%s` | %s | %s |\n", propertyName(typ, f.Name), c.Class, strings.ReplaceAll(c.Why, "|", "\\|"))
 			if c.Descend {
 				nested = append(nested, f)
 			}
 		}
 		for _, f := range nested {
-			p := jsonName(typ, f.Name)
+			p := propertyName(typ, f.Name)
 			if path != "" {
 				p = path + "." + p
 			}

@@ -49,6 +49,9 @@ type NATGateway struct {
 	// PublicIPIDs are its public IP address and public IP prefix resources
 	// (publicIpAddresses and publicIpPrefixes).
 	PublicIPIDs []ResourceID
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // PublicAddress is a public IP address or public IP prefix resource.

@@ -87,6 +87,9 @@ type FirewallPolicy struct {
 	// intermediate CA that re-signs what rules with TerminateTLS inspect;
 	// zero when the policy has none.
 	TLSInspectionCA FirewallCA
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // FirewallRuleCollectionGroupsID is the collection of a policy's rule
@@ -103,6 +106,9 @@ type FirewallRuleCollectionGroup struct {
 	// Collections are its filter rule collections (DNAT collections,
 	// which only translate inbound traffic, are not kept).
 	Collections []FirewallRuleCollection
+	// Unmodelled are settings of its rules and collections the provider
+	// does not evaluate that can change a pull (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // FirewallRuleKind is the kind of a rule or a rule collection.

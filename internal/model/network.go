@@ -367,6 +367,9 @@ type Peering struct {
 	// for it (model/vwan.go). Traffic the hub forwards crosses it whatever
 	// allowForwardedTraffic says.
 	VirtualHubID ResourceID
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // ConnectsLocalSubnet reports whether the peering carries traffic of the
@@ -420,6 +423,9 @@ type NIC struct {
 	// EffectivePlanned: the planned changes (planned_changes_file) alter
 	// the network, so the effective route table Azure has was not used.
 	EffectivePlanned bool
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // Gateway is a virtual network gateway (VPN or ExpressRoute).
@@ -448,6 +454,9 @@ type Gateway struct {
 	// StaticPrefixesKnown is false when the gateway's connections (or a
 	// connection's local network gateway) could not be read.
 	StaticPrefixesKnown bool
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }
 
 // GatewayRoute is one route a gateway learned or advertises.

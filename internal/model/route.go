@@ -51,4 +51,7 @@ type RouteTable struct {
 	Name                       string
 	DisableBGPRoutePropagation bool
 	Routes                     []Route
+	// Unmodelled are its settings the provider does not evaluate that can
+	// change a pull, present with a non-default value (open-world table).
+	Unmodelled []UnmodelledSetting
 }

@@ -69,6 +69,9 @@
 //  7. unmodelled.go: settings of the resources a path goes through that
 //     can change a pull and are not evaluated (gather's open-world
 //     table): COVERAGE_FEATURE_UNMODELLED, never reachable;
+//     unmodelled_network.go: which network resources (interfaces, route
+//     tables, peerings, gateways, firewall policies, ...) a path goes
+//     through, so that their settings reach only the paths through them;
 //     evidence.go: reads that failed, and the conclusions they leave
 //     unverified; blame.go: reads that failed only in a verification the
 //     what-if blame compared with (WithBlameGaps).

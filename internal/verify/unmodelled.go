@@ -65,8 +65,17 @@ func (r *run) unmodelledFindings(pc *poolCtx, p *pathState) []model.Finding {
 	if reg := r.f.Registry; reg != nil {
 		settings = append(settings, reg.Unmodelled...)
 	}
+	settings = append(settings, r.networkUnmodelled(pc, p)...)
 	var out []model.Finding
+	reported := map[string]bool{}
 	for _, u := range settings {
+		// A resource reached twice (its subnet named by two hops) is
+		// reported once.
+		k := u.Resource.Key() + "\x00" + u.Property
+		if reported[k] {
+			continue
+		}
+		reported[k] = true
 		msg := fmt.Sprintf("%s → %s: %s has %s = %s, which %s. The provider reads this setting but does not evaluate it, so the path is unverified, never reachable.",
 			pc.label, p.host.Name, capitalize(u.Resource.Label()), u.Property, u.Value, whyWords(u.Why))
 		fix := fmt.Sprintf("Check by hand what %s does to pulls from node pool %s (a test pull from a fresh node shows it). Once confirmed harmless, accept it with an accept block for COVERAGE_FEATURE_UNMODELLED on %s.", u.Property, pc.pool.Name, u.Resource)
