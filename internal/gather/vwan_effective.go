@@ -15,25 +15,28 @@ import (
 // A Virtual WAN hub's effective routes (model/vwan_effective.go): what the
 // hub's router holds for its defaultRouteTable, POST
 // virtualHubs/{hub}/effectiveRoutes with the route table as the resource
-// ("Virtual Hubs - Get Effective Virtual Hub Routes"). They are read only
-// for a hub with a site-to-site VPN or ExpressRoute gateway
-// (model.VirtualHub.HasBranchGateway): there they are the only evidence of
-// the branch prefixes; without one they would only cross-check the routes
-// computed from the hub's configuration. Only a path whose first hop uses
-// such a hub (a cross-check, model.IsCrossCheckRead) or that a branch route
-// could take (routing/vwan_branch.go) needs them, so they are pending
-// (model.EvidenceHubEffectiveRoutes) until an evaluation reaches one.
+// ("Virtual Hubs - Get Effective Virtual Hub Routes"). They are pending
+// (model.EvidenceHubEffectiveRoutes) for every hub whose connections and
+// route tables were read, and read only for a path that needs them
+// (routing/vwan_effective.go, routing/vwan_branch.go): a path whose first
+// hop uses a hub with a site-to-site VPN or ExpressRoute gateway
+// (model.VirtualHub.HasBranchGateway; there they are the only evidence of
+// the branch prefixes) or that a branch route could take, and a path the
+// routes computed from the configuration drop (another hub of the Virtual
+// WAN the provider did not read could hold the route). A path that uses a
+// hub without a branch gateway does not wait for them: its configuration
+// decides its routes.
 
 // hubEffectiveRouteType is the virtualWanResourceType of a hub route
 // table in the effective routes request.
 const hubEffectiveRouteType = "RouteTable"
 
 // markHubEffectiveRoutes marks pending the effective routes of every hub
-// with a branch gateway whose connections and route tables were read: a
-// path that uses one reads them (ReadEvidence), no other path does.
+// whose connections and route tables were read: a path that needs them
+// reads them (ReadEvidence), no other path does.
 func markHubEffectiveRoutes(n *model.Network, hubs []*model.VirtualHub) {
 	for _, h := range hubs {
-		if h.ConnectionsKnown && h.RouteTablesKnown && h.HasBranchGateway() {
+		if h.ConnectionsKnown && h.RouteTablesKnown {
 			n.Pending.Add(model.HubEffectiveRoutesOf(h.ID))
 		}
 	}
