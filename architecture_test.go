@@ -58,13 +58,19 @@ type importRule struct {
 	except []string
 }
 
+// allowedImports are import paths a package may use although a prefix its
+// rule forbids covers them: model reads ids with the one parser in ids.
+var allowedImports = map[string][]string{
+	"internal/model": {pkgIDs},
+}
+
 // io are the packages of I/O: pure packages do none (their tests may read
 // fixtures).
 var io = []string{"net/http", "os"}
 
 var importRules = []importRule{
 	{"internal/model", append([]string{internalPkg, sdk, pluginFw}, io...),
-		"model is the plain vocabulary gather and verify share: no other package of the provider, no SDK, no I/O", false, nil},
+		"model is the plain vocabulary gather and verify share: no other package of the provider but ids, no SDK, no I/O", false, nil},
 	{"internal/routing", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgSecurity, pkgFirewall, sdk, pluginFw}, io...),
 		"routing is pure evaluation over model", false, nil},
 	{"internal/security", append([]string{pkgAzure, pkgGather, pkgPipeline, pkgProvider, pkgVerify, pkgRouting, pkgFirewall, sdk, pluginFw}, io...),
@@ -138,7 +144,7 @@ func TestImportRules(t *testing.T) {
 					if test && slices.Contains(io, f) {
 						continue
 					}
-					if hasPathPrefix(p, f) && !hasPathPrefix(p, module+rule.dir) {
+					if hasPathPrefix(p, f) && !hasPathPrefix(p, module+rule.dir) && !slices.Contains(allowedImports[rule.dir], p) {
 						t.Errorf("%s imports %s: %s", file, p, rule.why)
 					}
 				}

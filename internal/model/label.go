@@ -1,6 +1,10 @@
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+)
 
 // resourceKind is how people call a resource type: one of them and several.
 type resourceKind struct{ one, many string }
@@ -213,23 +217,9 @@ func kindWords(full string) resourceKind {
 // namespace). A listing or an action has one type more than names. False
 // for an id without a provider.
 func typeOf(id ResourceID) (full string, names []string, ok bool) {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	at := -1
-	for i, s := range segs {
-		if strings.EqualFold(s, "providers") && i+1 < len(segs) {
-			at = i
-		}
-	}
-	if at < 0 || at+2 >= len(segs) {
+	p, ok := ids.ReadPath(string(id))
+	if !ok {
 		return "", nil, false
 	}
-	parts := []string{segs[at+1]}
-	rest := segs[at+2:]
-	for i := 0; i < len(rest); i += 2 {
-		parts = append(parts, rest[i])
-		if i+1 < len(rest) {
-			names = append(names, rest[i+1])
-		}
-	}
-	return strings.Join(parts, "/"), names, true
+	return p.Type(), p.Names, true
 }
