@@ -106,10 +106,10 @@ func (id ResourceID) Parent() ResourceID {
 // namespace and type directly under a resource group or subscription
 // (…/providers/{namespace}/{type}/{name}), compared case-insensitively.
 func (id ResourceID) IsTopLevel(namespace, typ string) bool {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	n := len(segs)
-	return n >= 6 && strings.EqualFold(segs[0], "subscriptions") && segs[n-1] != "" &&
-		strings.EqualFold(segs[n-4], "providers") && strings.EqualFold(segs[n-3], namespace) && strings.EqualFold(segs[n-2], typ)
+	p, ok := ids.ReadPath(string(id))
+	sub, _ := ids.Leading(string(id))
+	return ok && sub != "" && len(p.Types) == 1 && len(p.Names) == 1 &&
+		strings.EqualFold(p.Provider, namespace) && strings.EqualFold(p.Types[0], typ)
 }
 
 // Subscription is the subscription id the id starts with, or "".
