@@ -379,6 +379,18 @@ func (p Path) Trailing() string {
 	return ""
 }
 
+// NameOf is the name that follows the first of the path's types equal to
+// typ (compared case-insensitively), or "": in a security admin rule's path
+// NameOf("ruleCollections") is its collection's name.
+func (p Path) NameOf(typ string) string {
+	for i, t := range p.Types {
+		if i < len(p.Names) && strings.EqualFold(t, typ) {
+			return p.Names[i]
+		}
+	}
+	return ""
+}
+
 // Leading reads the subscription and resource group a path starts with
 // (/subscriptions/{s}[/resourceGroups/{rg}]…), keywords in any case; each is
 // "" when the path does not name it there.

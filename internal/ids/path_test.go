@@ -83,3 +83,26 @@ func TestLeading(t *testing.T) {
 		}
 	}
 }
+
+func TestPathNameOf(t *testing.T) {
+	const rule = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkManagers/nm/securityAdminConfigurations/cfg/ruleCollections/rules/rules/r"
+	p, ok := ReadPath(rule)
+	if !ok {
+		t.Fatal("a rule id reads")
+	}
+	for typ, want := range map[string]string{
+		"networkManagers":             "nm",
+		"SECURITYADMINCONFIGURATIONS": "cfg",
+		"ruleCollections":             "rules", // a collection named like a type
+		"rules":                       "r",
+		"resourceGroups":              "", // the scope is not a type
+		"subnets":                     "",
+	} {
+		if got := p.NameOf(typ); got != want {
+			t.Errorf("NameOf(%q) = %q, want %q", typ, got, want)
+		}
+	}
+	if l, _ := ReadPath("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/networkManagers/nm/securityAdminConfigurations"); l.NameOf("securityAdminConfigurations") != "" {
+		t.Error("a listing's last type has no name")
+	}
+}
