@@ -94,7 +94,7 @@ var importRules = []importRule{
 	{"internal/whatif", []string{pkgProvider, pkgRouting, pkgSecurity, pkgFirewall, resourceMgr, pluginFw},
 		"whatif compares verifications of the network before and after a saved plan: above gather and verify, below the provider, no SDK of its own", false, nil},
 	{"internal/ids", []string{internalPkg, sdk},
-		"ids parses resource ids for argument validation, below every other package", false, nil},
+		"ids parses resource ids (argument validation, model's reading of ids), below every other package", false, nil},
 	{"internal/testsupport", []string{pkgProvider},
 		"test support generates fixtures; it does not drive the provider", false, nil},
 	{"main.go", []string{pkgAzure, pkgGather, pkgVerify, pkgRouting, pkgSecurity, pkgFirewall, pkgPipeline, pkgWhatif, sdk},

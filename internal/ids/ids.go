@@ -10,6 +10,8 @@
 // compares types with strings.EqualFold. It is strict about structure,
 // because a malformed id given to a data source would otherwise turn into a
 // confusing 404 (or a request for the wrong resource) at read time.
+// ReadPath is the lenient reading of paths the provider built or Azure
+// returned, listings and read actions included.
 package ids
 
 import (
