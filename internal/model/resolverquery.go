@@ -83,7 +83,7 @@ func (ResolverEndpointQuery) Base(row map[string]any) map[string]any {
 // ARM body is body, and whether the query includes it (one of its
 // ipConfigurations holds an address asked for; GraphSearch).
 func (q ResolverEndpointQuery) Row(id string, body map[string]any) (map[string]any, bool) {
-	if !strings.EqualFold(TypeOf(string(id)), InboundEndpointType) {
+	if !strings.EqualFold(TypeOf(id), InboundEndpointType) {
 		return nil, false
 	}
 	cfgs, _ := propsOf(body)["ipConfigurations"].([]any)
