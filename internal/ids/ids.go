@@ -10,6 +10,8 @@
 // compares types with strings.EqualFold. It is strict about structure,
 // because a malformed id given to a data source would otherwise turn into a
 // confusing 404 (or a request for the wrong resource) at read time.
+// ReadPath is the lenient reading of paths the provider built or Azure
+// returned, listings and read actions included.
 package ids
 
 import (
@@ -314,4 +316,93 @@ func IsGUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// Path is a Resource Manager request path read leniently: the id of a
+// resource, or of a listing (…/virtualNetworks, …/privateDnsZones/z/ALL) or
+// a read action (…/networkInterfaces/n/effectiveRouteTable) below one.
+// Where Parse validates what a user typed, ReadPath reads what the provider
+// built or Azure returned, so it checks no subscription GUID and no casing:
+// it only splits the path at its last /providers/{namespace} segment.
+type Path struct {
+	// Scope is the path before the last /providers/ segment, as written
+	// (for an extension resource, the id it extends); "" when there is none.
+	Scope string
+	// Provider is the namespace after the last /providers/ segment.
+	Provider string
+	// Types and Names are the segments after the namespace, alternating,
+	// outermost first, as written. Names has one element fewer than Types
+	// for a listing or an action.
+	Types []string
+	Names []string
+}
+
+// ReadPath splits s at its last /providers/{namespace} segment that is
+// followed by at least a type; false when s has none. Leading and trailing
+// slashes are ignored.
+func ReadPath(s string) (Path, bool) {
+	segs := strings.Split(strings.Trim(s, "/"), "/")
+	at := -1
+	for i, seg := range segs {
+		if keyword(seg, kwProviders) && i+1 < len(segs) {
+			at = i
+		}
+	}
+	if at < 0 || at+2 >= len(segs) {
+		return Path{}, false
+	}
+	p := Path{Provider: segs[at+1]}
+	if at > 0 {
+		p.Scope = "/" + strings.Join(segs[:at], "/")
+	}
+	rest := segs[at+2:]
+	for i := 0; i < len(rest); i += 2 {
+		p.Types = append(p.Types, rest[i])
+		if i+1 < len(rest) {
+			p.Names = append(p.Names, rest[i+1])
+		}
+	}
+	return p, true
+}
+
+// Type is the namespace and the types, as written
+// (Microsoft.Network/virtualNetworks/subnets; for a listing or an action
+// the last type is its final segment).
+func (p Path) Type() string {
+	return p.Provider + "/" + strings.Join(p.Types, "/")
+}
+
+// Trailing is the final segment of a listing or an action
+// (virtualNetworks, ALL, effectiveRouteTable), or "" for a resource.
+func (p Path) Trailing() string {
+	if len(p.Names) < len(p.Types) {
+		return p.Types[len(p.Types)-1]
+	}
+	return ""
+}
+
+// NameOf is the name that follows the first of the path's types equal to
+// typ (compared case-insensitively), or "": in a security admin rule's path
+// NameOf("ruleCollections") is its collection's name.
+func (p Path) NameOf(typ string) string {
+	for i, t := range p.Types {
+		if i < len(p.Names) && strings.EqualFold(t, typ) {
+			return p.Names[i]
+		}
+	}
+	return ""
+}
+
+// Leading reads the subscription and resource group a path starts with
+// (/subscriptions/{s}[/resourceGroups/{rg}]…), keywords in any case; each is
+// "" when the path does not name it there.
+func Leading(s string) (subscription, resourceGroup string) {
+	segs := strings.Split(strings.Trim(s, "/"), "/")
+	if len(segs) < 2 || !keyword(segs[0], kwSubscriptions) {
+		return "", ""
+	}
+	if len(segs) >= 4 && keyword(segs[2], kwResourceGroups) {
+		return segs[1], segs[3]
+	}
+	return segs[1], ""
 }

@@ -3,7 +3,11 @@
 
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+)
 
 // SecurityAdminRule is one Azure Virtual Network Manager security admin
 // rule in effect on a virtual network, as the VNet's
@@ -50,13 +54,8 @@ func (r SecurityAdminRule) Rule() string {
 }
 
 func (r SecurityAdminRule) segment(kind string) string {
-	parts := strings.Split(strings.Trim(string(r.ID), "/"), "/")
-	for i := 0; i+1 < len(parts); i++ {
-		if strings.EqualFold(parts[i], kind) {
-			return parts[i+1]
-		}
-	}
-	return ""
+	p, _ := ids.ReadPath(string(r.ID))
+	return p.NameOf(kind)
 }
 
 // ConfigurationKey identifies the rule's network manager and security admin

@@ -13,6 +13,11 @@ func TestSecurityAdminRuleNames(t *testing.T) {
 	if r.ConfigurationKey() != "nm/cfg" {
 		t.Errorf("key %q", r.ConfigurationKey())
 	}
+	// Names are read by type, not by the first segment that looks like one.
+	odd := SecurityAdminRule{ID: "/subscriptions/s/resourceGroups/rules/providers/Microsoft.Network/networkManagers/ruleCollections/securityAdminConfigurations/c/ruleCollections/rules/rules/r"}
+	if odd.Manager() != "ruleCollections" || odd.Configuration() != "c" || odd.Collection() != "rules" || odd.Rule() != "r" {
+		t.Errorf("names %q %q %q %q", odd.Manager(), odd.Configuration(), odd.Collection(), odd.Rule())
+	}
 }
 
 func TestAdminRulesApply(t *testing.T) {

@@ -76,7 +76,7 @@ func (HubConnectionQuery) Base(row map[string]any) map[string]any {
 // is body, and whether the query includes it (GraphSearch).
 func (q HubConnectionQuery) Row(id string, body map[string]any) (map[string]any, bool) {
 	vnet := HubConnectionRowVNet(body)
-	if !strings.EqualFold(typeOfID(id), HubConnectionType) || !q.Includes(vnet) {
+	if !strings.EqualFold(TypeOf(id), HubConnectionType) || !q.Includes(vnet) {
 		return nil, false
 	}
 	return map[string]any{"id": id, "vnetId": strings.ToLower(vnet)}, true

@@ -1,6 +1,10 @@
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+)
 
 // ResourceID is an Azure Resource Manager id such as
 // /subscriptions/{s}/resourceGroups/{rg}/providers/Microsoft.Network/virtualNetworks/{v}.
@@ -102,24 +106,20 @@ func (id ResourceID) Parent() ResourceID {
 // namespace and type directly under a resource group or subscription
 // (…/providers/{namespace}/{type}/{name}), compared case-insensitively.
 func (id ResourceID) IsTopLevel(namespace, typ string) bool {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	n := len(segs)
-	return n >= 6 && strings.EqualFold(segs[0], "subscriptions") && segs[n-1] != "" &&
-		strings.EqualFold(segs[n-4], "providers") && strings.EqualFold(segs[n-3], namespace) && strings.EqualFold(segs[n-2], typ)
+	p, ok := ids.ReadPath(string(id))
+	sub, _ := ids.Leading(string(id))
+	return ok && sub != "" && len(p.Types) == 1 && len(p.Names) == 1 &&
+		strings.EqualFold(p.Provider, namespace) && strings.EqualFold(p.Types[0], typ)
 }
 
-// Subscription is the subscription id in the id, or "".
-func (id ResourceID) Subscription() string { return id.segmentAfter("subscriptions") }
+// Subscription is the subscription id the id starts with, or "".
+func (id ResourceID) Subscription() string {
+	sub, _ := ids.Leading(string(id))
+	return sub
+}
 
-// ResourceGroup is the resource group name in the id, or "".
-func (id ResourceID) ResourceGroup() string { return id.segmentAfter("resourceGroups") }
-
-func (id ResourceID) segmentAfter(key string) string {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	for i := 0; i+1 < len(segs); i++ {
-		if strings.EqualFold(segs[i], key) {
-			return segs[i+1]
-		}
-	}
-	return ""
+// ResourceGroup is the resource group name the id starts with, or "".
+func (id ResourceID) ResourceGroup() string {
+	_, rg := ids.Leading(string(id))
+	return rg
 }

@@ -1,6 +1,10 @@
 package model
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
+)
 
 // resourceKind is how people call a resource type: one of them and several.
 type resourceKind struct{ one, many string }
@@ -104,25 +108,24 @@ func KindOf(id ResourceID) (string, bool) {
 // A type the table does not know keeps the id's spelling of it; the empty
 // id is "an unnamed resource".
 func (id ResourceID) Label() string {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
 	if string(id) == "" {
 		return "an unnamed resource"
 	}
-	if n := len(segs); n >= 3 && strings.EqualFold(segs[n-1], "serviceTags") && strings.EqualFold(segs[n-3], "locations") {
-		return "the service tags of " + segs[n-2]
-	}
-	full, names, ok := typeOf(id)
+	p, ok := ids.ReadPath(string(id))
 	if !ok {
 		return string(id)
 	}
-	types := strings.Split(full, "/")[1:]
-	if len(types) > len(names) {
+	full, names, types := p.Type(), p.Names, p.Types
+	if last := p.Trailing(); last != "" {
 		// A listing (…/virtualNetworks) or an action (…/nic/effectiveRouteTable).
-		last := types[len(types)-1]
-		parent := ResourceID("/" + strings.Join(segs[:len(segs)-1], "/"))
-		if len(names) == 0 {
-			return listingAt(full, segs)
+		if n := len(types); n >= 2 && strings.EqualFold(last, "serviceTags") && strings.EqualFold(types[n-2], "locations") {
+			return "the service tags of " + names[n-2]
 		}
+		if len(names) == 0 {
+			return listingAt(full, p.Scope)
+		}
+		trimmed := strings.Trim(string(id), "/")
+		parent := ResourceID("/" + trimmed[:strings.LastIndexByte(trimmed, '/')])
 		of := parent.Label()
 		if hub := hubWords(full, names); hub != "" && len(names) == 1 {
 			of = hub
@@ -181,19 +184,19 @@ func hubWords(full string, names []string) string {
 // networks of resource group rg", "the role assignments at container
 // registry contosoreg", "the private DNS zones of subscription s", "an
 // Azure Resource Graph query".
-func listingAt(full string, segs []string) string {
+func listingAt(full, scope string) string {
 	k := kindWords(full)
-	at := len(segs) - 3 // segs[at] is the last "providers"
-	scope := segs[:at]
-	switch {
-	case len(scope) == 0:
+	if scope == "" {
 		return "an " + k.one
-	case len(scope) > 4:
-		return "the " + k.many + " at " + ResourceID("/"+strings.Join(scope, "/")).Label()
-	case len(scope) == 4:
-		return "the " + k.many + " of resource group " + scope[3]
 	}
-	return "the " + k.many + " of subscription " + scope[len(scope)-1]
+	if _, resource := ids.ReadPath(scope); resource {
+		return "the " + k.many + " at " + ResourceID(scope).Label()
+	}
+	sub, rg := ids.Leading(scope)
+	if rg != "" {
+		return "the " + k.many + " of resource group " + rg
+	}
+	return "the " + k.many + " of subscription " + sub
 }
 
 // kindWords are the words of a full type, or its last segment when the
@@ -213,23 +216,9 @@ func kindWords(full string) resourceKind {
 // namespace). A listing or an action has one type more than names. False
 // for an id without a provider.
 func typeOf(id ResourceID) (full string, names []string, ok bool) {
-	segs := strings.Split(strings.Trim(string(id), "/"), "/")
-	at := -1
-	for i, s := range segs {
-		if strings.EqualFold(s, "providers") && i+1 < len(segs) {
-			at = i
-		}
-	}
-	if at < 0 || at+2 >= len(segs) {
+	p, ok := ids.ReadPath(string(id))
+	if !ok {
 		return "", nil, false
 	}
-	parts := []string{segs[at+1]}
-	rest := segs[at+2:]
-	for i := 0; i < len(rest); i += 2 {
-		parts = append(parts, rest[i])
-		if i+1 < len(rest) {
-			names = append(names, rest[i+1])
-		}
-	}
-	return strings.Join(parts, "/"), names, true
+	return p.Type(), p.Names, true
 }

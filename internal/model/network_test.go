@@ -90,6 +90,11 @@ func TestIsTopLevel(t *testing.T) {
 		"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualHubs/rs/ipConfigurations/c": false,
 		"/subscriptions/s/resourceGroups/g/providers/Microsoft.Compute/virtualHubs/rs":                    false,
 		"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/rs":                false,
+		"/subscriptions/s/providers/Microsoft.Network/virtualHubs/rs":                                     true,
+		"/subscriptions/s/resourceGroups/g/providers/x.y/t/n/providers/Microsoft.Network/virtualHubs/rs":  true,
+		"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualHubs":                       false,
+		"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualHubs/rs/effectiveRoutes":    false,
+		"/providers/Microsoft.Network/virtualHubs/rs":                                                     false,
 		"virtualHubs/rs": false,
 		"":               false,
 	} {

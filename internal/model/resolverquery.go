@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+
+	"github.com/pullpath/terraform-provider-pullpath/internal/ids"
 )
 
 // InboundEndpointType is the resource type of a DNS private resolver's
@@ -81,7 +83,7 @@ func (ResolverEndpointQuery) Base(row map[string]any) map[string]any {
 // ARM body is body, and whether the query includes it (one of its
 // ipConfigurations holds an address asked for; GraphSearch).
 func (q ResolverEndpointQuery) Row(id string, body map[string]any) (map[string]any, bool) {
-	if !strings.EqualFold(typeOfID(id), InboundEndpointType) {
+	if !strings.EqualFold(TypeOf(id), InboundEndpointType) {
 		return nil, false
 	}
 	cfgs, _ := propsOf(body)["ipConfigurations"].([]any)
@@ -121,24 +123,10 @@ func RowEndpointAddresses(row map[string]any) []netip.Addr {
 
 // TypeOf is the resource type of an ARM id in lower case
 // ("microsoft.network/dnsresolvers/inboundendpoints"), "" when it has none.
-func TypeOf(id string) string { return typeOfID(id) }
-
-// typeOfID is TypeOf.
-func typeOfID(id string) string {
-	segs := strings.Split(strings.Trim(strings.ToLower(id), "/"), "/")
-	i := -1
-	for j, seg := range segs {
-		if seg == "providers" {
-			i = j
-		}
-	}
-	if i < 0 || i+1 >= len(segs) {
+func TypeOf(id string) string {
+	p, ok := ids.ReadPath(id)
+	if !ok {
 		return ""
 	}
-	rest := segs[i+1:]
-	t := rest[0]
-	for k := 1; k < len(rest); k += 2 {
-		t += "/" + rest[k]
-	}
-	return t
+	return strings.ToLower(p.Type())
 }

@@ -114,7 +114,7 @@ func (ZoneLinkQuery) What() string { return "the private DNS zone links" }
 // body, and whether the query includes it (GraphSearch).
 func (q ZoneLinkQuery) Row(id string, body map[string]any) (map[string]any, bool) {
 	vnet := q.RowVNet(body)
-	if !strings.EqualFold(typeOfID(id), ZoneLinkType) || !q.Includes(id, vnet) {
+	if !strings.EqualFold(TypeOf(id), ZoneLinkType) || !q.Includes(id, vnet) {
 		return nil, false
 	}
 	return map[string]any{"id": id, "vnetId": strings.ToLower(vnet)}, true
