@@ -526,3 +526,32 @@ func delPrivateEndpoint(t *changeTranslation, id string) error {
 	}
 	return nil
 }
+
+// putPEASGAssociation: the private endpoint is a member of the application
+// security group after apply, beside the groups it has now (azurerm reads
+// the endpoint's groups and puts them back with this one).
+func putPEASGAssociation(t *changeTranslation, id string) error {
+	op := t.op(OpPatch, id, map[string]any{})
+	edit := &MemberEdit{Path: "properties.applicationSecurityGroups"}
+	op.Members = edit
+	if asg, ok := t.refID("application_security_group_id"); ok {
+		edit.Add = []string{asg}
+	} else {
+		op.Unknown = append(op.Unknown, edit.Path)
+	}
+	return nil
+}
+
+// delPEASGAssociation: the endpoint leaves the group; its other groups
+// stay.
+func delPEASGAssociation(t *changeTranslation, id string) error {
+	op := t.op(OpPatch, id, map[string]any{})
+	edit := &MemberEdit{Path: "properties.applicationSecurityGroups"}
+	op.Members = edit
+	if asg, ok := t.refID("application_security_group_id"); ok {
+		edit.Remove = []string{asg}
+	} else {
+		op.Unknown = append(op.Unknown, edit.Path)
+	}
+	return nil
+}
