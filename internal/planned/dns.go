@@ -200,9 +200,17 @@ func putForwardingRule(t *changeTranslation, id string) error {
 // putPrivateEndpoint puts a private endpoint, and its DNS zone group as a
 // child. Its NIC and the addresses Azure gives it are known only after
 // apply for a new endpoint, unless ip_configuration fixes them.
+//
+// An update patches what azurerm_private_endpoint manages: azurerm puts
+// back the application security groups the endpoint has (its association
+// resources set them), so they stay as Azure has them.
 func putPrivateEndpoint(t *changeTranslation, id string) error {
 	b := base(id, typePE, t, true)
-	op := t.op(OpPut, id, b)
+	kind := OpPut
+	if t.ch.rc.Change.Actions.Update() {
+		kind = OpPatch
+	}
+	op := t.op(kind, id, b)
 	p := props(b)
 	setRef(t, op, "subnet_id", "subnet")
 	if _, ok := p["subnet"]; !ok {

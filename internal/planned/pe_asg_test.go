@@ -62,3 +62,42 @@ func TestPrivateEndpointASGAssociation(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivateEndpointUpdateKeepsItsGroups: azurerm puts an updated private
+// endpoint back with the application security groups it has, so an update
+// patches the endpoint (the groups are not in the patch: Azure's stay);
+// a new endpoint is put whole.
+func TestPrivateEndpointUpdateKeepsItsGroups(t *testing.T) {
+	peID := rgHub + "/providers/Microsoft.Network/privateEndpoints/pe-acr"
+	vals := map[string]any{"name": "pe-acr", "resource_group_name": "rg-hub", "location": "westeurope", "subnet_id": peSn,
+		"private_service_connection": []any{map[string]any{"name": "pe-acr", "is_manual_connection": false, "private_connection_resource_id": acrID, "subresource_names": []any{"registry"}}},
+		"tags": map[string]any{"team": "b"}}
+	for _, tc := range []struct {
+		name    string
+		actions []string
+		kind    OpKind
+	}{
+		{"updated: patched", update, OpPatch},
+		{"created: put", create, OpPut},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			after := map[string]any{}
+			for k, v := range vals {
+				after[k] = v
+			}
+			var before map[string]any
+			if tc.kind == OpPatch {
+				after["id"] = peID
+				after["network_interface"] = []any{map[string]any{"id": rgHub + "/providers/Microsoft.Network/networkInterfaces/pe-acr.nic"}}
+				before = map[string]any{"id": peID}
+			}
+			p := mustParse(t, planSpec{providerSub: sub1, changes: []rc{{addr: "azurerm_private_endpoint.acr", actions: tc.actions, before: before, after: after,
+				unknown: map[string]any{"custom_dns_configs": true}}}}, Options{})
+			op := opFor(t, p, tc.kind, peID)
+			want(t, op, map[string]any{"properties.subnet.id": peSn, "properties.privateLinkServiceConnections.#0.properties.privateLinkServiceId": acrID})
+			if props, _ := op.Body["properties"].(map[string]any); props["applicationSecurityGroups"] != nil {
+				t.Errorf("the endpoint's change sets its groups: %v", props["applicationSecurityGroups"])
+			}
+		})
+	}
+}
