@@ -71,7 +71,7 @@ func TestPrivateEndpointUpdateKeepsItsGroups(t *testing.T) {
 	peID := rgHub + "/providers/Microsoft.Network/privateEndpoints/pe-acr"
 	vals := map[string]any{"name": "pe-acr", "resource_group_name": "rg-hub", "location": "westeurope", "subnet_id": peSn,
 		"private_service_connection": []any{map[string]any{"name": "pe-acr", "is_manual_connection": false, "private_connection_resource_id": acrID, "subresource_names": []any{"registry"}}},
-		"tags": map[string]any{"team": "b"}}
+		"tags":                       map[string]any{"team": "b"}}
 	for _, tc := range []struct {
 		name    string
 		actions []string
