@@ -164,6 +164,11 @@ func TestFixtures(t *testing.T) {
 			"azurerm_private_endpoint_application_security_group_association.moved patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-blob []",
 			"azurerm_private_endpoint_application_security_group_association.moved patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-blob []",
 			"azurerm_private_endpoint_application_security_group_association.later patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-kv [properties.applicationSecurityGroups]"}},
+		"plan_network_manager.json": {ops: []string{
+			"azurerm_network_manager_security_admin_configuration.cfg put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline []",
+			"azurerm_network_manager_admin_rule_collection.rc put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry []",
+			"azurerm_network_manager_admin_rule.deny put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry/rules/DenyLateralHttps []",
+			"azurerm_network_manager_admin_rule.later put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry/rules/AllowLater [properties.destinationPortRanges properties.priority]"}},
 		"plan_v3_landing_zone.json": {ops: []string{
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke []",
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke/subnets/snet-aks []",

@@ -67,6 +67,11 @@ func init() {
 		"azurerm_virtual_hub_route_table_route": {id: hubRouteTableRouteID, put: putHubRouteTableRoute},
 		"azurerm_virtual_hub_routing_intent":    {id: childOf("virtual_hub_id", "routingIntent"), put: putRoutingIntent},
 
+		// Azure Virtual Network Manager security admin rules (netmanager.go).
+		"azurerm_network_manager_security_admin_configuration": {id: childOf("network_manager_id", "securityAdminConfigurations"), put: putSecurityAdminConfig, del: delWithChildren},
+		"azurerm_network_manager_admin_rule_collection":        {id: childOf("security_admin_configuration_id", "ruleCollections"), put: putAdminRuleCollection, del: delWithChildren},
+		"azurerm_network_manager_admin_rule":                   {id: childOf("admin_rule_collection_id", "rules"), put: putAdminRule},
+
 		// The cluster, its registry and its roles (other.go).
 		"azurerm_container_registry":             {id: idByName(typeRegistry), put: putRegistry, del: delWithChildren},
 		"azurerm_container_registry_replication": {id: childOf("container_registry_id", "replications"), put: putReplication},
