@@ -6,7 +6,8 @@ package planned
 // translators are the translated types, by Terraform resource type: the
 // one table of what planned_changes_file understands. Each entry builds the
 // ARM id of the resource a change manages and its ops (in the file of its
-// family: network.go, nic.go, dns.go, firewall*.go, other.go, azapi.go).
+// family: network.go, nic.go, dns.go, firewall*.go, vwan.go, netmanager.go,
+// other.go, azapi.go).
 // docs/guides/what-if.md lists exactly these types
 // (TestGuideListsTranslatedTypes). Types whose ids references resolve to
 // but whose changes are not translated are idOnlyTypes (idonly.go).
