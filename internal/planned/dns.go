@@ -200,9 +200,17 @@ func putForwardingRule(t *changeTranslation, id string) error {
 // putPrivateEndpoint puts a private endpoint, and its DNS zone group as a
 // child. Its NIC and the addresses Azure gives it are known only after
 // apply for a new endpoint, unless ip_configuration fixes them.
+//
+// An update patches what azurerm_private_endpoint manages: azurerm puts
+// back the application security groups the endpoint has (its association
+// resources set them), so they stay as Azure has them.
 func putPrivateEndpoint(t *changeTranslation, id string) error {
 	b := base(id, typePE, t, true)
-	op := t.op(OpPut, id, b)
+	kind := OpPut
+	if t.ch.rc.Change.Actions.Update() {
+		kind = OpPatch
+	}
+	op := t.op(kind, id, b)
 	p := props(b)
 	setRef(t, op, "subnet_id", "subnet")
 	if _, ok := p["subnet"]; !ok {
@@ -523,6 +531,35 @@ func delPrivateEndpoint(t *changeTranslation, id string) error {
 	t.op(OpDelete, id, nil)
 	for _, r := range zoneGroupRecordIDs(t.cur) {
 		t.op(OpDelete, r, nil)
+	}
+	return nil
+}
+
+// putPEASGAssociation: the private endpoint is a member of the application
+// security group after apply, beside the groups it has now (azurerm reads
+// the endpoint's groups and puts them back with this one).
+func putPEASGAssociation(t *changeTranslation, id string) error {
+	op := t.op(OpPatch, id, map[string]any{})
+	edit := &MemberEdit{Path: "properties.applicationSecurityGroups"}
+	op.Members = edit
+	if asg, ok := t.refID("application_security_group_id"); ok {
+		edit.Add = []string{asg}
+	} else {
+		op.Unknown = append(op.Unknown, edit.Path)
+	}
+	return nil
+}
+
+// delPEASGAssociation: the endpoint leaves the group; its other groups
+// stay.
+func delPEASGAssociation(t *changeTranslation, id string) error {
+	op := t.op(OpPatch, id, map[string]any{})
+	edit := &MemberEdit{Path: "properties.applicationSecurityGroups"}
+	op.Members = edit
+	if asg, ok := t.refID("application_security_group_id"); ok {
+		edit.Remove = []string{asg}
+	} else {
+		op.Unknown = append(op.Unknown, edit.Path)
 	}
 	return nil
 }

@@ -157,6 +157,18 @@ func TestFixtures(t *testing.T) {
 		// resource_drift is Azure as it is: only the recreated link.
 		"plan_resource_drift.json": {ops: []string{
 			"azurerm_private_dns_zone_virtual_network_link.spoke put /resourceGroups/rg-hub/providers/Microsoft.Network/privateDnsZones/privatelink.azurecr.io/virtualNetworkLinks/link-spoke []"}},
+		// Memberships: each association edits its endpoint's groups.
+		"plan_pe_asg_association.json": {ops: []string{
+			"azurerm_private_endpoint_application_security_group_association.add patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-acr []",
+			"azurerm_private_endpoint_application_security_group_association.gone patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-kv []",
+			"azurerm_private_endpoint_application_security_group_association.moved patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-blob []",
+			"azurerm_private_endpoint_application_security_group_association.moved patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-blob []",
+			"azurerm_private_endpoint_application_security_group_association.later patch /resourceGroups/rg-hub/providers/Microsoft.Network/privateEndpoints/pe-kv [properties.applicationSecurityGroups]"}},
+		"plan_network_manager.json": {ops: []string{
+			"azurerm_network_manager_security_admin_configuration.cfg put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline []",
+			"azurerm_network_manager_admin_rule_collection.rc put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry []",
+			"azurerm_network_manager_admin_rule.deny put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry/rules/DenyLateralHttps []",
+			"azurerm_network_manager_admin_rule.later put /resourceGroups/rg-platform/providers/Microsoft.Network/networkManagers/avnm-platform/securityAdminConfigurations/cfg-baseline/ruleCollections/rc-registry/rules/AllowLater [properties.destinationPortRanges properties.priority]"}},
 		"plan_v3_landing_zone.json": {ops: []string{
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke []",
 			"module.lz.azurerm_virtual_network.spoke put /resourceGroups/rg-spoke/providers/Microsoft.Network/virtualNetworks/vnet-spoke/subnets/snet-aks []",

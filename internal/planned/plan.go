@@ -71,6 +71,21 @@ type Op struct {
 	// "properties.aRecords"). Only members the pull path can depend on
 	// are listed.
 	Unknown []string
+	// Members, on an OpPatch, edits a list of references of the resource
+	// by id instead of replacing it (a merge patch replaces lists whole):
+	// what a membership association adds to or removes from a list the
+	// resource's own change does not manage. nil for other ops.
+	Members *MemberEdit
+}
+
+// MemberEdit adds references to, or removes them from, the list at Path
+// (dotted, into the resource's body) of what Azure has: Add holds the ids
+// the list gains when it lacks them, Remove those it loses (ids compared
+// case-insensitively, as ARM does).
+type MemberEdit struct {
+	Path   string
+	Add    []string
+	Remove []string
 }
 
 // Plan is what a saved plan changes in Azure.

@@ -6,7 +6,8 @@ package planned
 // translators are the translated types, by Terraform resource type: the
 // one table of what planned_changes_file understands. Each entry builds the
 // ARM id of the resource a change manages and its ops (in the file of its
-// family: network.go, nic.go, dns.go, firewall*.go, other.go, azapi.go).
+// family: network.go, nic.go, dns.go, firewall*.go, vwan.go, netmanager.go,
+// other.go, azapi.go).
 // docs/guides/what-if.md lists exactly these types
 // (TestGuideListsTranslatedTypes). Types whose ids references resolve to
 // but whose changes are not translated are idOnlyTypes (idonly.go).
@@ -38,18 +39,19 @@ func init() {
 		"azurerm_public_ip":                                    {id: idByName(typePublicIP), put: putPublicIP},
 
 		// Private DNS, resolvers and private endpoints (dns.go).
-		"azurerm_private_dns_zone":                            {id: idByName(typeZone), put: putZone, del: delWithChildren},
-		"azurerm_private_dns_zone_virtual_network_link":       {id: zoneLinkID, put: putZoneLink},
-		"azurerm_private_dns_a_record":                        {id: recordID("A"), put: putRecord("A")},
-		"azurerm_private_dns_aaaa_record":                     {id: recordID("AAAA"), put: putRecord("AAAA")},
-		"azurerm_private_dns_cname_record":                    {id: recordID("CNAME"), put: putRecord("CNAME")},
-		"azurerm_private_dns_resolver":                        {id: idByName(typeResolver), put: putResolver, del: delWithChildren},
-		"azurerm_private_dns_resolver_inbound_endpoint":       {id: childOf("private_dns_resolver_id", "inboundEndpoints"), put: putInbound, del: delWithChildren},
-		"azurerm_private_dns_resolver_outbound_endpoint":      {id: childOf("private_dns_resolver_id", "outboundEndpoints"), put: putOutbound, del: delWithChildren},
-		"azurerm_private_dns_resolver_dns_forwarding_ruleset": {id: idByName(typeRuleset), put: putRuleset, del: delWithChildren},
-		"azurerm_private_dns_resolver_forwarding_rule":        {id: childOf("dns_forwarding_ruleset_id", "forwardingRules"), put: putForwardingRule},
-		"azurerm_private_dns_resolver_virtual_network_link":   {id: childOf("dns_forwarding_ruleset_id", "virtualNetworkLinks"), put: putRulesetLink},
-		"azurerm_private_endpoint":                            {id: idByName(typePE), put: putPrivateEndpoint, del: delPrivateEndpoint},
+		"azurerm_private_dns_zone":                                        {id: idByName(typeZone), put: putZone, del: delWithChildren},
+		"azurerm_private_dns_zone_virtual_network_link":                   {id: zoneLinkID, put: putZoneLink},
+		"azurerm_private_dns_a_record":                                    {id: recordID("A"), put: putRecord("A")},
+		"azurerm_private_dns_aaaa_record":                                 {id: recordID("AAAA"), put: putRecord("AAAA")},
+		"azurerm_private_dns_cname_record":                                {id: recordID("CNAME"), put: putRecord("CNAME")},
+		"azurerm_private_dns_resolver":                                    {id: idByName(typeResolver), put: putResolver, del: delWithChildren},
+		"azurerm_private_dns_resolver_inbound_endpoint":                   {id: childOf("private_dns_resolver_id", "inboundEndpoints"), put: putInbound, del: delWithChildren},
+		"azurerm_private_dns_resolver_outbound_endpoint":                  {id: childOf("private_dns_resolver_id", "outboundEndpoints"), put: putOutbound, del: delWithChildren},
+		"azurerm_private_dns_resolver_dns_forwarding_ruleset":             {id: idByName(typeRuleset), put: putRuleset, del: delWithChildren},
+		"azurerm_private_dns_resolver_forwarding_rule":                    {id: childOf("dns_forwarding_ruleset_id", "forwardingRules"), put: putForwardingRule},
+		"azurerm_private_dns_resolver_virtual_network_link":               {id: childOf("dns_forwarding_ruleset_id", "virtualNetworkLinks"), put: putRulesetLink},
+		"azurerm_private_endpoint":                                        {id: idByName(typePE), put: putPrivateEndpoint, del: delPrivateEndpoint},
+		"azurerm_private_endpoint_application_security_group_association": {idFromArgs: true, id: idFromRef("private_endpoint_id"), put: putPEASGAssociation, del: delPEASGAssociation},
 
 		// Azure Firewall (firewall_resources.go, firewall.go, firewall_classic.go).
 		"azurerm_firewall":                              {id: idByName(typeFirewall), put: putAzureFirewall},
@@ -65,6 +67,11 @@ func init() {
 		"azurerm_virtual_hub_route_table":       {id: childOf("virtual_hub_id", "hubRouteTables"), put: putHubRouteTable},
 		"azurerm_virtual_hub_route_table_route": {id: hubRouteTableRouteID, put: putHubRouteTableRoute},
 		"azurerm_virtual_hub_routing_intent":    {id: childOf("virtual_hub_id", "routingIntent"), put: putRoutingIntent},
+
+		// Azure Virtual Network Manager security admin rules (netmanager.go).
+		"azurerm_network_manager_security_admin_configuration": {id: childOf("network_manager_id", "securityAdminConfigurations"), put: putSecurityAdminConfig, del: delWithChildren},
+		"azurerm_network_manager_admin_rule_collection":        {id: childOf("security_admin_configuration_id", "ruleCollections"), put: putAdminRuleCollection, del: delWithChildren},
+		"azurerm_network_manager_admin_rule":                   {id: childOf("admin_rule_collection_id", "rules"), put: putAdminRule},
 
 		// The cluster, its registry and its roles (other.go).
 		"azurerm_container_registry":             {id: idByName(typeRegistry), put: putRegistry, del: delWithChildren},

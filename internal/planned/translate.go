@@ -236,7 +236,17 @@ func (c *planTranslation) translateChange(ch *change, tr translator) {
 			ops = t.result()
 			// A replacement that gives the resource another id (a new
 			// name) deletes the old one.
-			if acts.Replace() {
+			if acts.Replace() && tr.idFromArgs && tr.del != nil {
+				// An association replaced (its arguments force a new
+				// one) first undoes what it set: the old association's
+				// delete, on the resource its before values name.
+				if old, oerr := c.idFor(ch, tr, ch.before); oerr == nil {
+					dt := c.newT(ch, ch.before)
+					if derr := tr.del(dt, old); derr == nil {
+						ops = append(dt.result(), ops...)
+					}
+				}
+			} else if acts.Replace() {
 				if old := knownString(ch.before.at("id")); old != "" && !strings.EqualFold(old, id) && validID(old) {
 					dt := c.newT(ch, ch.before)
 					if tr.del != nil {

@@ -125,6 +125,9 @@ func resolve(id armPath, base map[string]any, own []planned.Op, children map[str
 			if merged, ok := mergePatch(out.body, op.Body).(map[string]any); ok {
 				out.body = merged
 			}
+			if op.Members != nil {
+				editMembers(out.body, op.Members)
+			}
 		}
 		note(op, true)
 	}
@@ -374,6 +377,44 @@ func carryEmbedded(p armPath, base, body map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// editMembers applies a membership edit to body (a copy the resolution
+// owns): the list at e.Path keeps its items, gains a reference for each id
+// of e.Add it lacks and loses the items whose id is in e.Remove.
+func editMembers(body map[string]any, e *planned.MemberEdit) {
+	parts := strings.Split(e.Path, ".")
+	m := body
+	for _, k := range parts[:len(parts)-1] {
+		next, _ := m[k].(map[string]any)
+		if next == nil {
+			next = map[string]any{}
+			m[k] = next
+		}
+		m = next
+	}
+	last := parts[len(parts)-1]
+	items, _ := m[last].([]any)
+	out := []any{}
+	has := func(id string) bool {
+		for _, it := range out {
+			if strings.EqualFold(refID(it), id) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, it := range items {
+		if !slices.ContainsFunc(e.Remove, func(r string) bool { return strings.EqualFold(r, refID(it)) }) {
+			out = append(out, cloneValue(it))
+		}
+	}
+	for _, id := range e.Add {
+		if !has(id) {
+			out = append(out, map[string]any{"id": id})
+		}
+	}
+	m[last] = out
 }
 
 // mergePatch applies an RFC 7396 JSON merge patch.
