@@ -148,6 +148,13 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 	if q.broken {
 		if !res.Broken && !res.Public && len(res.Addrs) > 0 {
 			p.add(r.bypassMissingFinding(pc, h, px, pp, q, res))
+			// Reads the proxy's leg lacked are evidence beside the finding
+			// that summarises it.
+			for _, f := range q.findings {
+				if f.Condition == model.ConditionEvidence {
+					p.add(f)
+				}
+			}
 		} else {
 			p.add(q.findings...)
 		}
