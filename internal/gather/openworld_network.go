@@ -229,6 +229,26 @@ var openWorldNetwork = map[reflect.Type]map[string]propertyClass{
 		"ResourceGUID":         irr(whyMeta),
 		"Subnets":              irr(whyListedAgain),
 	},
+	// The internal load balancer whose frontend is the cluster's HTTPS
+	// proxy (P4).
+	reflect.TypeOf(armnetwork.LoadBalancer{}): {
+		"ID": irr(whyMeta), "Name": irr(whyMeta), "Type": irr(whyMeta), "Location": irr(whyMeta), "Tags": irr(whyMeta), "Etag": irr(whyMeta),
+		"ExtendedLocation": irr("an edge zone places the load balancer"),
+		"SKU":              irr("the tier; an HA-ports rule exists only on a Standard internal load balancer, and the rules are read as they are"),
+		"Properties":       evIn("the load balancer's settings, below"),
+	},
+	reflect.TypeOf(armnetwork.LoadBalancerPropertiesFormat{}): {
+		"FrontendIPConfigurations": ev("which frontend holds the proxy's address (P4)"),
+		"LoadBalancingRules":       ev("the rule forwarding the proxy's port: protocol, ports, backend pools, floating IP (P4); its other settings (idle timeout, distribution, TCP reset, outbound SNAT) do not decide whether a connection is forwarded"),
+		"BackendAddressPools":      ev("the backends' network interfaces; a backend given by address is not followed (P4)"),
+		"Probes":                   irr("health probes decide which backends get new flows; the provider follows a single backend and evaluates it, and a probe marking it down is the proxy's health, not its network configuration (P4)"),
+		"InboundNatRules":          irr("a port an inbound NAT rule forwards is not followed: without a load-balancing rule for the proxy's port the path is unverified (P4)"),
+		"InboundNatPools":          irr("a port an inbound NAT pool forwards is not followed: without a load-balancing rule for the proxy's port the path is unverified (P4)"),
+		"OutboundRules":            irr("outbound rules need a public frontend; the proxy's own way out is evaluated from its subnet (E1–E5)"),
+		"Scope":                    irr("whether the load balancer is internal or public, which its frontend's private address already says"),
+		"ProvisioningState":        irr(whyState),
+		"ResourceGUID":             irr(whyMeta),
+	},
 	reflect.TypeOf(armnetwork.PublicIPAddress{}): {
 		"ID": irr(whyMeta), "Name": irr(whyMeta), "Type": irr(whyMeta), "Location": irr(whyMeta), "Tags": irr(whyMeta), "Etag": irr(whyMeta),
 		"ExtendedLocation": irr("an edge zone places the address"),

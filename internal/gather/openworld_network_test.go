@@ -28,6 +28,7 @@ func init() {
 		armnetwork.PrivateEndpoint{},
 		armnetwork.PrivateDNSZoneGroup{},
 		armnetwork.NatGateway{},
+		armnetwork.LoadBalancer{},
 		armnetwork.PublicIPAddress{},
 		armnetwork.PublicIPPrefix{},
 		armnetwork.FirewallPolicy{},

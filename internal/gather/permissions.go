@@ -58,6 +58,7 @@ const (
 	permReplicationRead     = "Microsoft.ContainerRegistry/registries/replications/read"
 	permRoleAssignmentRead  = "Microsoft.Authorization/roleAssignments/read"
 	permNATGatewayRead      = "Microsoft.Network/natGateways/read"
+	permLoadBalancerRead    = "Microsoft.Network/loadBalancers/read"
 	permPublicIPRead        = "Microsoft.Network/publicIPAddresses/read"
 	permPublicIPPrefixRead  = "Microsoft.Network/publicIPPrefixes/read"
 	permServiceTagsRead     = "Microsoft.Network/locations/serviceTags/read"
@@ -111,6 +112,10 @@ var Permissions = withReadActions(map[string]string{
 	"NatGatewaysClient.Get (GET …/natGateways/{ng})":               permNATGatewayRead,
 	"PublicIPAddressesClient.Get (GET …/publicIPAddresses/{pip})":  permPublicIPRead,
 	"PublicIPPrefixesClient.Get (GET …/publicIPPrefixes/{prefix})": permPublicIPPrefixRead,
+
+	// Microsoft.Network, the internal load balancer whose frontend is the
+	// cluster's HTTPS proxy.
+	"LoadBalancersClient.Get (GET …/loadBalancers/{lb})": permLoadBalancerRead,
 
 	// Microsoft.Network, private DNS zones.
 	"PrivateZonesClient.NewListPager (GET /subscriptions/{s}/providers/Microsoft.Network/privateDnsZones)": permPrivateZoneRead,

@@ -5,8 +5,10 @@ package gather
 
 import (
 	"context"
+	"net/netip"
 	"sync"
 
+	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 )
 
@@ -36,7 +38,19 @@ func (r *Reader) proxyHost(ctx context.Context, n *model.Network, cl *model.Clus
 	if v == nil {
 		return n, nil, nil
 	}
-	found, _ := r.NICByAddress(ctx, v, ep.Addr)
+	found, nerr := r.NICByAddress(ctx, v, ep.Addr)
+	var plb *model.ProxyLoadBalancer
+	if found == nil && nerr == nil {
+		// No NIC holds it: an internal load balancer's frontend may.
+		var backend *model.NIC
+		plb, backend = r.proxyLoadBalancer(ctx, n, v, ep.Addr, ep.Port)
+		if plb != nil {
+			if backend == nil || backend.SubnetID.IsZero() {
+				return n, &model.ProxyHost{Addr: ep.Addr, LoadBalancer: plb}, nil
+			}
+			found = backend
+		}
+	}
 	if found == nil || found.SubnetID.IsZero() {
 		// No NIC holds it, or one could not be read: includeNICAt
 		// records the gap on the address.
@@ -50,13 +64,101 @@ func (r *Reader) proxyHost(ctx context.Context, n *model.Network, cl *model.Clus
 		}
 	}
 	var mu sync.Mutex
-	r.includeNICAt(ctx, n, &mu, v, ep.Addr)
-	nic := nicHolding(n, ep.Addr)
+	at := ep.Addr
+	if plb != nil {
+		// The backend's own address, in the VNet that holds it.
+		at = found.PrivateIPs[0]
+		if v = vnetHolding(n, at); v == nil {
+			return n, &model.ProxyHost{Addr: ep.Addr, LoadBalancer: plb}, nil
+		}
+	}
+	r.includeNICAt(ctx, n, &mu, v, at)
+	nic := nicHolding(n, at)
 	if nic == nil {
+		if plb != nil {
+			return n, &model.ProxyHost{Addr: ep.Addr, LoadBalancer: plb}, nil
+		}
 		return n, nil, nil
 	}
 	pool := &model.NodePool{Name: proxyPoolName, SubnetID: nic.SubnetID, NICIDs: []model.ResourceID{nic.ID}, NICsKnown: true}
-	return n, &model.ProxyHost{Addr: ep.Addr, NICID: nic.ID}, pool
+	return n, &model.ProxyHost{Addr: ep.Addr, NICID: nic.ID, LoadBalancer: plb}, pool
+}
+
+// proxyLoadBalancer finds the internal load balancer whose frontend holds
+// addr, among the frontends the subnets of v containing addr list in
+// their ipConfigurations, and what it forwards the proxy's port to: the
+// rule, the backend port and the backends' NICs. The backend NIC is
+// returned when it is exactly one NIC, read; otherwise the proxy's side
+// is not followed (verification says so). Nil when no frontend holds
+// addr; a load balancer or backend NIC that could not be read is a gap
+// on addr, which verification names as evidence.
+func (r *Reader) proxyLoadBalancer(ctx context.Context, n *model.Network, v *model.VNet, addr netip.Addr, port int) (*model.ProxyLoadBalancer, *model.NIC) {
+	var lbs []model.ResourceID
+	for _, s := range v.Subnets {
+		in := false
+		for _, p := range s.Prefixes {
+			in = in || p.Contains(addr)
+		}
+		if !in {
+			continue
+		}
+		for _, c := range s.IPConfigurationIDs {
+			if id := loadBalancerOfFrontend(c); id != "" {
+				lbs = appendUniqueID(lbs, id)
+			}
+		}
+	}
+	for _, id := range lbs {
+		lb, err := r.LoadBalancer(ctx, id)
+		if err != nil || lb == nil {
+			g := azure.Gap(id, permLoadBalancerRead, err)
+			g.Detail = "this load balancer's frontend may hold " + addr.String() + ", the address of the cluster's HTTPS proxy, but it could not be read: " + g.Detail
+			n.AddAddressGap(addr, g)
+			continue
+		}
+		fe := lb.Frontend(addr)
+		if fe == nil {
+			continue
+		}
+		out := &model.ProxyLoadBalancer{ID: lb.ID, Name: lb.Name, Frontend: fe.Name}
+		rule, bport := lb.RuleFor(fe.ID, port)
+		if rule == nil {
+			return out, nil
+		}
+		out.Rule, out.BackendPort = rule.Name, bport
+		// A floating-IP rule delivers the frontend's address to the
+		// backend, which the backend's side is not evaluated with.
+		out.BackendsKnown = !rule.FloatingIP && len(rule.PoolIDs) > 0
+		for _, pid := range rule.PoolIDs {
+			pool := lb.Pool(pid)
+			if pool == nil || pool.ByAddress {
+				out.BackendsKnown = false
+				continue
+			}
+			for _, c := range pool.IPConfigurationIDs {
+				if nic := nicOfIPConfig(c); !nic.IsZero() {
+					out.Backends = appendUniqueID(out.Backends, nic)
+				} else {
+					out.BackendsKnown = false
+				}
+			}
+		}
+		if !out.BackendsKnown || len(out.Backends) != 1 {
+			return out, nil
+		}
+		nic, err := r.NIC(ctx, out.Backends[0])
+		if err != nil {
+			g := azure.Gap(out.Backends[0], nicPermission(out.Backends[0]), err)
+			g.Detail = "the backend of load balancer " + lb.Name + " behind the cluster's HTTPS proxy " + addr.String() + " could not be read: " + g.Detail
+			n.AddAddressGap(addr, g)
+			return out, nil
+		}
+		if nic == nil || len(nic.PrivateIPs) == 0 {
+			return out, nil
+		}
+		return out, nic
+	}
+	return nil, nil
 }
 
 // containsID reports whether ids holds id.

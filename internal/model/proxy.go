@@ -205,4 +205,109 @@ func NoProxyEntryFor(host string) string {
 type ProxyHost struct {
 	Addr  netip.Addr
 	NICID ResourceID
+	// LoadBalancer is set when the address is an internal load
+	// balancer's frontend: NICID is then its one backend's NIC, zero
+	// when no rule serves the proxy's port or the backends are not one
+	// NIC.
+	LoadBalancer *ProxyLoadBalancer
+}
+
+// ProxyLoadBalancer is the internal load balancer whose frontend holds
+// the proxy's address, as far as the proxy's port goes.
+type ProxyLoadBalancer struct {
+	ID       ResourceID
+	Name     string
+	Frontend string
+	// Rule names the load-balancing rule that serves the proxy's port
+	// on the frontend, empty when none does; BackendPort is the port the
+	// backends receive the connection on.
+	Rule        string
+	BackendPort int
+	// Backends are the NICs of the rule's backend pools; BackendsKnown
+	// is false when a pool names backends by address only.
+	Backends      []ResourceID
+	BackendsKnown bool
+}
+
+// LoadBalancer is what a load balancer's answer holds for a proxy
+// behind it: its frontends, load-balancing rules and backend pools.
+type LoadBalancer struct {
+	ID        ResourceID
+	Name      string
+	Frontends []LBFrontend
+	Rules     []LBRule
+	Pools     []LBBackendPool
+}
+
+// LBFrontend is a frontend ip configuration with its private address.
+type LBFrontend struct {
+	ID   ResourceID
+	Name string
+	Addr netip.Addr
+}
+
+// LBRule is a load-balancing rule. Protocol is Tcp, Udp or All; an All
+// rule with frontend port 0 is an HA-ports rule, which forwards every
+// port unchanged.
+type LBRule struct {
+	Name         string
+	FrontendID   ResourceID
+	PoolIDs      []ResourceID
+	Protocol     string
+	FrontendPort int
+	BackendPort  int
+	FloatingIP   bool
+}
+
+// LBBackendPool is a backend pool: the ip configurations of the NICs in
+// it, and whether it also names backends by address.
+type LBBackendPool struct {
+	ID                 ResourceID
+	Name               string
+	IPConfigurationIDs []ResourceID
+	ByAddress          bool
+}
+
+// Frontend is the frontend ip configuration holding addr, or nil.
+func (lb *LoadBalancer) Frontend(addr netip.Addr) *LBFrontend {
+	for i := range lb.Frontends {
+		if lb.Frontends[i].Addr == addr {
+			return &lb.Frontends[i]
+		}
+	}
+	return nil
+}
+
+// RuleFor is the load-balancing rule forwarding TCP port of the
+// frontend, and the backend port it forwards to: a Tcp rule for that
+// frontend port, or an HA-ports rule (protocol All, port 0), which keeps
+// the port. Nil when no rule does.
+func (lb *LoadBalancer) RuleFor(frontendID ResourceID, port int) (*LBRule, int) {
+	for i := range lb.Rules {
+		ru := &lb.Rules[i]
+		if !ru.FrontendID.Equal(frontendID) {
+			continue
+		}
+		switch {
+		case strings.EqualFold(ru.Protocol, "All") && ru.FrontendPort == 0:
+			return ru, port
+		case (strings.EqualFold(ru.Protocol, "Tcp") || strings.EqualFold(ru.Protocol, "All")) && ru.FrontendPort == port:
+			bp := ru.BackendPort
+			if bp == 0 {
+				bp = port
+			}
+			return ru, bp
+		}
+	}
+	return nil, 0
+}
+
+// Pool is the backend pool with this id, or nil.
+func (lb *LoadBalancer) Pool(id ResourceID) *LBBackendPool {
+	for i := range lb.Pools {
+		if lb.Pools[i].ID.Equal(id) {
+			return &lb.Pools[i]
+		}
+	}
+	return nil
 }

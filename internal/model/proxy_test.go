@@ -5,6 +5,7 @@ package model
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -97,6 +98,44 @@ func TestProxyEndpoint(t *testing.T) {
 			}
 			if ep.Host != tc.host || ep.Addr != want || ep.Port != tc.port {
 				t.Errorf("Endpoint() = %+v, want host %s addr %s port %d", ep, tc.host, tc.addr, tc.port)
+			}
+		})
+	}
+}
+
+// TestLoadBalancerRuleFor: the rule forwarding the proxy's TCP port of a
+// frontend: a Tcp or All rule for that port (with its backend port), an
+// HA-ports rule (All, port 0, which keeps the port); a Udp rule, another
+// port or another frontend's rule forwards nothing.
+func TestLoadBalancerRuleFor(t *testing.T) {
+	const fe = ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/lb/frontendIPConfigurations/fe")
+	const other = ResourceID("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/loadBalancers/lb/frontendIPConfigurations/fe2")
+	tests := []struct {
+		name     string
+		rules    []LBRule
+		wantRule string
+		wantPort int
+	}{
+		{"tcp rule for the port", []LBRule{{Name: "r", FrontendID: fe, Protocol: "Tcp", FrontendPort: 3128, BackendPort: 8080}}, "r", 8080},
+		{"all rule for the port", []LBRule{{Name: "r", FrontendID: fe, Protocol: "All", FrontendPort: 3128, BackendPort: 3128}}, "r", 3128},
+		{"HA ports keep the port", []LBRule{{Name: "ha", FrontendID: fe, Protocol: "All"}}, "ha", 3128},
+		{"frontend id case differs", []LBRule{{Name: "r", FrontendID: ResourceID(strings.ToUpper(string(fe))), Protocol: "tcp", FrontendPort: 3128, BackendPort: 3128}}, "r", 3128},
+		{"udp rule does not forward TCP", []LBRule{{Name: "r", FrontendID: fe, Protocol: "Udp", FrontendPort: 3128, BackendPort: 3128}}, "", 0},
+		{"another port", []LBRule{{Name: "r", FrontendID: fe, Protocol: "Tcp", FrontendPort: 8080, BackendPort: 8080}}, "", 0},
+		{"another frontend", []LBRule{{Name: "r", FrontendID: other, Protocol: "Tcp", FrontendPort: 3128, BackendPort: 3128}}, "", 0},
+		{"tcp port 0 is not HA ports", []LBRule{{Name: "r", FrontendID: fe, Protocol: "Tcp"}}, "", 0},
+		{"no rules", nil, "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lb := &LoadBalancer{Rules: tc.rules}
+			ru, port := lb.RuleFor(fe, 3128)
+			got := ""
+			if ru != nil {
+				got = ru.Name
+			}
+			if got != tc.wantRule || port != tc.wantPort {
+				t.Errorf("RuleFor = %q, %d; want %q, %d", got, port, tc.wantRule, tc.wantPort)
 			}
 		})
 	}

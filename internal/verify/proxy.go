@@ -116,6 +116,9 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 	if !r.nodesToProxy(pc, p, h, ep) {
 		return false
 	}
+	if r.f.Proxy != nil && r.f.Proxy.LoadBalancer != nil && !r.toProxyBackend(pc, p, h, ep, r.f.Proxy.LoadBalancer) {
+		return false
+	}
 	// Leg 2: the proxy to the registry.
 	pp := r.proxyPool(pc)
 	if pp == nil {
@@ -131,8 +134,12 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 		p.stopped = true
 		return false
 	}
-	p.steps = append(p.steps, model.Hop{Kind: model.HopProxy, Name: pp.nic.Name, ResourceID: pp.nic.ID, Address: ep.Host, SubnetID: pp.nic.SubnetID, Label: ep.Label() + " (NIC " + pp.nic.Name + ")"})
-	p.hops = append(p.hops, ep.Label()+" (NIC "+pp.nic.Name+")")
+	held := "NIC " + pp.nic.Name
+	if lb := r.f.Proxy.LoadBalancer; lb != nil {
+		held = "load balancer " + lb.Name + " frontend " + lb.Frontend + ", rule " + lb.Rule + " → NIC " + pp.nic.Name
+	}
+	p.steps = append(p.steps, model.Hop{Kind: model.HopProxy, Name: pp.nic.Name, ResourceID: pp.nic.ID, Address: ep.Host, SubnetID: pp.nic.SubnetID, Label: ep.Label() + " (" + held + ")"})
+	p.hops = append(p.hops, ep.Label()+" ("+held+")")
 	q := r.fromProxy(pp, h)
 	for _, hop := range q.hops {
 		p.hops = append(p.hops, "from the proxy: "+hop)
@@ -141,6 +148,13 @@ func (r *run) proxiedPath(pc *poolCtx, p *pathState, h model.PullHost, res resol
 	if q.broken {
 		if !res.Broken && !res.Public && len(res.Addrs) > 0 {
 			p.add(r.bypassMissingFinding(pc, h, px, pp, q, res))
+			// Reads the proxy's leg lacked are evidence beside the finding
+			// that summarises it.
+			for _, f := range q.findings {
+				if f.Condition == model.ConditionEvidence {
+					p.add(f)
+				}
+			}
 		} else {
 			p.add(q.findings...)
 		}
@@ -187,6 +201,49 @@ func (r *run) nodesToProxy(pc *poolCtx, p *pathState, h model.PullHost, ep model
 			p.stopped = true
 			return false
 		}
+	}
+	return true
+}
+
+// toProxyBackend is the rest of leg 1 for a proxy behind an internal
+// load balancer (P4): a load-balancing rule must forward the proxy's port
+// of the frontend, and the backend must admit the nodes on the backend
+// port, since the load balancer keeps the nodes' address as the source.
+// Health probes are not evaluated. A backend the provider cannot follow
+// leaves the verdict to leg 2, which is then unverified.
+func (r *run) toProxyBackend(pc *poolCtx, p *pathState, h model.PullHost, ep model.ProxyEndpoint, lb *model.ProxyLoadBalancer) bool {
+	cl := r.f.Cluster
+	if lb.Rule == "" {
+		msg := fmt.Sprintf("%s → %s: cluster %s sends the pull to %s, the frontend %s of internal load balancer %s, but no load-balancing rule of %s forwards TCP port %d of that frontend (neither a rule for that port nor an HA-ports rule), so the load balancer forwards the connection to no proxy. The catalogue has no code of its own for a load balancer without a rule, so the path is unverified; it is not reachable.",
+			pc.label, h.Name, cl.Name, ep.Label(), lb.Frontend, lb.Name, lb.Name, ep.Port)
+		fix := fmt.Sprintf("Add a load-balancing rule to load balancer %s for frontend %s, protocol TCP, port %d, to the pool of the proxy's machines (or correct the port of httpProxyConfig.httpsProxy), or add %q to the cluster's noProxy to send the pull direct.",
+			lb.Name, lb.Frontend, ep.Port, model.NoProxyEntryFor(h.Name))
+		p.add(model.NewFinding(model.EgressProxyUnverified, pc.pool.Name, h.Name, lb.ID, msg, fix))
+		p.stopped = true
+		return false
+	}
+	if r.f.Proxy.NICID.IsZero() {
+		return true
+	}
+	nic := r.f.Network.NIC(r.f.Proxy.NICID)
+	if nic == nil || len(nic.PrivateIPs) == 0 {
+		return true
+	}
+	addr := nic.PrivateIPs[0]
+	q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: addr, Host: ep.Host, Protocol: "Tcp", Port: uint16(lb.BackendPort)}
+	rr := r.trace(pc, q, h.Name)
+	for _, hop := range rr.Hops {
+		p.hops = append(p.hops, "to the proxy's backend (load balancer "+lb.Name+", rule "+lb.Rule+"): "+hop)
+	}
+	p.steps = append(p.steps, rr.Steps...)
+	where := fmt.Sprintf("%s:%d (backend NIC %s of load balancer %s)", addr, lb.BackendPort, nic.Name, lb.Name)
+	p.add(inContext(pc, ep.Label(), where, rr.Findings)...)
+	if p.broken {
+		return false
+	}
+	if len(rr.Gaps) > 0 {
+		p.stopped = true
+		return false
 	}
 	return true
 }
@@ -358,7 +415,20 @@ func (r *run) proxyUnreadWhy(ep model.ProxyEndpoint) string {
 		return fmt.Sprintf("%s lies in no virtual network the provider read (on premises, another network, or the internet), so the proxy's policy and its way to the registry cannot be read", ep.Addr)
 	}
 	if g, ok := r.f.Network.AddressGaps[ep.Addr]; ok {
-		return fmt.Sprintf("which network interface holds %s could not be read (%s)", ep.Addr, g.Detail)
+		return fmt.Sprintf("what holds %s could not be read (%s)", ep.Addr, g.Detail)
+	}
+	if r.f.Proxy != nil && r.f.Proxy.LoadBalancer != nil {
+		lb := r.f.Proxy.LoadBalancer
+		at := fmt.Sprintf("%s is frontend %s of internal load balancer %s, whose rule %s forwards port %d", ep.Addr, lb.Frontend, lb.Name, lb.Rule, ep.Port)
+		switch {
+		case !lb.BackendsKnown:
+			return at + " to backends the provider cannot follow (a backend given by address rather than by a network interface, or a floating-IP rule), so the proxy's own network cannot be evaluated"
+		case len(lb.Backends) == 0:
+			return at + " to an empty backend pool, so no proxy is known to receive the connection"
+		case len(lb.Backends) > 1:
+			return fmt.Sprintf("%s to %d backends (%s); the provider evaluates the proxy's own network from a single backend only, and the load balancer may send any pull to any of them, so several backends (and whether their security groups admit the nodes) are not evaluated", at, len(lb.Backends), joinIDNames(lb.Backends))
+		}
+		return at + " to a backend whose network interface, subnet or VNet was not read, so the proxy's own network cannot be evaluated"
 	}
 	return fmt.Sprintf("no network interface of a virtual machine or scale set holds %s (a load balancer frontend, an Azure Firewall or another appliance may), so the proxy's own network cannot be evaluated", ep.Addr)
 }
@@ -375,4 +445,13 @@ func (r *run) proxyUnverifiedFinding(pc *poolCtx, h model.PullHost, ep model.Pro
 func (r *run) proxyFix(h model.PullHost, ep model.ProxyEndpoint) string {
 	return fmt.Sprintf("Confirm on the proxy (%s) that it allows CONNECT to %s:443 and reaches the registry from its network (its DNS must give the address the registry admits), or add %q to the cluster's noProxy to send the pull direct. Once confirmed, record it in an accept block for EGRESS_PROXY_UNVERIFIED on %s.",
 		ep.URL, h.Name, model.NoProxyEntryFor(h.Name), h.Name)
+}
+
+// joinIDNames lists the last segment of each id.
+func joinIDNames(ids []model.ResourceID) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = id.Name()
+	}
+	return strings.Join(names, ", ")
 }

@@ -5,6 +5,7 @@ package verify
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
@@ -96,4 +97,77 @@ func TestProxyBypassMissingNamesTheEntry(t *testing.T) {
 	}
 	requireContains(t, fs[0].Message, "http://10.0.1.4:3128", "contosoreg.azurecr.io matches only itself and its subdomains", "10.0.0.0/8 is an address range", "10.0.2.6")
 	requireContains(t, fs[0].Remediation, `"contosoreg.westeurope.data.azurecr.io"`, "noProxy")
+}
+
+// TestProxyBehindLoadBalancer: a proxy at an internal load balancer's
+// frontend is followed through the rule for its port to a single backend
+// (its security groups on the backend port, then the proxy's leg from
+// it); no rule, several backends or a backend given by address is
+// unverified, never reachable.
+func TestProxyBehindLoadBalancer(t *testing.T) {
+	lbID := id("/resourceGroups/rg-hub/providers/Microsoft.Network/loadBalancers/lb-proxy")
+	otherNIC := id("/resourceGroups/rg-hub/providers/Microsoft.Network/networkInterfaces/nic-vm-proxy2")
+	tests := []struct {
+		name   string
+		lb     model.ProxyLoadBalancer
+		byDest map[netip.Addr]RouteResult
+		want   model.Verdict
+		codes  []model.Code
+		forbid []model.Code
+		hop    string
+	}{
+		{name: "one backend, both legs pass",
+			lb:     model.ProxyLoadBalancer{Rule: "proxy-3128", BackendPort: 3128, Backends: []model.ResourceID{proxyNICID}, BackendsKnown: true},
+			want:   model.Reachable,
+			forbid: []model.Code{model.EgressProxyUnverified, model.ProxyBypassMissing},
+			hop:    "to the proxy's backend (load balancer lb-proxy, rule proxy-3128)"},
+		{name: "no rule for the proxy's port",
+			lb:    model.ProxyLoadBalancer{},
+			want:  model.Unverified,
+			codes: []model.Code{model.EgressProxyUnverified}},
+		{name: "the backend cannot be reached from the nodes",
+			lb:     model.ProxyLoadBalancer{Rule: "proxy-3128", BackendPort: 8080, Backends: []model.ResourceID{proxyNICID}, BackendsKnown: true},
+			byDest: map[netip.Addr]RouteResult{ip("10.0.1.4"): blackhole("10.0.1.4")},
+			want:   model.Unreachable,
+			codes:  []model.Code{model.RouteBlackhole},
+			forbid: []model.Code{model.EgressProxyUnverified}},
+		{name: "the frontend cannot be reached from the nodes",
+			lb:     model.ProxyLoadBalancer{Rule: "proxy-3128", BackendPort: 3128, Backends: []model.ResourceID{proxyNICID}, BackendsKnown: true},
+			byDest: map[netip.Addr]RouteResult{ip("10.0.1.10"): blackhole("10.0.1.10")},
+			want:   model.Unreachable,
+			codes:  []model.Code{model.RouteBlackhole}},
+		{name: "several backends",
+			lb:    model.ProxyLoadBalancer{Rule: "proxy-3128", BackendPort: 3128, Backends: []model.ResourceID{proxyNICID, otherNIC}, BackendsKnown: true},
+			want:  model.Unverified,
+			codes: []model.Code{model.EgressProxyUnverified}},
+		{name: "a backend given by address",
+			lb:    model.ProxyLoadBalancer{Rule: "proxy-3128", BackendPort: 3128},
+			want:  model.Unverified,
+			codes: []model.Code{model.EgressProxyUnverified}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := baselineFacts()
+			withProxy(&f, []string{"10.0.0.0/8"}, true)
+			f.Cluster.HTTPProxy.HTTPSProxy = "http://10.0.1.10:3128"
+			lb := tc.lb
+			lb.ID, lb.Name, lb.Frontend = lbID, "lb-proxy", "fe-proxy"
+			f.Proxy = &model.ProxyHost{Addr: ip("10.0.1.10"), LoadBalancer: &lb}
+			if lb.BackendsKnown && len(lb.Backends) == 1 {
+				f.Proxy.NICID = proxyNICID
+			}
+			res := verifyFake(t, f, &fakeTracer{byDest: tc.byDest})
+			for _, host := range []string{loginHost, dataHostWE} {
+				p := pathOf(t, res, "system", host)
+				if p.Verdict != tc.want {
+					t.Errorf("%s: verdict %s, want %s (codes %v)", host, p.Verdict, tc.want, codesOf(res))
+				}
+				if tc.hop != "" && !strings.Contains(strings.Join(p.Hops, "\n"), tc.hop) {
+					t.Errorf("%s: hops %q lack %q", host, p.Hops, tc.hop)
+				}
+			}
+			requireCodes(t, res, tc.codes...)
+			forbidCodes(t, res, tc.forbid...)
+		})
+	}
 }
