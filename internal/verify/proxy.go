@@ -186,23 +186,33 @@ func (r *run) nodesToProxy(pc *poolCtx, p *pathState, h model.PullHost, ep model
 	for _, addr := range addrs {
 		public := !addr.IsPrivate() && !r.knownVNetHolds(addr)
 		q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: addr, Public: public, Host: ep.Host, Protocol: "Tcp", Port: uint16(ep.Port)}
-		rr := r.trace(pc, q, h.Name)
+		rr, ok := r.traceToProxy(pc, p, q, h, ep, "to the proxy: ", addr.String()+":"+strconv.Itoa(ep.Port))
 		p.source = rr.Source
-		for _, hop := range rr.Hops {
-			p.hops = append(p.hops, "to the proxy: "+hop)
-		}
-		p.steps = append(p.steps, rr.Steps...)
-		where := addr.String() + ":" + strconv.Itoa(ep.Port)
-		p.add(inContext(pc, ep.Label(), where, rr.Findings)...)
-		if p.broken {
-			return false
-		}
-		if len(rr.Gaps) > 0 {
-			p.stopped = true
+		if !ok {
 			return false
 		}
 	}
 	return true
+}
+
+// traceToProxy traces q, a part of the nodes' leg to the proxy, into p:
+// its hops (after prefix), steps and findings (at where); false when the
+// path broke or a gap stopped it.
+func (r *run) traceToProxy(pc *poolCtx, p *pathState, q RouteQuery, h model.PullHost, ep model.ProxyEndpoint, prefix, where string) (RouteResult, bool) {
+	rr := r.trace(pc, q, h.Name)
+	for _, hop := range rr.Hops {
+		p.hops = append(p.hops, prefix+hop)
+	}
+	p.steps = append(p.steps, rr.Steps...)
+	p.add(inContext(pc, ep.Label(), where, rr.Findings)...)
+	if p.broken {
+		return rr, false
+	}
+	if len(rr.Gaps) > 0 {
+		p.stopped = true
+		return rr, false
+	}
+	return rr, true
 }
 
 // toProxyBackend is the rest of leg 1 for a proxy behind an internal
@@ -231,21 +241,9 @@ func (r *run) toProxyBackend(pc *poolCtx, p *pathState, h model.PullHost, ep mod
 	}
 	addr := nic.PrivateIPs[0]
 	q := RouteQuery{Pool: pc.pool, SubnetID: pc.subnet.ID, Dest: addr, Host: ep.Host, Protocol: "Tcp", Port: uint16(lb.BackendPort)}
-	rr := r.trace(pc, q, h.Name)
-	for _, hop := range rr.Hops {
-		p.hops = append(p.hops, "to the proxy's backend (load balancer "+lb.Name+", rule "+lb.Rule+"): "+hop)
-	}
-	p.steps = append(p.steps, rr.Steps...)
-	where := fmt.Sprintf("%s:%d (backend NIC %s of load balancer %s)", addr, lb.BackendPort, nic.Name, lb.Name)
-	p.add(inContext(pc, ep.Label(), where, rr.Findings)...)
-	if p.broken {
-		return false
-	}
-	if len(rr.Gaps) > 0 {
-		p.stopped = true
-		return false
-	}
-	return true
+	_, ok := r.traceToProxy(pc, p, q, h, ep, "to the proxy's backend (load balancer "+lb.Name+", rule "+lb.Rule+"): ",
+		fmt.Sprintf("%s:%d (backend NIC %s of load balancer %s)", addr, lb.BackendPort, nic.Name, lb.Name))
+	return ok
 }
 
 // knownVNetHolds reports whether a VNet read holds addr (a proxy at a
