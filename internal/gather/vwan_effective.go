@@ -19,13 +19,10 @@ import (
 // (model.EvidenceHubEffectiveRoutes) for every hub whose connections and
 // route tables were read, and read only for a path that needs them
 // (routing/vwan_effective.go, routing/vwan_branch.go): a path whose first
-// hop uses a hub with a site-to-site VPN or ExpressRoute gateway
-// (model.VirtualHub.HasBranchGateway; there they are the only evidence of
-// the branch prefixes) or that a branch route could take, and a path the
-// routes computed from the configuration drop (another hub of the Virtual
-// WAN the provider did not read could hold the route). A path that uses a
-// hub without a branch gateway does not wait for them: its configuration
-// decides its routes.
+// hop uses the hub or that the computed routes drop (a cross-check, and the
+// evidence of routes from hubs of the Virtual WAN that were not read), or
+// that a branch route of a hub with a site-to-site VPN or ExpressRoute
+// gateway (model.VirtualHub.HasBranchGateway) could take.
 
 // hubEffectiveRouteType is the virtualWanResourceType of a hub route
 // table in the effective routes request.

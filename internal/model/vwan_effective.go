@@ -10,9 +10,8 @@ import (
 // resource type RouteTable. Like a NIC's effective route table, it is the
 // evidence the routes computed from the hub's configuration are compared
 // with (a cross-check, IsCrossCheckRead), and the only evidence of the
-// branch prefixes its gateways learn; it is read only for a hub with such a
-// gateway (HasBranchGateway) and only for paths that need it
-// (EvidenceHubEffectiveRoutes).
+// branch prefixes its gateways learn (HasBranchGateway); it is read only
+// for paths that need it (EvidenceHubEffectiveRoutes).
 
 // HubEffectiveRoutes are the effective routes of one hub route table.
 type HubEffectiveRoutes struct {

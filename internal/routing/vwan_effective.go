@@ -22,12 +22,7 @@ import (
 // another next hop than the computed routes, the finding is
 // COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub really
 // holds, as a trace from a NIC's effective routes does. A path that
-// neither uses the hub nor is dropped never waits for them, and neither
-// does a path that uses a hub without a branch gateway
-// (model.VirtualHub.HasBranchGateway): its computed routes stand alone,
-// without a note, since they are all its router holds by the documented
-// rules. A dropped path still waits for them: a hub of the Virtual WAN the
-// provider did not read could give the hub the route.
+// neither uses the hub nor is dropped never waits for them.
 
 // hubUnreadNote is the COVERAGE_ROUTES_COMPUTED note of a path through hub
 // whose effective routes could not be read (gap g on action): its routes
@@ -90,13 +85,6 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	}
 	action := model.HubEffectiveRoutesAction(hub.ID)
 	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
-		if found && !routeDrops(r, w.dst) && !hub.HasBranchGateway() {
-			// The hub's route, and no branch gateway: its configuration
-			// decides what its router holds, so the path does not wait
-			// for them. Only a drop does (a hub of the Virtual WAN that
-			// was not read could hold the destination).
-			return "", false, false
-		}
 		w.needs = model.AddNeed(w.needs, ev)
 		w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes are not read yet)")
 		w.gaps = appendGap(w.gaps, model.Gap{ResourceID: action, Kind: model.GapUnavailable,

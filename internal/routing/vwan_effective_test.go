@@ -23,30 +23,8 @@ func (f *vwanFixture) setEffective(eff *model.HubEffectiveRoutes) {
 	f.b.net.HubEffectiveRoutes = map[string]*model.HubEffectiveRoutes{f.hub.ID.Key(): eff}
 }
 
-// A hub without a branch gateway: a path its computed routes carry does
-// not wait for its effective routes (its configuration decides them); a
-// path they drop does (a hub of the Virtual WAN that was not read could
-// hold the destination).
-func TestHubEffectiveRoutesPendingWithoutBranchGateway(t *testing.T) {
-	f := newVWAN()
-	f.b.net.Pending.Add(model.HubEffectiveRoutesOf(f.hub.ID))
-	e := NewEngine(f.b.net, Options{})
-	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Reachable || len(res.Needs) != 0 {
-		t.Fatalf("a path the hub's configuration carries: verdict %v needs %+v, want reachable needing nothing", res.Verdict, res.Needs)
-	}
-	drop := e.Trace(f.aks.ID, ip("10.9.1.4"))
-	if drop.Verdict != model.Unverified || len(drop.Needs) != 1 || drop.Needs[0].Kind != model.EvidenceHubEffectiveRoutes {
-		t.Fatalf("a path the computed routes drop: verdict %v needs %+v, want unverified needing the hub's effective routes", drop.Verdict, drop.Needs)
-	}
-	// A public destination left by the Internet route does not use it.
-	if public := e.Trace(f.aks.ID, ip("20.50.2.10")); len(public.Needs) != 0 {
-		t.Fatalf("a public path needs %+v", public.Needs)
-	}
-}
-
 func TestHubEffectiveRoutesPendingUntilAPathUsesTheHub(t *testing.T) {
 	f := newVWAN()
-	f.hub.VPNGatewayID = model.ResourceID(string(f.hub.ID) + "-vpngw")
 	f.b.net.Pending.Add(model.HubEffectiveRoutesOf(f.hub.ID))
 	e := NewEngine(f.b.net, Options{})
 	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
@@ -57,6 +35,11 @@ func TestHubEffectiveRoutesPendingUntilAPathUsesTheHub(t *testing.T) {
 	local := e.Trace(f.aks.ID, ip("10.1.0.10"))
 	if len(local.Needs) != 0 || local.Verdict != model.Reachable {
 		t.Fatalf("a path inside the VNet: verdict %v needs %+v, want reachable needing nothing", local.Verdict, local.Needs)
+	}
+	// A public destination left by the Internet route does not use it.
+	public := e.Trace(f.aks.ID, ip("20.50.2.10"))
+	if len(public.Needs) != 0 {
+		t.Fatalf("a public path needs %+v", public.Needs)
 	}
 }
 
