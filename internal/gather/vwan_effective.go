@@ -18,11 +18,12 @@ import (
 // ("Virtual Hubs - Get Effective Virtual Hub Routes"). They are pending
 // (model.EvidenceHubEffectiveRoutes) for every hub whose connections and
 // route tables were read, and read only for a path that needs them
-// (routing/vwan_effective.go, routing/vwan_branch.go): a path whose first
-// hop uses the hub or that the computed routes drop (a cross-check, and the
-// evidence of routes from hubs of the Virtual WAN that were not read), or
-// that a branch route of a hub with a site-to-site VPN or ExpressRoute
-// gateway (model.VirtualHub.HasBranchGateway) could take.
+// (routing/vwan_effective.go, routing/vwan_branch.go): for a hub with a
+// site-to-site VPN or ExpressRoute gateway (model.VirtualHub.HasBranchGateway),
+// a path whose first hop uses the hub or that the computed routes drop (a
+// cross-check) or that a branch route could take; for a hub without one,
+// only a path the computed routes drop to a destination no read places
+// (the evidence of routes from hubs of the Virtual WAN that were not read).
 
 // hubEffectiveRouteType is the virtualWanResourceType of a hub route
 // table in the effective routes request.

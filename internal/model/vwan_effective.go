@@ -10,8 +10,9 @@ import (
 // resource type RouteTable. Like a NIC's effective route table, it is the
 // evidence the routes computed from the hub's configuration are compared
 // with (a cross-check, IsCrossCheckRead), and the only evidence of the
-// branch prefixes its gateways learn (HasBranchGateway); it is read only
-// for paths that need it (EvidenceHubEffectiveRoutes).
+// branch prefixes its gateways learn (HasBranchGateway) and of routes from
+// hubs of its Virtual WAN the provider did not read; it is read only for
+// paths that need it (EvidenceHubEffectiveRoutes).
 
 // HubEffectiveRoutes are the effective routes of one hub route table.
 type HubEffectiveRoutes struct {
@@ -37,9 +38,11 @@ type HubEffectiveRoute struct {
 // configuration, and its effective routes are the only evidence of them.
 // A hub without one holds only routes its connections, route tables,
 // routing intent and the other hubs of its Virtual WAN decide, which the
-// routes computed from configuration already are: its effective routes
-// would only cross-check them, and are not read (a read action of seconds
-// on the critical path of every Virtual WAN verification).
+// routes computed from configuration already are wherever the provider
+// read what the path involves: its effective routes are read only for a
+// path dropped on the way to a destination no read places
+// (routing/vwan_effective.go), not on the chain of every Virtual WAN
+// verification.
 func (h *VirtualHub) HasBranchGateway() bool {
 	return !h.VPNGatewayID.IsZero() || !h.ExpressRouteGatewayID.IsZero()
 }

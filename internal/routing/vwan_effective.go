@@ -9,20 +9,23 @@ import (
 )
 
 // A Virtual WAN hub's effective routes (docs/design/azure-behaviour.md,
-// "Virtual WAN hubs"; model/vwan_effective.go): what the hub's router
-// holds for its defaultRouteTable, which Azure reports like a NIC's
-// effective route table. A path whose first hop, by the routes computed
-// from configuration, uses the hub (the selected route is the hub's) or is
-// dropped (the hub could hold a route the configuration does not explain)
-// is checked against them: while they are pending the path needs them;
-// when their read failed (model.IsCrossCheckRead) the hop computed from
-// the hub's configuration stands and the pool gets a
-// COVERAGE_ROUTES_COMPUTED note, since the hub's routes follow from its
-// configuration by documented rules; when they select
-// another next hop than the computed routes, the finding is
-// COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub really
-// holds, as a trace from a NIC's effective routes does. A path that
-// neither uses the hub nor is dropped never waits for them.
+// "Effective routes of the hub"; model/vwan_effective.go): what the hub's
+// router holds for its defaultRouteTable, which Azure reports like a NIC's
+// effective route table. For a hub with a branch gateway, a path whose
+// first hop, by the routes computed from configuration, uses the hub (the
+// selected route is the hub's) or is dropped is checked against them: while
+// they are pending the path needs them; when their read failed
+// (model.IsCrossCheckRead) the hop computed from the hub's configuration
+// stands and the pool gets a COVERAGE_ROUTES_COMPUTED note (the branch gap,
+// vwan_branch.go, says what only they show). For a hub without one, only a
+// path dropped on the way to a destination no read places (located) needs
+// them, after the pending reads that may place it (wanPending): they are the
+// only evidence of a route from a hub of the Virtual WAN the provider did
+// not read, and their failure leaves the path unverified (unplacedGap).
+// Where they select another next hop than the computed routes, the finding
+// is COVERAGE_MODEL_DRIFT (drift.go) and the path follows what the hub
+// really holds, as a trace from a NIC's effective routes does. No other
+// path waits for them.
 
 // hubUnreadNote is the COVERAGE_ROUTES_COMPUTED note of a path through hub
 // whose effective routes could not be read (gap g on action): its routes
@@ -83,6 +86,34 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 		// the computed routes stand, with hubRoutes' gap for it.
 		return "", false, false
 	}
+	branch := hub.HasBranchGateway()
+	if !branch {
+		switch {
+		case found && !routeDrops(r, w.dst):
+			// The hub's route, and no branch gateway: its connections,
+			// route tables, routing intent and the hubs of its Virtual
+			// WAN decide what its router holds.
+			return "", false, false
+		case located(net, w.dst):
+			// A destination in a VNet or hub the provider read: its
+			// configuration decides the route to it (remoteAddressGap
+			// waits for a remote VNet still pending, or names its gap).
+			return "", false, false
+		}
+		if pend := wanPending(net); len(pend) > 0 {
+			// Reads still pending may place the destination in a spoke of
+			// a hub of the Virtual WAN: they come first, so that the
+			// effective routes are read only for a destination no read
+			// places.
+			for _, ev := range pend {
+				w.needs = model.AddNeed(w.needs, ev)
+			}
+			w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (hubs of its Virtual WAN not read yet)")
+			w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
+				Detail: fmt.Sprintf("%s is in no VNet the provider has read, and hubs of the Virtual WAN of virtual hub %s that may connect it are not read yet", w.dst, hub.Name)})
+			return "", false, true
+		}
+	}
 	action := model.HubEffectiveRoutesAction(hub.ID)
 	if ev := model.HubEffectiveRoutesOf(hub.ID); net.Pending.Has(ev) {
 		w.needs = model.AddNeed(w.needs, ev)
@@ -94,6 +125,14 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	eff := net.HubEffective(hub.ID)
 	if eff == nil {
 		if g, failed := net.Gaps.Lookup(action); failed {
+			if !branch {
+				// The only evidence of a route to a destination no read
+				// places: a hub of the Virtual WAN the provider did not
+				// read may hold it.
+				w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes could not be read)")
+				w.gaps = appendGap(w.gaps, unplacedGap(hub, action, w.dst, g))
+				return "", false, true
+			}
 			if model.IsCrossCheckRead(action) {
 				// A cross-check: the hop computed from the hub's
 				// configuration stands, with a note that says so.
@@ -188,4 +227,54 @@ func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.H
 		}
 	}
 	return out
+}
+
+// located reports whether dst lies in a VNet or a virtual hub the provider
+// read, or is a remote destination (a registry private endpoint's, a DNS
+// private resolver inbound endpoint's) whose VNet is read when a path
+// needs it: the routes computed from configuration then decide the path
+// to it, and a hub without a branch gateway holds no route they miss.
+func located(net *model.Network, dst netip.Addr) bool {
+	dst = dst.Unmap()
+	if _, ok := net.RemoteAddresses[dst]; ok {
+		return true
+	}
+	for _, v := range net.VNets {
+		for _, p := range v.AddressSpace {
+			if p.Contains(dst) {
+				return true
+			}
+		}
+	}
+	for _, h := range net.VirtualHubs {
+		if h.AddressPrefix.IsValid() && h.AddressPrefix.Contains(dst) {
+			return true
+		}
+	}
+	return false
+}
+
+// wanPending is the pending evidence that adds hubs of a Virtual WAN and
+// their spokes to the network (a remote VNet and its hub, the hub of a
+// VNet peered with the nodes'), in key order.
+func wanPending(net *model.Network) []model.Evidence {
+	var out []model.Evidence
+	for _, ev := range net.Pending.Sorted() {
+		if ev.Kind == model.EvidenceRemoteHub || ev.Kind == model.EvidencePeerHub {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// unplacedGap is the gap of a path from a VNet connected to hub, which has
+// no branch gateway, to dst, which no read places, when the hub's effective
+// routes (action), the only evidence of a route another hub of its
+// Virtual WAN gives it, could not be read (gap g). It is about the hub,
+// not the read: the read's failure is why the route is unknown.
+func unplacedGap(hub *model.VirtualHub, action model.ResourceID, dst netip.Addr, g model.Gap) model.Gap {
+	why, fix := hubEffectiveFailure(hub, action, g)
+	return model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
+		Detail:      fmt.Sprintf("%s is in no VNet the provider read, and virtual hub %s's routes computed from its configuration hold no route to it; a hub of its Virtual WAN that was not read may give it one, and the hub's effective routes (POST %s), the only evidence of that, could not be read: %s", dst, hub.Name, action, why),
+		Remediation: "Let the provider read the hub's effective routes: " + fix + ". By hand: az network vhub get-effective-routes --resource-type RouteTable --resource-id " + string(hub.DefaultRouteTable()) + ", and look for a route to " + dst.String() + "."}
 }

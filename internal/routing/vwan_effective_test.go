@@ -23,8 +23,15 @@ func (f *vwanFixture) setEffective(eff *model.HubEffectiveRoutes) {
 	f.b.net.HubEffectiveRoutes = map[string]*model.HubEffectiveRoutes{f.hub.ID.Key(): eff}
 }
 
+// withVPNGateway gives the hub a site-to-site VPN gateway: its effective
+// routes are then the evidence of every path through it.
+func (f *vwanFixture) withVPNGateway() *vwanFixture {
+	f.hub.VPNGatewayID = rid("rg-vwan", "vpnGateways", "vpngw-hub-weu")
+	return f
+}
+
 func TestHubEffectiveRoutesPendingUntilAPathUsesTheHub(t *testing.T) {
-	f := newVWAN()
+	f := newVWAN().withVPNGateway()
 	f.b.net.Pending.Add(model.HubEffectiveRoutesOf(f.hub.ID))
 	e := NewEngine(f.b.net, Options{})
 	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
@@ -36,15 +43,10 @@ func TestHubEffectiveRoutesPendingUntilAPathUsesTheHub(t *testing.T) {
 	if len(local.Needs) != 0 || local.Verdict != model.Reachable {
 		t.Fatalf("a path inside the VNet: verdict %v needs %+v, want reachable needing nothing", local.Verdict, local.Needs)
 	}
-	// A public destination left by the Internet route does not use it.
-	public := e.Trace(f.aks.ID, ip("20.50.2.10"))
-	if len(public.Needs) != 0 {
-		t.Fatalf("a public path needs %+v", public.Needs)
-	}
 }
 
 func TestHubEffectiveRoutesAgree(t *testing.T) {
-	f := newVWAN()
+	f := newVWAN().withVPNGateway()
 	f.setEffective(f.effectiveOf(f.connSpoke, f.connShared))
 	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
 	if res.Verdict != model.Reachable || hasCode(res.Findings, model.CoverageModelDrift) {
@@ -53,7 +55,7 @@ func TestHubEffectiveRoutesAgree(t *testing.T) {
 }
 
 func TestHubEffectiveRoutesDriftFollowsTheHub(t *testing.T) {
-	f := newVWAN()
+	f := newVWAN().withVPNGateway()
 	// The configuration propagates vnet-shared nowhere the nodes see; the
 	// hub's router holds its prefix all the same.
 	f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
@@ -73,7 +75,7 @@ func TestHubEffectiveRoutesDriftFollowsTheHub(t *testing.T) {
 }
 
 func TestHubEffectiveRoutesDriftDrops(t *testing.T) {
-	f := newVWAN()
+	f := newVWAN().withVPNGateway()
 	// The configuration gives the route; the hub's router does not hold it.
 	f.setEffective(f.effectiveOf(f.connSpoke))
 	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
@@ -82,10 +84,14 @@ func TestHubEffectiveRoutesDriftDrops(t *testing.T) {
 	}
 }
 
-// A failed read of the hub's effective routes is a cross-check that could
-// not be made: the hop computed from the hub's configuration stands, with a
-// COVERAGE_ROUTES_COMPUTED note naming the read and why it failed.
-func TestHubEffectiveRoutesFailedReadKeepsTheComputedHop(t *testing.T) {
+// A hub without a branch gateway: its configuration decides a path it
+// carries and a path to a destination a read places, so neither reads its
+// effective routes, and their failure changes nothing; for a destination
+// no read places that its computed routes drop they are the only evidence
+// (a hub of the Virtual WAN that was not read may give it a route), so
+// their failure leaves the path unverified, naming the read and why it
+// failed.
+func TestHubEffectiveRoutesFailedRead(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		gap  model.Gap
@@ -100,50 +106,107 @@ func TestHubEffectiveRoutesFailedReadKeepsTheComputedHop(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newVWAN()
 			action := model.HubEffectiveRoutesAction(f.hub.ID)
-			if !model.IsCrossCheckRead(action) {
-				t.Fatalf("%s is not a cross-check read", action)
-			}
 			g := tc.gap
 			g.ResourceID = action
 			f.b.net.Gaps = model.Gaps{}
 			f.b.net.Gaps.Add(g)
 			e := NewEngine(f.b.net, Options{})
 			res := e.Trace(f.aks.ID, ip("10.2.1.4"))
-			if res.Verdict != model.Reachable || len(res.Gaps) != 0 || res.Arrival.Kind != ArrivalSubnet || !res.Arrival.SubnetID.Equal(f.app.ID) {
-				t.Fatalf("verdict %v gaps %+v arrival %+v, want reachable in vnet-shared by the computed routes", res.Verdict, res.Gaps, res.Arrival)
+			if res.Verdict != model.Reachable || len(res.Gaps) != 0 || len(res.Findings) != 0 || res.Arrival.Kind != ArrivalSubnet || !res.Arrival.SubnetID.Equal(f.app.ID) {
+				t.Fatalf("verdict %v gaps %+v findings %+v arrival %+v, want reachable in vnet-shared by the computed routes alone", res.Verdict, res.Gaps, res.Findings, res.Arrival)
 			}
-			var note *Finding
-			for i := range res.Findings {
-				if res.Findings[i].Code == model.CoverageRoutesComputed {
-					note = &res.Findings[i]
+			res = e.Trace(f.aks.ID, ip("10.9.1.4"))
+			if res.Verdict != model.Unverified || hasCode(res.Findings, model.RouteBlackhole) {
+				t.Fatalf("a destination no read places: verdict %v findings %+v, want unverified", res.Verdict, res.Findings)
+			}
+			var gap *model.Gap
+			for i := range res.Gaps {
+				if res.Gaps[i].ResourceID.Equal(f.hub.ID) {
+					gap = &res.Gaps[i]
 				}
 			}
-			if note == nil || !note.Resource.Equal(action) {
-				t.Fatalf("findings %+v, want a COVERAGE_ROUTES_COMPUTED note on %s", res.Findings, action)
+			if gap == nil {
+				t.Fatalf("gaps %+v, want one on hub-weu", res.Gaps)
 			}
-			for _, want := range []string{"Virtual WAN hub hub-weu", string(action), tc.why, "connections, route tables and routing intent"} {
-				if !strings.Contains(note.Message, want) {
-					t.Errorf("note %q does not say %q", note.Message, want)
+			for _, want := range []string{"10.9.1.4", "hub-weu", string(action), tc.why, "Virtual WAN"} {
+				if !strings.Contains(gap.Detail, want) {
+					t.Errorf("gap %q does not say %q", gap.Detail, want)
 				}
 			}
-			if !strings.Contains(note.Remediation, tc.fix) {
-				t.Errorf("remediation %q does not say %q", note.Remediation, tc.fix)
-			}
-			if local := e.Trace(f.aks.ID, ip("10.1.0.10")); local.Verdict != model.Reachable || hasCode(local.Findings, model.CoverageRoutesComputed) {
-				t.Fatalf("a path that does not use the hub: verdict %v findings %+v", local.Verdict, local.Findings)
+			if !strings.Contains(gap.Remediation, tc.fix) {
+				t.Errorf("remediation %q does not say %q", gap.Remediation, tc.fix)
 			}
 		})
 	}
-	t.Run("a path the computed routes drop stays dropped", func(t *testing.T) {
+	t.Run("a path the computed routes drop to a placed destination stays dropped", func(t *testing.T) {
 		f := newVWAN()
 		f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
 		f.b.net.Gaps = model.Gaps{}
 		f.b.net.Gaps.Add(model.Gap{ResourceID: model.HubEffectiveRoutesAction(f.hub.ID), Kind: model.GapPermissionDenied})
 		res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
-		if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) || !hasCode(res.Findings, model.CoverageRoutesComputed) {
-			t.Fatalf("verdict %v findings %+v, want unreachable (ROUTE_HUB_NOT_PROPAGATED) with the note", res.Verdict, res.Findings)
+		if res.Verdict != model.Unreachable || !hasCode(res.Findings, model.RouteHubNotPropagated) || hasCode(res.Findings, model.CoverageRoutesComputed) {
+			t.Fatalf("verdict %v findings %+v, want unreachable (ROUTE_HUB_NOT_PROPAGATED) and no note", res.Verdict, res.Findings)
 		}
 	})
+}
+
+// A hub with a branch gateway: its effective routes are the evidence of
+// every path through it; their failed read keeps the computed hop with a
+// COVERAGE_ROUTES_COMPUTED note naming the read, beside the branch gap
+// (the branch prefixes only they show are unknown).
+func TestHubEffectiveRoutesFailedReadWithABranchGateway(t *testing.T) {
+	f := newVWAN().withVPNGateway()
+	action := model.HubEffectiveRoutesAction(f.hub.ID)
+	if !model.IsCrossCheckRead(action) {
+		t.Fatalf("%s is not a cross-check read", action)
+	}
+	f.b.net.Gaps = model.Gaps{}
+	f.b.net.Gaps.Add(model.Gap{ResourceID: action, Kind: model.GapPermissionDenied, Permission: "Microsoft.Network/virtualHubs/effectiveRoutes/action"})
+	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+	if res.Verdict != model.Unverified || !hasCode(res.Findings, model.CoverageRoutesComputed) {
+		t.Fatalf("verdict %v findings %+v, want unverified (the branch gap) with the note", res.Verdict, res.Findings)
+	}
+	branch := false
+	for _, g := range res.Gaps {
+		branch = branch || (g.ResourceID.Equal(f.hub.VPNGatewayID) && strings.Contains(g.Detail, string(action)))
+	}
+	if !branch {
+		t.Fatalf("gaps %+v, want the VPN gateway's branch gap naming %s", res.Gaps, action)
+	}
+}
+
+// A hub without a branch gateway: a path it carries, or that its computed
+// routes drop to a destination a read places, never waits for its
+// effective routes; a destination no read places waits for the reads
+// still pending that may place it (a remote VNet and its hub), then for
+// the effective routes; a public destination left by the Internet route
+// does not use the hub.
+func TestHubEffectiveRoutesPendingWithoutBranchGateway(t *testing.T) {
+	f := newVWAN()
+	f.b.net.Pending.Add(model.HubEffectiveRoutesOf(f.hub.ID))
+	e := NewEngine(f.b.net, Options{})
+	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Reachable || len(res.Needs) != 0 {
+		t.Fatalf("a path the hub carries: verdict %v needs %+v, want reachable needing nothing", res.Verdict, res.Needs)
+	}
+	if public := e.Trace(f.aks.ID, ip("20.50.2.10")); len(public.Needs) != 0 {
+		t.Fatalf("a public path needs %+v", public.Needs)
+	}
+	f.connShared.PropagatedRouteTables, f.connShared.PropagatedLabels = []model.ResourceID{f.none.ID}, []string{"none"}
+	e = NewEngine(f.b.net, Options{})
+	if res := e.Trace(f.aks.ID, ip("10.2.1.4")); res.Verdict != model.Unreachable || len(res.Needs) != 0 || !hasCode(res.Findings, model.RouteHubNotPropagated) {
+		t.Fatalf("a drop to a placed destination: verdict %v needs %+v findings %+v, want unreachable needing nothing", res.Verdict, res.Needs, res.Findings)
+	}
+	drop := e.Trace(f.aks.ID, ip("10.9.1.4"))
+	if drop.Verdict != model.Unverified || len(drop.Needs) != 1 || drop.Needs[0].Kind != model.EvidenceHubEffectiveRoutes {
+		t.Fatalf("a drop to a destination no read places: verdict %v needs %+v, want unverified needing the hub's effective routes", drop.Verdict, drop.Needs)
+	}
+	remote := model.RemoteHubOf(rid("rg-dns", "virtualNetworks", "vnet-dns"), ip("10.3.3.4"))
+	f.b.net.Pending.Add(remote)
+	e = NewEngine(f.b.net, Options{})
+	drop = e.Trace(f.aks.ID, ip("10.9.1.4"))
+	if drop.Verdict != model.Unverified || len(drop.Needs) != 1 || drop.Needs[0].Key() != remote.Key() {
+		t.Fatalf("with a remote VNet still pending: verdict %v needs %+v, want unverified needing %s first", drop.Verdict, drop.Needs, remote.Key())
+	}
 }
 
 func TestHubEffectiveRoutesNotReadUnderAPlan(t *testing.T) {
