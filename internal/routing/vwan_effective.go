@@ -160,6 +160,14 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 	if !drifted {
 		return "", false, false
 	}
+	if !branch {
+		// The evidence of a destination no read places, not a
+		// cross-check: a route the computed routes lack comes from what
+		// the provider did not read (a hub of the Virtual WAN), which is
+		// no drift. The path follows it.
+		next, ok = w.follow(c, &sel, w.diagnoseDrop)
+		return next, ok, true
+	}
 	df := d.finding(eff.TableID, "the effective routes of "+eff.TableID.Label(),
 		"the path follows what the hub's router holds; verdicts of other paths through the hub, computed from its configuration, may be wrong")
 	df.Remediation = "Find what the configuration misses: compare the hub's effective routes (az network vhub get-effective-routes --resource-type RouteTable) with the connections' associated and propagated route tables, the route tables' static routes and the routing intent. Typical causes are a connection, route table or routing intent the provider could not read, routes from branches or other hubs, or a change Azure has not finished programming."
@@ -229,11 +237,14 @@ func hubEffectiveRoutes(net *model.Network, hub *model.VirtualHub, conn *model.H
 	return out
 }
 
-// located reports whether dst lies in a VNet or a virtual hub the provider
-// read, or is a remote destination (a registry private endpoint's, a DNS
-// private resolver inbound endpoint's) whose VNet is read when a path
-// needs it: the routes computed from configuration then decide the path
-// to it, and a hub without a branch gateway holds no route they miss.
+// located reports whether a read places dst where the configuration
+// decides the route to it (placedVNet), or in the address space of a
+// virtual hub whose connections were read, or at a remote destination (a
+// registry private endpoint's, a DNS private resolver inbound endpoint's)
+// whose VNet and hub are read when a path needs them (remoteAddressGap
+// waits for them or names their gap). A hub without a branch gateway holds
+// no route to such a destination that the routes computed from
+// configuration miss.
 func located(net *model.Network, dst netip.Addr) bool {
 	dst = dst.Unmap()
 	if _, ok := net.RemoteAddresses[dst]; ok {
@@ -241,17 +252,53 @@ func located(net *model.Network, dst netip.Addr) bool {
 	}
 	for _, v := range net.VNets {
 		for _, p := range v.AddressSpace {
-			if p.Contains(dst) {
+			if p.Contains(dst) && placedVNet(net, v) {
 				return true
 			}
 		}
 	}
 	for _, h := range net.VirtualHubs {
-		if h.AddressPrefix.IsValid() && h.AddressPrefix.Contains(dst) {
+		if h.ConnectionsKnown && h.AddressPrefix.IsValid() && h.AddressPrefix.Contains(dst) {
 			return true
 		}
 	}
 	return false
+}
+
+// placedVNet reports whether what decides a route from a virtual hub to v
+// was read: v is connected to a hub whose connections were read, or v is
+// peered with no hub's VNet and each of its peers is a VNet the provider
+// read that is connected to such a hub or peered with no hub's VNet either
+// (a hub reaches v only through a static route of a peer's connection,
+// "Scenario: Route traffic through an NVA", which is then read). A VNet
+// peered with a peer the provider did not read, or with the VNet of a hub
+// it did not read, may be a spoke, direct or behind an appliance, of a hub
+// of the Virtual WAN that was not read.
+func placedVNet(net *model.Network, v *model.VNet) bool {
+	if h, _ := net.HubOfVNet(v.ID); h != nil {
+		return true
+	}
+	noHubPeering := func(v *model.VNet) bool {
+		for _, p := range v.Peerings {
+			if model.IsHubVNet(p.RemoteVNetID) || net.HubByVNet(p.RemoteVNetID) != nil {
+				return false
+			}
+		}
+		return true
+	}
+	if !noHubPeering(v) {
+		return false
+	}
+	for _, p := range v.Peerings {
+		pv := net.VNet(p.RemoteVNetID)
+		if pv == nil {
+			return false
+		}
+		if h, _ := net.HubOfVNet(pv.ID); h == nil && !noHubPeering(pv) {
+			return false
+		}
+	}
+	return true
 }
 
 // wanPending is the pending evidence that adds hubs of a Virtual WAN and

@@ -200,6 +200,25 @@ func TestHubEffectiveRoutesPendingWithoutBranchGateway(t *testing.T) {
 	if drop.Verdict != model.Unverified || len(drop.Needs) != 1 || drop.Needs[0].Kind != model.EvidenceHubEffectiveRoutes {
 		t.Fatalf("a drop to a destination no read places: verdict %v needs %+v, want unverified needing the hub's effective routes", drop.Verdict, drop.Needs)
 	}
+	// A VNet the provider read, peered with no hub's VNet and with no
+	// VNet that is: no hub reaches it, and a drop to it is confident.
+	lone := f.b.vnet("rg-other", "vnet-lone", "10.6.0.0/16")
+	e = NewEngine(f.b.net, Options{})
+	if res := e.Trace(f.aks.ID, ip("10.6.1.4")); res.Verdict != model.Unreachable || len(res.Needs) != 0 {
+		t.Fatalf("a drop to a VNet no hub reaches: verdict %v needs %+v, want unreachable needing nothing", res.Verdict, res.Needs)
+	}
+	// Peered with the VNet of a hub the provider did not read, or with a
+	// VNet it did not read, a VNet does not place its addresses: it may
+	// be a spoke, direct or behind an appliance, of that hub.
+	other := f.b.vnet("rg-other", "vnet-other", "10.7.0.0/16")
+	f.b.side(other, &model.VNet{ID: model.ResourceID("/subscriptions/9f6b7c2a-3d41-4e8b-a0c5-2b7d9e1f4c36/resourceGroups/RG_hub-neu_1/providers/Microsoft.Network/virtualNetworks/HV_hub-neu_1")}, "RemoteVnetToHubPeering_other")
+	f.b.side(lone, &model.VNet{ID: rid("rg-nva", "virtualNetworks", "vnet-nva")}, "to-nva")
+	e = NewEngine(f.b.net, Options{})
+	for _, dst := range []string{"10.7.1.4", "10.6.1.4"} {
+		if res := e.Trace(f.aks.ID, ip(dst)); res.Verdict != model.Unverified || len(res.Needs) != 1 || res.Needs[0].Kind != model.EvidenceHubEffectiveRoutes {
+			t.Fatalf("a drop to %s, in a VNet a hub that was not read may reach: verdict %v needs %+v, want unverified needing the hub's effective routes", dst, res.Verdict, res.Needs)
+		}
+	}
 	remote := model.RemoteHubOf(rid("rg-dns", "virtualNetworks", "vnet-dns"), ip("10.3.3.4"))
 	f.b.net.Pending.Add(remote)
 	e = NewEngine(f.b.net, Options{})
