@@ -126,7 +126,11 @@ var (
 	}
 	// The effective routes of a Virtual WAN hub's route table: computed
 	// by Azure from the hub's routing as it is; a cross-check of the
-	// routes computed from the hub's configuration.
+	// routes computed from the hub's configuration where the hub has a
+	// branch gateway (beside the branch prefixes only they show), and the
+	// evidence of a destination no read places otherwise
+	// (routing/vwan_effective.go), whose failure the engine names as a gap
+	// on the hub rather than on the read.
 	ActionHubEffectiveRoutes = ReadAction{
 		PathPattern: "/subscriptions/{subscriptionId}/resourceGroups/{resourceGroupName}/providers/Microsoft.Network/virtualHubs/{virtualHubName}/effectiveRoutes",
 		Action:      "Microsoft.Network/virtualHubs/effectiveRoutes/action",
