@@ -285,8 +285,8 @@ overhead() {
 	gen "$name-0" 0 0 "$@"
 	mapfile -t ids <"$tmp/$name.ids"
 	mapfile -t chain < <(go run ./internal/testsupport/critpath/cmd -snapshot "$tmp/$name.json" -cluster "${ids[0]}" -registry "${ids[1]}")
-	verification_config "$name" "$tmp/$name.json" "${MAX_CONCURRENT_READS:-8}" "${ids[0]}" "${ids[1]}"
-	verification_config "$name-0" "$tmp/$name-0.json" "${MAX_CONCURRENT_READS:-8}" "${ids[0]}" "${ids[1]}"
+	verification_config "$name" "$tmp/$name.json" "${MAX_CONCURRENT_READS:-16}" "${ids[0]}" "${ids[1]}"
+	verification_config "$name-0" "$tmp/$name-0.json" "${MAX_CONCURRENT_READS:-16}" "${ids[0]}" "${ids[1]}"
 	plan "$name"
 	local wall=$WALL rss=$RSS cpu=$CPU
 	plan "$name-0"
@@ -295,7 +295,7 @@ overhead() {
 	d="$(out "$name" 'o["stats"]["duration_ms"]')"
 	d0="$(out "$name-0" 'o["stats"]["duration_ms"]')"
 	read -r req distinct < <(replay "$name")
-	echo "$title: verdict $(out "$name" 'o["verdict"]'), max_concurrent_reads ${MAX_CONCURRENT_READS:-8}"
+	echo "$title: verdict $(out "$name" 'o["verdict"]'), max_concurrent_reads ${MAX_CONCURRENT_READS:-16}"
 	echo "  chain of reads the verdict depends on: ${chain[1]}"
 	echo "  how the chain was derived              $chain_method"
 	echo "  stats.duration_ms                      ${d} ms with latency, ${d0} ms without"

@@ -209,7 +209,10 @@ func (r *Reader) discoverDNS(ctx context.Context, n *model.Network, pools []*mod
 		for _, id := range newVNets {
 			tasks = append(tasks, func(ctx context.Context) {
 				// The DNS security policy linked to the VNet filters the
-				// queries its Azure DNS answers.
+				// queries its Azure DNS answers; its rulesets forward
+				// them. Both asked at once (azureDNSOf), then taken from
+				// memory.
+				r.azureDNSOf(ctx, id)
 				pol, _ := r.DNSPolicies(ctx, id)
 				list, _ := r.Rulesets(ctx, id)
 				mu.Lock()

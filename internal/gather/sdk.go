@@ -40,7 +40,7 @@ func pollAction[T any](ctx context.Context, acquire func(context.Context) (func(
 
 // DefaultConcurrency is how many requests a Reader has in flight at most,
 // unless SetConcurrency says otherwise.
-const DefaultConcurrency = 8
+const DefaultConcurrency = 16
 
 const semaphoreKey = "\x00concurrency"
 

@@ -110,6 +110,8 @@ type Topology struct {
 	RegistryID string
 	// ClusterIDs are every cluster, the first one first.
 	ClusterIDs []string
+	// NodeVNetIDs are the first cluster's node VNets (its spokes).
+	NodeVNetIDs []string
 	// Resources and Actions count the entries written.
 	Resources, Actions int
 }
@@ -594,6 +596,9 @@ func Generate(o Options) (*Topology, error) {
 		Resources: len(g.resources), Actions: len(g.actions)}
 	for _, cl := range clusters {
 		t.ClusterIDs = append(t.ClusterIDs, cl.id)
+	}
+	for _, sp := range clusters[0].spokes {
+		t.NodeVNetIDs = append(t.NodeVNetIDs, sp.id)
 	}
 	return t, nil
 }

@@ -55,7 +55,7 @@ func (c *timingTransport) Do(req *http.Request) (*http.Response, error) {
 // TestGatherTimeline prints when each request of VerificationFacts on the
 // large topology (50 ms per read, 2 s per action) starts and ends, for
 // reading the critical path. Run it with PULLPATH_TIMELINE=1 (and
-// PULLPATH_TIMELINE_CONCURRENCY=n, default 8; PULLPATH_TIMELINE=vwan for
+// PULLPATH_TIMELINE_CONCURRENCY=n, default gather.DefaultConcurrency; PULLPATH_TIMELINE=vwan for
 // the Virtual WAN topology) and -v.
 func TestGatherTimeline(t *testing.T) {
 	if os.Getenv("PULLPATH_TIMELINE") == "" {
@@ -82,7 +82,7 @@ func TestGatherTimeline(t *testing.T) {
 		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
 		Retry:      policy.RetryOptions{MaxRetries: -1},
 	}))
-	n := 8
+	n := gather.DefaultConcurrency
 	if v := os.Getenv("PULLPATH_TIMELINE_CONCURRENCY"); v != "" {
 		_, _ = fmt.Sscan(v, &n)
 	}
