@@ -25,6 +25,13 @@ import (
 // over its snapshot replay (no retries, a fake credential).
 func replayReader(t *testing.T, o gentopo.Options) (*gentopo.Topology, *gather.Reader, *snapshot.Replay) {
 	t.Helper()
+	return replayReaderVia(t, o, nil)
+}
+
+// replayReaderVia is replayReader whose requests go through wrap(replay)
+// (nil: the replay itself).
+func replayReaderVia(t *testing.T, o gentopo.Options, wrap func(policy.Transporter) policy.Transporter) (*gentopo.Topology, *gather.Reader, *snapshot.Replay) {
+	t.Helper()
 	topo, err := gentopo.Generate(o)
 	if err != nil {
 		t.Fatal(err)
@@ -37,8 +44,12 @@ func replayReader(t *testing.T, o gentopo.Options) (*gentopo.Topology, *gather.R
 	if err != nil {
 		t.Fatal(err)
 	}
+	var transport policy.Transporter = replay
+	if wrap != nil {
+		transport = wrap(replay)
+	}
 	r := gather.New(azure.NewClients(azure.Options{
-		Transport:  replay,
+		Transport:  transport,
 		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
 		Retry:      policy.RetryOptions{MaxRetries: -1},
 	}))

@@ -11,12 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
@@ -72,31 +68,19 @@ func (g *gateTransport) Do(req *http.Request) (*http.Response, error) {
 func TestNodeVNetDNSActionsAskedBesideTheNICLists(t *testing.T) {
 	o := gentopo.Defaults()
 	o.BGPRoutes = 10
-	topo, err := gentopo.Generate(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := snapshot.Parse(topo.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay, err := snapshot.NewReplay(s)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want []string
+	gate := &gateTransport{held: "/networkinterfaces", asked: map[string]bool{}, open: make(chan struct{})}
+	topo, r, _ := replayReaderVia(t, o, func(replay policy.Transporter) policy.Transporter {
+		gate.inner = replay
+		return gate
+	})
 	for _, id := range topo.NodeVNetIDs {
 		want = append(want, strings.ToLower(string(model.DNSPoliciesAction(model.ResourceID(id)))), strings.ToLower(id+"/listDnsForwardingRulesets"))
 	}
 	if len(want) == 0 {
 		t.Fatal("the topology has no node VNet")
 	}
-	gate := &gateTransport{inner: replay, held: "/networkinterfaces", want: want, asked: map[string]bool{}, open: make(chan struct{})}
-	r := gather.New(azure.NewClients(azure.Options{
-		Transport:  gate,
-		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
-		Retry:      policy.RetryOptions{MaxRetries: -1},
-	}))
+	gate.want = want
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if _, err := r.VerificationFacts(ctx, gather.VerificationRequest{

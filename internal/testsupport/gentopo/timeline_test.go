@@ -14,12 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/fake"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure"
-	"github.com/pullpath/terraform-provider-pullpath/internal/azure/snapshot"
 	"github.com/pullpath/terraform-provider-pullpath/internal/gather"
 	"github.com/pullpath/terraform-provider-pullpath/internal/model"
 	"github.com/pullpath/terraform-provider-pullpath/internal/testsupport/gentopo"
@@ -64,24 +60,11 @@ func TestGatherTimeline(t *testing.T) {
 	o := gentopo.Defaults()
 	o.LatencyMS, o.ActionLatencyMS = 50, 2000
 	o.VirtualWAN = os.Getenv("PULLPATH_TIMELINE") == "vwan"
-	topo, err := gentopo.Generate(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := snapshot.Parse(topo.Snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay, err := snapshot.NewReplay(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tt := &timingTransport{inner: replay}
-	r := gather.New(azure.NewClients(azure.Options{
-		Transport:  tt,
-		Credential: func() (azcore.TokenCredential, error) { return &fake.TokenCredential{}, nil },
-		Retry:      policy.RetryOptions{MaxRetries: -1},
-	}))
+	tt := &timingTransport{}
+	topo, r, replay := replayReaderVia(t, o, func(inner policy.Transporter) policy.Transporter {
+		tt.inner = inner
+		return tt
+	})
 	n := gather.DefaultConcurrency
 	if v := os.Getenv("PULLPATH_TIMELINE_CONCURRENCY"); v != "" {
 		_, _ = fmt.Sscan(v, &n)
