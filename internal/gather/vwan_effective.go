@@ -43,9 +43,11 @@ func markHubEffectiveRoutes(n *model.Network, hubs []*model.VirtualHub) {
 // readHubEffectiveRoutes is the evidence reader of
 // model.EvidenceHubEffectiveRoutes. A failed read is a gap on the action
 // (…/virtualHubs/{hub}/effectiveRoutes); under a plan that changes the
-// hub's routing Azure's answer describes the hub before the plan, so
-// nothing is stored and no gap recorded: the routes computed from the
-// planned configuration stand alone, as for a NIC's effective routes.
+// hub's routing Azure's answer describes the hub before the plan, so no
+// routes are stored and no gap recorded, only that they were not read
+// under the plan (Network.HubEffectiveUnderPlan): the routes computed from
+// the planned configuration stand alone, as for a NIC's effective routes,
+// except for a path only the effective routes could decide.
 func (r *Reader) readHubEffectiveRoutes(ctx context.Context, n *model.Network, mu *sync.Mutex, ev model.Evidence) {
 	mu.Lock()
 	hub := n.VirtualHub(ev.ID)
@@ -54,7 +56,18 @@ func (r *Reader) readHubEffectiveRoutes(ctx context.Context, n *model.Network, m
 		return
 	}
 	routes, err := r.HubEffectiveRoutes(ctx, hub.ID, hub.DefaultRouteTable())
-	if err != nil || routes == nil {
+	if err != nil {
+		return
+	}
+	if routes == nil {
+		// Under a plan that changes the hub's routing: said, so that a
+		// path only they could decide is unverified, not computed.
+		mu.Lock()
+		if n.HubEffectiveUnderPlan == nil {
+			n.HubEffectiveUnderPlan = map[string]bool{}
+		}
+		n.HubEffectiveUnderPlan[hub.ID.Key()] = true
+		mu.Unlock()
 		return
 	}
 	mu.Lock()

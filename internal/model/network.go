@@ -42,6 +42,11 @@ type Network struct {
 	// a Virtual WAN hub's default route table, by hub id key; read only
 	// for paths that use the hub (vwan_effective.go).
 	HubEffectiveRoutes map[string]*HubEffectiveRoutes
+	// HubEffectiveUnderPlan are the hubs, by id key, whose effective
+	// routes a path needed but were not read because a planned change
+	// alters the hub's routing: Azure's answer would describe the hub
+	// before it (vwan_effective.go).
+	HubEffectiveUnderPlan map[string]bool
 	// RemoteAddresses are, by address, the destinations a path may go to
 	// that lie in a VNet outside the closure while the nodes' VNets are
 	// connected to a virtual hub: a registry private endpoint's address,

@@ -57,6 +57,12 @@ func (n *Network) HubEffective(hubID ResourceID) *HubEffectiveRoutes {
 	return lookup(n.HubEffectiveRoutes, hubID)
 }
 
+// HubEffectiveStale reports whether the hub's effective routes were not
+// read because a planned change alters the hub's routing.
+func (n *Network) HubEffectiveStale(hubID ResourceID) bool {
+	return n.HubEffectiveUnderPlan[hubID.Key()]
+}
+
 // HubEffectiveRoutesAction is the id the read of a hub's effective routes
 // is recorded under (POST …/virtualHubs/{hub}/effectiveRoutes): a gap, the
 // note that it could not be read.

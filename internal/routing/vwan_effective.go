@@ -143,9 +143,16 @@ func (w *walker) hubFirstHop(c *Computed, r model.Route, found bool) (next model
 			w.gaps = appendGap(w.gaps, g)
 			return "", false, true
 		}
-		// Not read: the hub has no branch gateway (nothing but its
-		// configuration decides its routes), or a plan changes its
-		// routing and Azure's answer would describe the hub before it.
+		// Not read: a plan changes the hub's routing, and Azure's answer
+		// would describe the hub before it. The computed hop stands, except
+		// for a destination no read places, which only they could show.
+		if !branch && net.HubEffectiveStale(hub.ID) {
+			w.hop(c.SubnetID, routePtr(r, found), "virtual hub "+hub.Name+" (its effective routes are not read under the plan)")
+			w.gaps = appendGap(w.gaps, model.Gap{ResourceID: hub.ID, Kind: model.GapUnavailable,
+				Detail:      fmt.Sprintf("%s is in no VNet the provider read, and virtual hub %s's routes computed from its planned configuration hold no route to it; a hub of its Virtual WAN that was not read may give it one, and the hub's effective routes, the only evidence of that, were not read: a planned change alters the hub's routing, and Azure's answer would describe the hub before it", w.dst, hub.Name),
+				Remediation: "Verify again after the plan is applied, when the hub's effective routes describe it (az network vhub get-effective-routes --resource-type RouteTable --resource-id " + string(hub.DefaultRouteTable()) + "), or place the destination: the provider reads the VNets and hubs a registry endpoint or a DNS resolver names."})
+			return "", false, true
+		}
 		return "", false, false
 	}
 	routes := make([]model.Route, 0, len(c.Routes()))

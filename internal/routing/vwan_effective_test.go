@@ -230,11 +230,30 @@ func TestHubEffectiveRoutesPendingWithoutBranchGateway(t *testing.T) {
 
 func TestHubEffectiveRoutesNotReadUnderAPlan(t *testing.T) {
 	// Neither pending, nor read, nor failed (a plan changes the hub's
-	// routing): the computed routes stand alone.
+	// routing): the computed routes stand alone, except for a destination
+	// no read places, which only the effective routes could show: it is
+	// unverified, naming the plan, never a confident drop.
 	f := newVWAN()
-	res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4"))
+	f.b.net.HubEffectiveUnderPlan = map[string]bool{f.hub.ID.Key(): true}
+	e := NewEngine(f.b.net, Options{})
+	res := e.Trace(f.aks.ID, ip("10.2.1.4"))
 	if res.Verdict != model.Reachable || len(res.Needs) != 0 {
 		t.Fatalf("verdict %v needs %+v", res.Verdict, res.Needs)
+	}
+	res = e.Trace(f.aks.ID, ip("10.9.1.4"))
+	if res.Verdict != model.Unverified || len(res.Needs) != 0 || hasCode(res.Findings, model.RouteBlackhole) {
+		t.Fatalf("a destination no read places: verdict %v needs %+v findings %+v, want unverified", res.Verdict, res.Needs, res.Findings)
+	}
+	planned := false
+	for _, g := range res.Gaps {
+		planned = planned || (g.ResourceID.Equal(f.hub.ID) && strings.Contains(g.Detail, "planned change"))
+	}
+	if !planned {
+		t.Fatalf("gaps %+v, want one on hub-weu naming the planned change", res.Gaps)
+	}
+	f.withVPNGateway()
+	if res := NewEngine(f.b.net, Options{}).Trace(f.aks.ID, ip("10.2.1.4")); len(res.Needs) != 0 || hasCode(res.Findings, model.CoverageModelDrift) {
+		t.Fatalf("a hub with a branch gateway under the plan: needs %+v findings %+v", res.Needs, res.Findings)
 	}
 }
 
