@@ -166,11 +166,7 @@ func TestHubEffectiveRoutesFailedReadWithABranchGateway(t *testing.T) {
 	if res.Verdict != model.Unverified || !hasCode(res.Findings, model.CoverageRoutesComputed) {
 		t.Fatalf("verdict %v findings %+v, want unverified (the branch gap) with the note", res.Verdict, res.Findings)
 	}
-	branch := false
-	for _, g := range res.Gaps {
-		branch = branch || (g.ResourceID.Equal(f.hub.VPNGatewayID) && strings.Contains(g.Detail, string(action)))
-	}
-	if !branch {
+	if !hasGap(res.Gaps, f.hub.VPNGatewayID, string(action)) {
 		t.Fatalf("gaps %+v, want the VPN gateway's branch gap naming %s", res.Gaps, action)
 	}
 }
@@ -244,11 +240,7 @@ func TestHubEffectiveRoutesNotReadUnderAPlan(t *testing.T) {
 	if res.Verdict != model.Unverified || len(res.Needs) != 0 || hasCode(res.Findings, model.RouteBlackhole) {
 		t.Fatalf("a destination no read places: verdict %v needs %+v findings %+v, want unverified", res.Verdict, res.Needs, res.Findings)
 	}
-	planned := false
-	for _, g := range res.Gaps {
-		planned = planned || (g.ResourceID.Equal(f.hub.ID) && strings.Contains(g.Detail, "planned change"))
-	}
-	if !planned {
+	if !hasGap(res.Gaps, f.hub.ID, "planned change") {
 		t.Fatalf("gaps %+v, want one on hub-weu naming the planned change", res.Gaps)
 	}
 	f.withVPNGateway()

@@ -61,11 +61,7 @@ func TestInterHubRemoteRouterNotProvisionedIsUnverified(t *testing.T) {
 	if res.Verdict != model.Unverified {
 		t.Fatalf("trace = %v, want unverified (findings %+v gaps %+v)", res.Verdict, res.Findings, res.Gaps)
 	}
-	named := false
-	for _, g := range res.Gaps {
-		named = named || (g.ResourceID.Equal(f.hub2.ID) && strings.Contains(g.Detail, "routing state Failed"))
-	}
-	if !named {
+	if !hasGap(res.Gaps, f.hub2.ID, "routing state Failed") {
 		t.Fatalf("hub-neu's routing state is not named: gaps %+v", res.Gaps)
 	}
 }

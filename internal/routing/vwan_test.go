@@ -85,6 +85,16 @@ func hasCode(fs []Finding, code model.Code) bool {
 	return false
 }
 
+// hasGap reports whether a gap on id says text.
+func hasGap(gaps []model.Gap, id model.ResourceID, text string) bool {
+	for _, g := range gaps {
+		if g.ResourceID.Equal(id) && strings.Contains(g.Detail, text) {
+			return true
+		}
+	}
+	return false
+}
+
 func TestHubRoutesPropagatedConnection(t *testing.T) {
 	f := newVWAN()
 	e := NewEngine(f.b.net, Options{})
