@@ -52,13 +52,7 @@ func TestPoolDNSServersAndOrigin(t *testing.T) {
 }
 
 func TestZoneResolution(t *testing.T) {
-	tests := []struct {
-		name    string
-		mutate  func(f *model.Facts)
-		want    []model.Code // besides COVERAGE_ROUTES_COMPUTED
-		verdict model.Verdict
-		check   func(t *testing.T, res Result)
-	}{
+	tests := []factsCase{
 		{
 			name: "zone linked to the node VNet answers with the private endpoint address", mutate: func(*model.Facts) {},
 			verdict: model.Reachable,
@@ -191,20 +185,7 @@ func TestZoneResolution(t *testing.T) {
 			verdict: model.Reachable,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := baselineFacts()
-			tt.mutate(&f)
-			res := verifyFake(t, f, nil)
-			onlyCodes(t, res, tt.want...)
-			if res.Verdict != tt.verdict {
-				t.Errorf("verdict %s, want %s", res.Verdict, tt.verdict)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
+	runFactsCases(t, tests)
 }
 
 func TestCustomDNSServers(t *testing.T) {

@@ -40,13 +40,7 @@ func instancePool(f *model.Facts, read bool, addrs ...string) *model.NodePool {
 // registry's IP rules are judged against each of them, and, unread, the
 // instances still cannot hold an address another public IP resource holds.
 func TestInstancePublicIPs(t *testing.T) {
-	tests := []struct {
-		name    string
-		mutate  func(f *model.Facts)
-		want    []model.Code
-		verdict model.Verdict
-		check   func(t *testing.T, res Result)
-	}{
+	tests := []factsCase{
 		{
 			name: "every instance address admitted: reachable, the path names the instances",
 			mutate: func(f *model.Facts) {
@@ -227,18 +221,5 @@ func TestInstancePublicIPs(t *testing.T) {
 			verdict: model.Reachable,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := baselineFacts()
-			tt.mutate(&f)
-			res := verifyFake(t, f, nil)
-			onlyCodes(t, res, tt.want...)
-			if res.Verdict != tt.verdict {
-				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tt.verdict, res.Summary)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
+	runFactsCases(t, tests)
 }

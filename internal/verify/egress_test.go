@@ -120,14 +120,7 @@ func findingFor(t *testing.T, res Result, code model.Code, endpoint string) mode
 }
 
 func TestEgress(t *testing.T) {
-	tests := []struct {
-		name    string
-		mutate  func(f *model.Facts)
-		tracer  *fakeTracer
-		want    []model.Code
-		verdict model.Verdict
-		check   func(t *testing.T, res Result)
-	}{
+	tests := []factsCase{
 		{
 			name:    "public registry, default route, load balancer outbound: reachable without any IP read",
 			mutate:  func(f *model.Facts) { publicRegistry(f); loadBalancerEgress(f, "-") },
@@ -582,20 +575,7 @@ func TestEgress(t *testing.T) {
 			verdict: model.Reachable,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := baselineFacts()
-			tt.mutate(&f)
-			res := verifyFake(t, f, tt.tracer)
-			onlyCodes(t, res, tt.want...)
-			if res.Verdict != tt.verdict {
-				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tt.verdict, res.Summary)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
+	runFactsCases(t, tests)
 }
 
 // TestFirewallEgress: the integration point asks the firewall's rules
@@ -660,13 +640,7 @@ func TestFirewallEgress(t *testing.T) {
 }
 
 func TestDNSResolvesPublic(t *testing.T) {
-	tests := []struct {
-		name    string
-		mutate  func(f *model.Facts)
-		want    []model.Code
-		verdict model.Verdict
-		check   func(t *testing.T, res Result)
-	}{
+	tests := []factsCase{
 		{
 			name: "zone not linked, registry open to the public: DNS_RESOLVES_PUBLIC, a warning, and the public path's verdict",
 			mutate: func(f *model.Facts) {
@@ -756,20 +730,7 @@ func TestDNSResolvesPublic(t *testing.T) {
 			},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := baselineFacts()
-			tt.mutate(&f)
-			res := verifyFake(t, f, nil)
-			onlyCodes(t, res, tt.want...)
-			if res.Verdict != tt.verdict {
-				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tt.verdict, res.Summary)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
+	runFactsCases(t, tests)
 }
 
 // TestDeclaredPublicHosts: a declared host no private zone holds resolves

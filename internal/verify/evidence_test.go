@@ -15,14 +15,7 @@ import (
 func TestEvidence(t *testing.T) {
 	deniedSubnet := model.Gap{ResourceID: aksSubnetID, Kind: model.GapPermissionDenied,
 		Permission: "Microsoft.Network/virtualNetworks/subnets/read", Detail: "HTTP 403 AuthorizationFailed"}
-	tests := []struct {
-		name    string
-		mutate  func(f *model.Facts)
-		tracer  *fakeTracer
-		want    []model.Code
-		check   func(t *testing.T, res Result)
-		verdict model.Verdict
-	}{
+	tests := []factsCase{
 		{
 			name: "node subnet refused",
 			mutate: func(f *model.Facts) {
@@ -119,24 +112,7 @@ func TestEvidence(t *testing.T) {
 			want: []model.Code{model.EvidencePermissionDenied}, verdict: model.Unverified,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := baselineFacts()
-			tt.mutate(&f)
-			tr := tt.tracer
-			if tr == nil {
-				tr = &fakeTracer{}
-			}
-			res := Verify(f, tr)
-			onlyCodes(t, res, tt.want...)
-			if res.Verdict != tt.verdict {
-				t.Errorf("verdict %s, want %s", res.Verdict, tt.verdict)
-			}
-			if tt.check != nil {
-				tt.check(t, res)
-			}
-		})
-	}
+	runFactsCases(t, tests)
 }
 
 func TestGapFindingKinds(t *testing.T) {

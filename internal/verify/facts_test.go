@@ -236,6 +236,37 @@ func verifyFake(t *testing.T, f model.Facts, tr *fakeTracer) Result {
 	return Verify(f, tr)
 }
 
+// factsCase is one row of a table test of Verify: the baseline facts
+// changed by mutate, traced by tracer (the fake tracer when nil), give
+// exactly the codes want (onlyCodes) and verdict, and pass check.
+type factsCase struct {
+	name    string
+	mutate  func(f *model.Facts)
+	tracer  *fakeTracer
+	want    []model.Code
+	verdict model.Verdict
+	check   func(t *testing.T, res Result)
+}
+
+// runFactsCases runs each case as a subtest.
+func runFactsCases(t *testing.T, cases []factsCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			f := baselineFacts()
+			tt.mutate(&f)
+			res := verifyFake(t, f, tt.tracer)
+			onlyCodes(t, res, tt.want...)
+			if res.Verdict != tt.verdict {
+				t.Errorf("verdict %s, want %s\n%s", res.Verdict, tt.verdict, res.Summary)
+			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
+		})
+	}
+}
+
 // Assertions.
 
 func codesOf(res Result) []model.Code {
