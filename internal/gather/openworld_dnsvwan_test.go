@@ -5,7 +5,6 @@ package gather
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 	"testing"
 
@@ -64,11 +63,7 @@ func TestUnmodelledDNSVWANSettings(t *testing.T) {
 		}
 		return &armcompute.SecurityProfile{ProxyAgentSettings: s, EncryptionAtHost: to.Ptr(true)}
 	}
-	tests := []struct {
-		name     string
-		resource any
-		want     []string // property=value
-	}{
+	tests := []unmodelledCase{
 		{"zone link in progress", link(armprivatedns.VirtualNetworkLinkStateInProgress, armprivatedns.ResolutionPolicyDefault), []string{"properties.virtualNetworkLinkState=InProgress"}},
 		{"zone link completed, NxDomainRedirect evaluated", link(armprivatedns.VirtualNetworkLinkStateCompleted, armprivatedns.ResolutionPolicyNxDomainRedirect), nil},
 		{"zone link state absent", &armprivatedns.VirtualNetworkLink{Properties: &armprivatedns.VirtualNetworkLinkProperties{}}, nil},
@@ -96,21 +91,7 @@ func TestUnmodelledDNSVWANSettings(t *testing.T) {
 		{"scale set encryption at host only", vmss(&armcompute.SecurityProfile{EncryptionAtHost: to.Ptr(true)}), nil},
 		{"VM proxy agent without a mode", &armcompute.VirtualMachine{Properties: &armcompute.VirtualMachineProperties{SecurityProfile: proxyAgent(true, nil)}}, []string{"properties.securityProfile=proxyAgentSettings enabled, mode not set"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, u := range unmodelledOf(model.ResourceID("/x"), tc.resource) {
-				if u.Why == "" {
-					t.Errorf("%s: no reason", u.Property)
-				}
-				got = append(got, u.Property+"="+u.Value)
-			}
-			sort.Strings(got)
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("unmodelled settings = %q, want %q", got, tc.want)
-			}
-		})
-	}
+	runUnmodelledCases(t, tests)
 }
 
 // TestGraphRowColumnsClassified: every column a Resource Graph search

@@ -104,11 +104,7 @@ func TestUnmodelledSettings(t *testing.T) {
 		return &armnetwork.VirtualNetwork{ID: to.Ptr("/subscriptions/s/resourceGroups/rg/providers/Microsoft.Network/virtualNetworks/v"), Properties: &armnetwork.VirtualNetworkPropertiesFormat{Encryption: enc}}
 	}
 	drop, allow := armnetwork.VirtualNetworkEncryptionEnforcementDropUnencrypted, armnetwork.VirtualNetworkEncryptionEnforcementAllowUnencrypted
-	tests := []struct {
-		name     string
-		resource any
-		want     []string // property=value
-	}{
+	tests := []unmodelledCase{
 		{"LocalDNS required", pool(&armcontainerservice.ManagedClusterAgentPoolProfileProperties{LocalDNSProfile: mode(armcontainerservice.LocalDNSModeRequired)}), []string{"properties.localDNSProfile=mode Required"}},
 		{"LocalDNS disabled", pool(&armcontainerservice.ManagedClusterAgentPoolProfileProperties{LocalDNSProfile: mode(armcontainerservice.LocalDNSModeDisabled)}), nil},
 		{"LocalDNS absent", pool(&armcontainerservice.ManagedClusterAgentPoolProfileProperties{}), nil},
@@ -125,21 +121,7 @@ func TestUnmodelledSettings(t *testing.T) {
 		{"registry quarantine", &armcontainerregistry.Registry{ID: to.Ptr("/r"), Properties: &armcontainerregistry.RegistryProperties{Policies: &armcontainerregistry.Policies{QuarantinePolicy: &armcontainerregistry.QuarantinePolicy{Status: to.Ptr(armcontainerregistry.PolicyStatusEnabled)}}}}, []string{"properties.policies=quarantinePolicy enabled"}},
 		{"registry quarantine off", &armcontainerregistry.Registry{ID: to.Ptr("/r"), Properties: &armcontainerregistry.RegistryProperties{Policies: &armcontainerregistry.Policies{QuarantinePolicy: &armcontainerregistry.QuarantinePolicy{Status: to.Ptr(armcontainerregistry.PolicyStatusDisabled)}}}}, nil},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, u := range unmodelledOf(model.ResourceID("/x"), tc.resource) {
-				if u.Why == "" {
-					t.Errorf("%s: no reason", u.Property)
-				}
-				got = append(got, u.Property+"="+u.Value)
-			}
-			sort.Strings(got)
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("unmodelled settings = %q, want %q", got, tc.want)
-			}
-		})
-	}
+	runUnmodelledCases(t, tests)
 }
 
 // TestOpenWorldDocMatchesTable holds docs/design/open-world.md to the
@@ -211,4 +193,33 @@ func renderOpenWorld() string {
 		walk(reflect.TypeOf(root), "")
 	}
 	return sb.String()
+}
+
+// unmodelledCase is one row of a table test of unmodelledOf: the settings
+// away from their default that resource has, as property=value in order.
+type unmodelledCase struct {
+	name     string
+	resource any
+	want     []string // property=value
+}
+
+// runUnmodelledCases runs each case as a subtest; every setting found
+// must give its reason.
+func runUnmodelledCases(t *testing.T, cases []unmodelledCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, u := range unmodelledOf(model.ResourceID("/x"), tc.resource) {
+				if u.Why == "" {
+					t.Errorf("%s: no reason", u.Property)
+				}
+				got = append(got, u.Property+"="+u.Value)
+			}
+			sort.Strings(got)
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("unmodelled settings = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }
